@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+/** Incident severity (spec 3). Not a lifecycle: any value may follow any other. */
+export const Severity = z.enum(["CRITICAL", "MAJOR", "MEDIUM", "MINOR"]);
+export type Severity = z.infer<typeof Severity>;
+
+/** Incident status, used by `lastUpdateStatus` and by an update's `status` (spec 3). */
+export const IncidentStatus = z.enum(["INVESTIGATING", "IDENTIFIED", "MONITORING", "RESOLVED"]);
+export type IncidentStatus = z.infer<typeof IncidentStatus>;
+
+/** Severities from most to least severe; a move to a higher index is a downgrade. */
+export const SEVERITY_ORDER: readonly Severity[] = Severity.options;
+
+/**
+ * Heartbeat event states. The spec shows only FAILING; PASSING is our decision for the
+ * other state change (a heartbeat that pings on time again). Responses accept any string,
+ * so a real server with more states does not break the client.
+ */
+export const HeartbeatState = z.enum(["PASSING", "FAILING"]);
+export type HeartbeatState = z.infer<typeof HeartbeatState>;
