@@ -1,0 +1,142 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { realpath } from "node:fs/promises";
+import path from "node:path";
+import { isDefinitionFile } from "./load";
+import type { SourceFile } from "./parse-file";
+
+/** Reading from git failed; the message says what to do (fetch the ref, run in a clone). */
+export class GitSourceError extends Error {
+  override name = "GitSourceError";
+}
+
+export interface GitDefinitions {
+  /** The full commit id the ref resolved to. */
+  readonly commit: string;
+  /** Definition files at that commit, with paths spelled like the working-tree `dir`. */
+  readonly files: SourceFile[];
+}
+
+/**
+ * Reads the definition files under `dir` as they are at `ref`, with real git, from the
+ * repository that contains `dir`. A directory that did not exist at `ref` yields no files.
+ *
+ * @example
+ * const { commit, files } = await readDefinitionsAtRef("incidents", "origin/main");
+ */
+export async function readDefinitionsAtRef(dir: string, ref: string): Promise<GitDefinitions> {
+  const absolute = path.resolve(dir);
+  const probe = nearestExisting(absolute);
+  const top = (
+    await git(["rev-parse", "--show-toplevel"], probe).catch((error: unknown) => {
+      if (error instanceof GitSourceError) throw error;
+      throw new GitSourceError(
+        `${path.normalize(dir)} is not inside a git repository (${reason(error)}); plan reads the base definitions with git, so run it in a clone of the repository.`,
+      );
+    })
+  )
+    .toString("utf8")
+    .trim();
+  const commit = (
+    await git(
+      ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`],
+      top,
+    ).catch(() => {
+      throw new GitSourceError(
+        `the git ref "${ref}" does not name a commit in ${top}; fetch it first (for example: git fetch origin main) or pass a branch, tag or commit that exists.`,
+      );
+    })
+  )
+    .toString("utf8")
+    .trim();
+
+  const realTop = await realpath(top);
+  const realProbe = await realpath(probe);
+  const inside = path.relative(realTop, path.join(realProbe, path.relative(probe, absolute)));
+  if (inside.startsWith("..") || path.isAbsolute(inside)) {
+    throw new GitSourceError(`${path.normalize(dir)} is outside the git repository at ${top}.`);
+  }
+  const prefix = inside === "" ? "" : `${inside.split(path.sep).join("/")}/`;
+
+  const listing = await git(
+    ["ls-tree", "-r", "-z", "--full-tree", commit, "--", prefix || "."],
+    top,
+  );
+  const blobs: { oid: string; relative: string }[] = [];
+  for (const entry of listing.toString("utf8").split("\0")) {
+    const match = /^(\d+) blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
+    if (!match || match[1] === "120000") continue;
+    const relative = match[3]!.slice(prefix.length);
+    if (match[3]!.startsWith(prefix) && isDefinitionFile(relative)) {
+      blobs.push({ oid: match[2]!, relative });
+    }
+  }
+  if (blobs.length === 0) return { commit, files: [] };
+
+  const contents = parseBatch(
+    await git(["cat-file", "--batch"], top, `${blobs.map((blob) => blob.oid).join("\n")}\n`),
+  );
+  const shown = path.normalize(dir);
+  return {
+    commit,
+    files: blobs.map((blob, index) => ({
+      path: path.join(shown, blob.relative),
+      text: contents[index] ?? "",
+    })),
+  };
+}
+
+/** Splits `git cat-file --batch` output (`<oid> <type> <size>\n<bytes>\n` repeated). */
+function parseBatch(output: Buffer): string[] {
+  const texts: string[] = [];
+  let offset = 0;
+  while (offset < output.length) {
+    const headerEnd = output.indexOf(10, offset);
+    const header = output.subarray(offset, headerEnd).toString("utf8").split(" ");
+    const size = Number(header[2]);
+    const start = headerEnd + 1;
+    texts.push(output.subarray(start, start + size).toString("utf8"));
+    offset = start + size + 1;
+  }
+  return texts;
+}
+
+function nearestExisting(absolute: string): string {
+  let current = absolute;
+  while (!existsSync(current)) {
+    const parent = path.dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  return current;
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Runs git and returns its stdout; rejects with git's own message on failure. */
+function git(args: readonly string[], cwd: string, input?: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", args, { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+    child.on("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === "ENOENT"
+          ? new GitSourceError("git was not found on PATH; install git to use plan.")
+          : error,
+      ),
+    );
+    child.on("close", (code) => {
+      if (code === 0) resolve(Buffer.concat(stdout));
+      else {
+        const message = Buffer.concat(stderr).toString("utf8").trim();
+        reject(new Error(message || `git ${args[0]} exited with code ${code}`));
+      }
+    });
+    child.stdin.end(input ?? "");
+  });
+}

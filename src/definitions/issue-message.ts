@@ -1,0 +1,206 @@
+import type { z } from "zod";
+import type { ProblemCode } from "./problem";
+import { DEFINITION_KEYS, DefinitionServiceObject, Evidence } from "./schema";
+import { closestMatch } from "./suggest";
+
+/** A zod issue turned into words, with where it should be pointed at. */
+export interface IssueText {
+  readonly code: ProblemCode;
+  readonly message: string;
+  /** The path of the node to point at. */
+  readonly path: readonly PropertyKey[];
+  /** Point at this key of the mapping at `path` rather than at its value. */
+  readonly key?: string;
+}
+
+const SERVICE_KEYS = Object.keys(DefinitionServiceObject.shape);
+const EVIDENCE_KEYS = Object.keys(Evidence.shape);
+
+/** Short advice added to "missing field" messages, so people know what to write. */
+const FIELD_HINTS: Readonly<Record<string, string>> = {
+  id: "the incident id on the status page",
+  name: "the incident title",
+  severity: "one of CRITICAL, MAJOR, MEDIUM, MINOR",
+  status: "one of INVESTIGATING, IDENTIFIED, MONITORING, RESOLVED",
+  services: "a list of service ids",
+};
+
+/**
+ * Words for one zod issue. `input` is the whole document's value, used to quote what
+ * the person wrote.
+ */
+export function describeIssue(issue: z.core.$ZodIssue, input: unknown): IssueText[] {
+  const path = issue.path;
+  const label = fieldLabel(path);
+  const value = valueAt(input, path);
+  switch (issue.code) {
+    case "unrecognized_keys":
+      return issue.keys.map((key) => unknownKey(path, key));
+    case "invalid_type":
+      if (path.length === 0) {
+        return [
+          {
+            code: "not-a-mapping",
+            path,
+            message: `a definition must be a mapping of fields (id, name, severity, status, services), not ${describeValue(value)}`,
+          },
+        ];
+      }
+      if (value === undefined) return [missingKey(path)];
+      return [
+        {
+          code: "invalid-type",
+          path,
+          message: `${label} must be ${expectedText(issue.expected)}, not ${describeValue(value)}${quoteHint(issue.expected, value)}`,
+        },
+      ];
+    case "invalid_value": {
+      const allowed = issue.values.map(String);
+      const suggestion = typeof value === "string" ? closestMatch(value, allowed) : undefined;
+      const shown = typeof value === "string" ? `"${value}"` : describeValue(value);
+      return [
+        {
+          code: "invalid-value",
+          path,
+          message: `${label} ${shown} is not allowed; use one of ${allowed.join(", ")}${suggestion ? ` (did you mean ${suggestion}?)` : ""}`,
+        },
+      ];
+    }
+    case "too_big":
+      if (issue.origin === "string" && typeof value === "string") {
+        return [
+          {
+            code: "too-long",
+            path,
+            message: `${label} is ${value.length} characters long; the limit is ${issue.maximum}`,
+          },
+        ];
+      }
+      return [{ code: "invalid-value", path, message: `${label} is too large: ${issue.message}` }];
+    case "too_small":
+      if (issue.origin === "array") {
+        return [
+          {
+            code: "empty-list",
+            path,
+            message:
+              label === "services"
+                ? "services is empty; list at least one affected service"
+                : `${label} must have at least ${issue.minimum} item(s)`,
+          },
+        ];
+      }
+      if (issue.origin === "string") {
+        return [{ code: "too-short", path, message: `${label} must not be empty` }];
+      }
+      return [{ code: "invalid-value", path, message: `${label} is too small: ${issue.message}` }];
+    case "invalid_union":
+      return [
+        {
+          code: "invalid-type",
+          path,
+          message: `${label} must be a service id or a mapping with "id" and an optional "name", not ${describeValue(value)}`,
+        },
+      ];
+    case "custom":
+      return [{ code: "repeated-item", path, message: `${label}: ${issue.message}` }];
+    default:
+      return [{ code: "invalid-value", path, message: `${label}: ${issue.message}` }];
+  }
+}
+
+function unknownKey(path: readonly PropertyKey[], key: string): IssueText {
+  const allowed = allowedKeysAt(path);
+  const suggestion = closestMatch(key, allowed);
+  const where = path.length === 0 ? "" : ` in ${fieldLabel(path)}`;
+  return {
+    code: "unknown-key",
+    path,
+    key,
+    message: suggestion
+      ? `unknown field "${key}"${where}; did you mean "${suggestion}"?`
+      : `unknown field "${key}"${where}; allowed fields are ${allowed.join(", ")}`,
+  };
+}
+
+function missingKey(path: readonly PropertyKey[]): IssueText {
+  const key = String(path[path.length - 1]);
+  const parent = path.slice(0, -1);
+  const hint = parent.length === 0 ? FIELD_HINTS[key] : undefined;
+  const where = parent.length === 0 ? "" : ` in ${fieldLabel(parent)}`;
+  return {
+    code: "missing-key",
+    path: parent,
+    message: `missing required field "${key}"${where}${hint ? ` (${hint})` : ""}`,
+  };
+}
+
+function allowedKeysAt(path: readonly PropertyKey[]): readonly string[] {
+  if (path[0] === "services") return SERVICE_KEYS;
+  if (path[0] === "evidence") return EVIDENCE_KEYS;
+  return DEFINITION_KEYS;
+}
+
+/** `services[1].id` for the path `["services", 1, "id"]`. */
+export function fieldLabel(path: readonly PropertyKey[]): string {
+  let label = "";
+  for (const segment of path) {
+    if (typeof segment === "number") label += `[${segment}]`;
+    else label += label === "" ? String(segment) : `.${String(segment)}`;
+  }
+  return label === "" ? "the definition" : label;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const segment of path) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<PropertyKey, unknown>)[segment];
+  }
+  return value;
+}
+
+function expectedText(expected: string): string {
+  switch (expected) {
+    case "string":
+      return "text";
+    case "int":
+      return "a whole number";
+    case "number":
+      return "a number";
+    case "boolean":
+      return "true or false";
+    case "array":
+      return "a list";
+    case "object":
+      return "a mapping";
+    default:
+      return expected;
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return "empty (null)";
+  if (Array.isArray(value)) return "a list";
+  switch (typeof value) {
+    case "string":
+      return `the text "${value}"`;
+    case "number":
+      return `the number ${value}`;
+    case "boolean":
+      return `${value}`;
+    case "object":
+      return "a mapping";
+    default:
+      return typeof value;
+  }
+}
+
+/** YAML reads `id: 123` or `id: yes` as non-text; quoting is the fix people need. */
+function quoteHint(expected: string, value: unknown): string {
+  if (expected !== "string") return "";
+  if (typeof value === "number" || typeof value === "boolean") {
+    return `; put it in quotes: "${String(value)}"`;
+  }
+  return "";
+}

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { IncidentDefinition } from "./schema";
+
+/** Where the generated schema is committed, relative to the repository root. */
+export const JSON_SCHEMA_PATH = "schema/incident.schema.json";
+
+/**
+ * The JSON Schema of one definition, for editors (`yaml-language-server`). It describes
+ * what people write, so defaults are optional and bare service ids are allowed.
+ */
+export function definitionJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(IncidentDefinition, { io: "input", target: "draft-2020-12" });
+}
+
+/** The file content: stable key order from the schema, two-space indent, final newline. */
+export function definitionJsonSchemaText(): string {
+  return `${JSON.stringify(definitionJsonSchema(), null, 2)}\n`;
+}

@@ -1,0 +1,55 @@
+/** Stable identifiers of the problems the loader reports, for tools that read JSON. */
+export type ProblemCode =
+  | "missing-directory"
+  | "not-a-directory"
+  | "empty-directory"
+  | "unreadable-file"
+  | "empty-file"
+  | "yaml-syntax"
+  | "not-a-mapping"
+  | "unknown-key"
+  | "missing-key"
+  | "invalid-type"
+  | "invalid-value"
+  | "too-long"
+  | "too-short"
+  | "empty-list"
+  | "repeated-item"
+  | "duplicate-id"
+  | "duplicate-resource";
+
+/**
+ * One problem in the definitions. `line` and `column` are 1-based and point at the
+ * offending key or value; they are absent only for problems with a whole directory.
+ */
+export interface DefinitionProblem {
+  readonly file: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly code: ProblemCode;
+  readonly message: string;
+}
+
+/** Orders problems by file, then position, then code and message, so output is stable. */
+export function compareProblems(a: DefinitionProblem, b: DefinitionProblem): number {
+  return (
+    compareText(a.file, b.file) ||
+    (a.line ?? 0) - (b.line ?? 0) ||
+    (a.column ?? 0) - (b.column ?? 0) ||
+    compareText(a.code, b.code) ||
+    compareText(a.message, b.message)
+  );
+}
+
+/** Code-point order, independent of the machine's locale. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** `file:line:column`, or just the file for directory problems. */
+export function formatLocation(
+  problem: Pick<DefinitionProblem, "file" | "line" | "column">,
+): string {
+  if (problem.line === undefined) return problem.file;
+  return `${problem.file}:${problem.line}:${problem.column ?? 1}`;
+}
