@@ -1,4 +1,6 @@
 import { Command } from "commander";
+import { planCommand } from "./commands/plan";
+import { validateCommand } from "./commands/validate";
 
 /**
  * Builds the `incident-sync` command line. Each command lives in its own file under
@@ -9,5 +11,7 @@ export function createProgram(): Command {
     .description("Keep status-page incidents in git and check them against the monitoring API.")
     .showHelpAfterError("(run with --help for usage)")
     .configureHelp({ sortSubcommands: true });
+  program.addCommand(validateCommand());
+  program.addCommand(planCommand());
   return program;
 }

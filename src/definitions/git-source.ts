@@ -118,11 +118,14 @@ function reason(error: unknown): string {
 /** Runs git and returns its stdout; rejects with git's own message on failure. */
 function git(args: readonly string[], cwd: string, input?: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawn("git", args, { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("git", args, {
+      cwd,
+      stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+    child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
     child.on("error", (error: NodeJS.ErrnoException) =>
       reject(
         error.code === "ENOENT"
@@ -137,6 +140,10 @@ function git(args: readonly string[], cwd: string, input?: string): Promise<Buff
         reject(new Error(message || `git ${args[0]} exited with code ${code}`));
       }
     });
-    child.stdin.end(input ?? "");
+    if (input !== undefined && child.stdin) {
+      // git closing early (bad object) surfaces through its exit code, not as EPIPE.
+      child.stdin.on("error", () => undefined);
+      child.stdin.end(input);
+    }
   });
 }
