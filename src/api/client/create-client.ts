@@ -1,0 +1,51 @@
+import { inspect } from "node:util";
+import { createErrorGroupsApi, type ErrorGroupsApi } from "./error-groups";
+import { createHeartbeatsApi, type HeartbeatsApi } from "./heartbeats";
+import { createIncidentsApi, type IncidentsApi } from "./incidents";
+import { type ClientOptions, resolveOptions } from "./options";
+import { createTransport } from "./transport";
+
+/** A client of the monitoring API: one method per operation of the spec, plus two walkers. */
+export interface MonitoringClient {
+  readonly incidents: IncidentsApi;
+  readonly heartbeats: HeartbeatsApi;
+  readonly errorGroups: ErrorGroupsApi;
+}
+
+/**
+ * Creates a client. Every call sends `Authorization: Bearer <apiKey>` (and `x-service-account`
+ * when `accountId` is set), is checked against the spec before it is sent, times out, is
+ * retried on 429/502/503/504 and network failures, and counts against the client's own rate
+ * limit and concurrency cap. Clients share nothing: create one per key.
+ *
+ * The key is held only in closures; `util.inspect(client)` and `JSON.stringify(client)`
+ * show the base URL and account, never the key.
+ *
+ * @example
+ * const client = createClient({ baseUrl: "http://127.0.0.1:4010", apiKey: process.env.MONITORING_API_KEY ?? "" });
+ * const incident = await client.incidents.update("inc_1", {
+ *   name: "Checkout is slow", severity: "MAJOR", services: [{ id: "svc_checkout" }],
+ * });
+ */
+export function createClient(options: ClientOptions): MonitoringClient {
+  const resolved = resolveOptions(options);
+  const transport = createTransport(resolved);
+  const visible = {
+    baseUrl: resolved.baseUrl,
+    accountId: resolved.accountId,
+    apiKey: "[redacted]",
+  };
+  const client = {
+    incidents: createIncidentsApi(transport),
+    heartbeats: createHeartbeatsApi(transport),
+    errorGroups: createErrorGroupsApi(transport, resolved.concurrency),
+  };
+  Object.defineProperties(client, {
+    [inspect.custom]: {
+      value: (_depth: number, inspectOptions: object) =>
+        `MonitoringClient ${inspect(visible, inspectOptions)}`,
+    },
+    toJSON: { value: () => visible },
+  });
+  return Object.freeze(client);
+}

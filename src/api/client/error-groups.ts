@@ -1,0 +1,127 @@
+import { z } from "zod";
+import { ERROR_GROUPS_LIMIT_MAX, ErrorGroup, ErrorGroupList } from "../schemas";
+import { streamPages } from "./page-stream";
+import { checkRequest, PathParam, segment, type Target } from "./request-checks";
+import type { Transport } from "./transport";
+
+/** Query of `errorGroups.listForCheck` (spec 4.4). */
+export interface ErrorGroupsOptions {
+  /** 1 to 100. Server default: 10. */
+  limit?: number;
+  /** From 1. Server default: 1. */
+  page?: number;
+}
+
+/** Options of `errorGroups.allForCheck`. */
+export interface AllErrorGroupsOptions {
+  /**
+   * Groups per page, 1 to 100.
+   * @default 100
+   */
+  pageSize?: number;
+  /** Called as each page is consumed, with its number (from 1) and how many groups it held. */
+  onPage?: (page: number, count: number) => void;
+}
+
+/** Error groups (spec 4.4 and 4.5). */
+export interface ErrorGroupsApi {
+  /**
+   * One page of `GET /v1/error-groups/checks/{checkId}`, ordered by `lastSeen` descending, then id.
+   * @example await client.errorGroups.listForCheck("chk_1", { limit: 100, page: 2 })
+   */
+  listForCheck(checkId: string, query?: ErrorGroupsOptions): Promise<ErrorGroup[]>;
+  /** `GET /v1/error-groups/{id}`. */
+  get(id: string): Promise<ErrorGroup>;
+  /**
+   * Every error group of the check, streamed in page order. Fetches pages of `pageSize`
+   * several at a time (as many as the client's `concurrency`), stops at the first short page,
+   * and never yields a group twice, even if the order shifts between pages. Memory holds the
+   * pages in flight and the ids seen, not the groups already yielded.
+   * @example for await (const group of client.errorGroups.allForCheck("chk_1")) console.log(group.errorHash)
+   */
+  allForCheck(checkId: string, options?: AllErrorGroupsOptions): AsyncIterableIterator<ErrorGroup>;
+}
+
+const LIST: Target = {
+  operation: "errorGroups.listForCheck",
+  method: "GET",
+  path: "/v1/error-groups/checks/{checkId}",
+};
+const GET: Target = { operation: "errorGroups.get", method: "GET", path: "/v1/error-groups/{id}" };
+const ALL: Target = { ...LIST, operation: "errorGroups.allForCheck" };
+
+const pageNumber = z.int().min(1);
+const pageLimit = z.int().min(1).max(ERROR_GROUPS_LIMIT_MAX);
+const ListInput = z.strictObject({
+  checkId: PathParam,
+  limit: pageLimit.optional(),
+  page: pageNumber.optional(),
+});
+const GetInput = z.strictObject({ id: PathParam });
+const AllInput = z.strictObject({
+  checkId: PathParam,
+  pageSize: pageLimit.default(ERROR_GROUPS_LIMIT_MAX),
+  onPage: z
+    .custom<(page: number, count: number) => void>(
+      (value) => typeof value === "function",
+      "must be a function",
+    )
+    .optional(),
+});
+
+export function createErrorGroupsApi(transport: Transport, pagesInFlight: number): ErrorGroupsApi {
+  const listPath = (checkId: string) => `/v1/error-groups/checks/${segment(checkId)}`;
+
+  return {
+    async listForCheck(checkId, query = {}) {
+      const input = checkRequest(LIST, ListInput, { checkId, ...query });
+      return transport.call({
+        ...LIST,
+        path: listPath(input.checkId),
+        query: { limit: input.limit, page: input.page },
+        schema: ErrorGroupList,
+      });
+    },
+
+    async get(id) {
+      const input = checkRequest(GET, GetInput, { id });
+      return transport.call({
+        ...GET,
+        path: `/v1/error-groups/${segment(input.id)}`,
+        schema: ErrorGroup,
+      });
+    },
+
+    allForCheck(checkId, options = {}) {
+      // Checked now, so a bad call fails before the first page is even requested.
+      const input = checkRequest(ALL, AllInput, { checkId, ...options });
+      const groups = streamPages({
+        pageSize: input.pageSize,
+        pagesInFlight,
+        fetchPage: (page, signal) =>
+          transport.call({
+            ...ALL,
+            path: listPath(input.checkId),
+            query: { limit: input.pageSize, page },
+            schema: ErrorGroupList,
+            signal,
+          }),
+        onPage: input.onPage,
+      });
+      return dedupeById(groups);
+    },
+  };
+}
+
+/**
+ * Offset pages over a list ordered by `lastSeen` can shift while being read (a group seen
+ * again moves to the front), so a group may show up on two pages; only its first is kept.
+ */
+async function* dedupeById(groups: AsyncIterable<ErrorGroup>): AsyncIterableIterator<ErrorGroup> {
+  const seen = new Set<string>();
+  for await (const group of groups) {
+    if (seen.has(group.id)) continue;
+    seen.add(group.id);
+    yield group;
+  }
+}

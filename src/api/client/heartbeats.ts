@@ -1,0 +1,131 @@
+import { z } from "zod";
+import {
+  HEARTBEAT_EVENTS_LIMIT_MAX,
+  type HeartbeatEvent,
+  HeartbeatEventsResponse,
+  type HeartbeatStats,
+} from "../schemas";
+import { walkEvents } from "./events-walk";
+import { checkRequest, PathParam, segment, type Target, TimeInput } from "./request-checks";
+import type { Transport } from "./transport";
+
+/** Query of `heartbeats.listEvents`; times as `Date` or ISO 8601 strings. */
+export interface HeartbeatEventsOptions {
+  /** Start of the window, inclusive. Server default: one day before `endTime`. */
+  startTime?: string | Date;
+  /** End of the window, inclusive. Server default: now. */
+  endTime?: string | Date;
+  /** At most 10 (spec 4.3). Server default: 10. */
+  limit?: number;
+}
+
+/** Every event of a window, newest first, each once; `stats` as of the first call. */
+export interface HeartbeatEventsWindow {
+  events: HeartbeatEvent[];
+  stats?: HeartbeatStats;
+}
+
+/** Progress of `eventsBetween`: one call per page. */
+export interface EventsWalkOptions {
+  /** Called after each page with its number (from 1) and how many new events it brought. */
+  onPage?: (page: number, newEvents: number) => void;
+}
+
+/** Heartbeat events (spec 4.3). */
+export interface HeartbeatsApi {
+  /**
+   * One call of `GET /v1/checks/heartbeats/{checkId}/events`: at most 10 events of the window
+   * `[startTime, endTime]`, newest first, with success-ratio stats.
+   * @example const [result] = await client.heartbeats.listEvents("chk_1", { limit: 10 })
+   */
+  listEvents(checkId: string, query?: HeartbeatEventsOptions): Promise<HeartbeatEventsResponse>;
+  /**
+   * Every event between `from` and `to` (both inclusive), past the 10-event cap of one call,
+   * each exactly once, newest first. Throws `EventsWalkStuckError` when more than a page of
+   * events share one timestamp, which this API cannot page through.
+   * @example const { events, stats } = await client.heartbeats.eventsBetween("chk_1", dayAgo, new Date())
+   */
+  eventsBetween(
+    checkId: string,
+    from: string | Date,
+    to: string | Date,
+    options?: EventsWalkOptions,
+  ): Promise<HeartbeatEventsWindow>;
+}
+
+const LIST_EVENTS: Target = {
+  operation: "heartbeats.listEvents",
+  method: "GET",
+  path: "/v1/checks/heartbeats/{checkId}/events",
+};
+const EVENTS_BETWEEN: Target = { ...LIST_EVENTS, operation: "heartbeats.eventsBetween" };
+
+const notAfter = (
+  window: { startTime?: string | undefined; endTime?: string | undefined },
+  context: z.RefinementCtx,
+) => {
+  if (
+    window.startTime &&
+    window.endTime &&
+    Date.parse(window.startTime) > Date.parse(window.endTime)
+  ) {
+    context.addIssue({
+      code: "custom",
+      path: ["startTime"],
+      message: `must not be after endTime (${window.startTime} > ${window.endTime})`,
+    });
+  }
+};
+
+const ListEventsInput = z
+  .strictObject({
+    checkId: PathParam,
+    startTime: TimeInput.optional(),
+    endTime: TimeInput.optional(),
+    limit: z.int().min(1).max(HEARTBEAT_EVENTS_LIMIT_MAX).optional(),
+  })
+  .superRefine(notAfter);
+
+const BetweenInput = z
+  .strictObject({ checkId: PathParam, startTime: TimeInput, endTime: TimeInput })
+  .superRefine(notAfter);
+
+export function createHeartbeatsApi(transport: Transport): HeartbeatsApi {
+  const fetchPage = (checkId: string, startTime: string, endTime: string) =>
+    transport.call({
+      ...EVENTS_BETWEEN,
+      path: `/v1/checks/heartbeats/${segment(checkId)}/events`,
+      query: { startTime, endTime, limit: HEARTBEAT_EVENTS_LIMIT_MAX },
+      schema: HeartbeatEventsResponse,
+    });
+
+  return {
+    async listEvents(checkId, query = {}) {
+      const input = checkRequest(LIST_EVENTS, ListEventsInput, { checkId, ...query });
+      return transport.call({
+        ...LIST_EVENTS,
+        path: `/v1/checks/heartbeats/${segment(input.checkId)}/events`,
+        query: { startTime: input.startTime, endTime: input.endTime, limit: input.limit },
+        schema: HeartbeatEventsResponse,
+      });
+    },
+
+    async eventsBetween(checkId, from, to, options = {}) {
+      const input = checkRequest(EVENTS_BETWEEN, BetweenInput, {
+        checkId,
+        startTime: from,
+        endTime: to,
+      });
+      // Full UTC instants from here on: later pages' ends are computed ones.
+      const start = new Date(input.startTime).toISOString();
+      return walkEvents({
+        path: `/v1/checks/heartbeats/${segment(input.checkId)}/events`,
+        from: start,
+        to: new Date(input.endTime).toISOString(),
+        pageSize: HEARTBEAT_EVENTS_LIMIT_MAX,
+        fetchPage: (endTime) => fetchPage(input.checkId, start, endTime),
+        onPage: options.onPage,
+      });
+    },
+  };
+}

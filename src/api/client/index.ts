@@ -1,0 +1,14 @@
+export { createClient, type MonitoringClient } from "./create-client";
+export type {
+  AllErrorGroupsOptions,
+  ErrorGroupsApi,
+  ErrorGroupsOptions,
+} from "./error-groups";
+export type {
+  EventsWalkOptions,
+  HeartbeatEventsOptions,
+  HeartbeatEventsWindow,
+  HeartbeatsApi,
+} from "./heartbeats";
+export type { IncidentsApi } from "./incidents";
+export type { ClientOptions, RetryEvent, RetryOptions } from "./options";

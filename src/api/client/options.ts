@@ -1,0 +1,162 @@
+import { z } from "zod";
+import { ClientOptionsError } from "../errors/client-options-error";
+
+/** Information given to `onRetry` before a retry is sent. Never holds the API key. */
+export interface RetryEvent {
+  /** The client operation, e.g. `errorGroups.listForCheck`. */
+  readonly operation: string;
+  readonly method: string;
+  /** Path and query relative to the base URL. */
+  readonly path: string;
+  /** 1 for the first retry. */
+  readonly retry: number;
+  /** Why: `503 Service Unavailable`, `429 Too Many Requests`, `network error`, `timeout`. */
+  readonly reason: string;
+}
+
+/** Retry policy. Every operation of the API is idempotent (a PUT of the full state, or a GET), so retrying is always safe. */
+export interface RetryOptions {
+  /**
+   * Retries after the first attempt; attempts are at most `limit + 1`.
+   * @default 3
+   */
+  limit?: number;
+  /**
+   * Base of the exponential backoff: retry n waits a random time in `[0, min(backoffLimitMs, baseDelayMs * 2^(n-1))]` (full jitter).
+   * @default 300
+   */
+  baseDelayMs?: number;
+  /**
+   * Upper bound of one backoff wait, before jitter.
+   * @default 10_000
+   */
+  backoffLimitMs?: number;
+  /**
+   * Longest `Retry-After` wait the client accepts. A server asking for more fails the call at once
+   * with a `RateLimitError`/`ServerError` that carries `retryAfterMs`, instead of hanging.
+   * @default 60_000
+   */
+  maxRetryAfterMs?: number;
+  /**
+   * Whether a timed-out attempt is retried (a stalled connection is the commonest flaky-network failure).
+   * @default true
+   */
+  onTimeout?: boolean;
+}
+
+/** Options of `createClient`. */
+export interface ClientOptions {
+  /**
+   * Base URL of the API; paths such as `/v1/error-groups/{id}` are appended to it.
+   * @example "http://127.0.0.1:4010"
+   */
+  baseUrl: string;
+  /** API key, sent as `Authorization: Bearer <key>`. Kept in a closure: never in errors, logs or `util.inspect`. */
+  apiKey: string;
+  /** Account identifier, sent as `x-service-account` on every call when set. */
+  accountId?: string | undefined;
+  /** The fetch implementation; defaults to the global one. */
+  fetch?: typeof fetch | undefined;
+  /**
+   * Timeout of one HTTP attempt, in milliseconds (waiting for the rate limiter does not count).
+   * @default 10_000
+   */
+  timeoutMs?: number | undefined;
+  /** Retry policy; see `RetryOptions`. */
+  retry?: RetryOptions | undefined;
+  /**
+   * Client-side rate limit applied to every HTTP attempt, retries included.
+   * @default { limit: 600, intervalMs: 60_000 } (what the reference service allows)
+   */
+  rateLimit?: { limit: number; intervalMs: number } | undefined;
+  /**
+   * Most operations in flight at once; `errorGroups.allForCheck` fetches this many pages ahead.
+   * @default 8
+   */
+  concurrency?: number | undefined;
+  /** Called before each retry, e.g. to log it. Receives no secret. */
+  onRetry?: ((event: RetryEvent) => void) | undefined;
+}
+
+export const DEFAULTS = {
+  timeoutMs: 10_000,
+  retry: {
+    limit: 3,
+    baseDelayMs: 300,
+    backoffLimitMs: 10_000,
+    maxRetryAfterMs: 60_000,
+    onTimeout: true,
+  },
+  rateLimit: { limit: 600, intervalMs: 60_000 },
+  concurrency: 8,
+} as const;
+
+/** ClientOptions with every default applied. */
+export interface ResolvedOptions {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly accountId: string | undefined;
+  readonly fetch: typeof fetch | undefined;
+  readonly timeoutMs: number;
+  readonly retry: Required<RetryOptions>;
+  readonly rateLimit: { readonly limit: number; readonly intervalMs: number };
+  readonly concurrency: number;
+  readonly onRetry: ((event: RetryEvent) => void) | undefined;
+}
+
+const positiveInt = z.int().min(1);
+const nonNegative = z.number().min(0);
+const aFunction = z.custom<(...args: never[]) => unknown>(
+  (value) => typeof value === "function",
+  "must be a function",
+);
+
+const OptionsShape = z.object({
+  baseUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
+  apiKey: z.string().trim().min(1, "must not be empty"),
+  accountId: z.string().trim().min(1, "must not be empty when given").optional(),
+  fetch: aFunction.optional(),
+  timeoutMs: positiveInt.optional(),
+  retry: z
+    .strictObject({
+      limit: z.int().min(0).max(20).optional(),
+      baseDelayMs: nonNegative.optional(),
+      backoffLimitMs: nonNegative.optional(),
+      maxRetryAfterMs: nonNegative.optional(),
+      onTimeout: z.boolean().optional(),
+    })
+    .optional(),
+  rateLimit: z.strictObject({ limit: positiveInt, intervalMs: positiveInt }).optional(),
+  concurrency: positiveInt.optional(),
+  onRetry: aFunction.optional(),
+});
+
+/** Checks the options and fills in defaults; throws `ClientOptionsError` naming each bad option. */
+export function resolveOptions(options: ClientOptions): ResolvedOptions {
+  // Strip the key before zod sees it, so no message or issue could ever echo its value.
+  const { apiKey, ...rest } = options ?? ({} as ClientOptions);
+  const checked = OptionsShape.safeParse({
+    ...rest,
+    apiKey: typeof apiKey === "string" ? (apiKey.trim() ? "set" : "") : apiKey,
+  });
+  if (!checked.success) {
+    throw new ClientOptionsError(
+      `createClient: invalid options:\n${z.prettifyError(checked.error)}`,
+    );
+  }
+  return {
+    baseUrl: options.baseUrl.replace(/\/+$/, ""),
+    apiKey,
+    accountId: options.accountId,
+    fetch: options.fetch,
+    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    retry: { ...DEFAULTS.retry, ...stripUndefined(options.retry ?? {}) },
+    rateLimit: options.rateLimit ?? DEFAULTS.rateLimit,
+    concurrency: options.concurrency ?? DEFAULTS.concurrency,
+    onRetry: options.onRetry,
+  };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

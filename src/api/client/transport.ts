@@ -1,0 +1,196 @@
+import { STATUS_CODES } from "node:http";
+import ky, { isHTTPError, isNetworkError, isTimeoutError } from "ky";
+import pLimit from "p-limit";
+import pThrottle from "p-throttle";
+import type { z } from "zod";
+import type { ApiErrorDetails } from "../errors/api-error";
+import { httpErrorFor } from "../errors/http-errors";
+import { NetworkError } from "../errors/network-error";
+import { ResponseValidationError } from "../errors/response-validation-error";
+import { TimeoutError } from "../errors/timeout-error";
+import { ErrorBody } from "../schemas/error-body";
+import type { ResolvedOptions } from "./options";
+import { retryAfterMs } from "./retry-after";
+import { kyRetryOptions, RETRY_STATUSES } from "./retry-policy";
+
+/** One HTTP call of an operation, described with already-validated, already-encoded parts. */
+export interface CallSpec<S extends z.ZodType> {
+  /** The client operation, named in errors: `errorGroups.get`. */
+  readonly operation: string;
+  readonly method: "GET" | "PUT";
+  /** Path under the base URL, starting with `/v1/`, path parameters already URL-encoded. */
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string | number | undefined>>;
+  readonly body?: unknown;
+  /** Schema of a successful response body. */
+  readonly schema: S;
+  /** Aborts the call (used to drop prefetched pages nobody will read). */
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface Transport {
+  call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>>;
+}
+
+const SERVER_MESSAGE_MAX = 300;
+
+/**
+ * The HTTP layer: ky for timeouts and retries, p-limit for the concurrency cap, p-throttle
+ * for the rate limit, zod for the response contract, and the mapping of every failure to
+ * the client's typed errors. The API key lives only in this closure's ky instance; ky's own
+ * errors (which hold the request and so the key) are never passed on, not even as `cause`.
+ */
+export function createTransport(options: ResolvedOptions): Transport {
+  const inFlight = pLimit(options.concurrency);
+  // Strict: no interval-long window ever holds more than `limit` requests, as a server counts them.
+  const nextSlot = pThrottle({
+    limit: options.rateLimit.limit,
+    interval: options.rateLimit.intervalMs,
+    strict: true,
+  })(() => undefined);
+  const api = ky.create({
+    timeout: options.timeoutMs,
+    retry: kyRetryOptions(options),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    headers: {
+      authorization: `Bearer ${options.apiKey}`,
+      ...(options.accountId ? { "x-service-account": options.accountId } : {}),
+    },
+  });
+
+  async function call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>> {
+    const query = toQueryString(spec.query);
+    const path = query ? `${spec.path}?${query}` : spec.path;
+    const where = { operation: spec.operation, method: spec.method, path };
+    let attempts = 1;
+
+    return inFlight(async () => {
+      // A page dropped while it waited for a slot is never sent.
+      spec.signal?.throwIfAborted();
+      let status: number;
+      let text: string;
+      try {
+        const pending = api(options.baseUrl + path, {
+          method: spec.method,
+          ...(spec.body === undefined ? {} : { json: spec.body }),
+          ...(spec.signal ? { signal: spec.signal } : {}),
+          hooks: {
+            // Every attempt, retries included, takes a rate-limiter slot just before it is sent,
+            // outside ky's per-attempt timeout, so queueing never counts as a timeout.
+            beforeRequest: [async () => void (await nextSlot())],
+            beforeRetry: [
+              async ({ error, retryCount }) => {
+                attempts = retryCount + 1;
+                options.onRetry?.({ ...where, retry: retryCount, reason: describe(error) });
+                await nextSlot();
+              },
+            ],
+          },
+        });
+        text = await pending.text();
+        status = (await pending).status;
+      } catch (error) {
+        throw toApiError(error, { ...where, attempts }, options);
+      }
+      return parseBody(spec.schema, text, { ...where, status, attempts });
+    });
+  }
+
+  return { call };
+}
+
+function toQueryString(query: CallSpec<z.ZodType>["query"]): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) params.set(name, String(value));
+  }
+  return params.toString();
+}
+
+function statusLine(status: number, statusText: string): string {
+  return `${status} ${statusText || STATUS_CODES[status] || ""}`.trim();
+}
+
+function describe(error: Error): string {
+  if (isHTTPError(error)) return statusLine(error.response.status, error.response.statusText);
+  if (isTimeoutError(error)) return "timeout";
+  return "network error";
+}
+
+function parseBody<S extends z.ZodType>(
+  schema: S,
+  text: string,
+  where: ApiErrorDetails,
+): z.output<S> {
+  let json: unknown;
+  try {
+    json = text === "" ? undefined : JSON.parse(text);
+  } catch (cause) {
+    throw new ResponseValidationError({
+      ...where,
+      cause,
+      issues: [{ field: "", problem: "the body is not valid JSON" }],
+    });
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  throw new ResponseValidationError({
+    ...where,
+    cause: parsed.error,
+    issues: parsed.error.issues.map((issue) => ({
+      field: fieldPath(issue.path),
+      problem: issue.message,
+    })),
+  });
+}
+
+/** `[0].events[2].timestamp`: the path of a field as a person reads it. */
+function fieldPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`))
+    .join("")
+    .replace(/^\./, "");
+}
+
+/**
+ * The server's own explanation: `message` of the `{ statusCode, error, message }` body, or a
+ * short plain-text body. Anything else (HTML error pages, other JSON) is tolerated and left out.
+ * A server that echoes the key back does not get it into our error text.
+ */
+function serverMessage(data: unknown, apiKey: string): string | undefined {
+  let message: string | undefined;
+  const body = ErrorBody.partial().safeParse(data);
+  if (body.success && body.data.message) message = body.data.message;
+  else if (typeof data === "string" && !data.trimStart().startsWith("<")) {
+    message = data.trim().split("\n")[0];
+  }
+  if (!message) return undefined;
+  const clipped =
+    message.length > SERVER_MESSAGE_MAX ? `${message.slice(0, SERVER_MESSAGE_MAX)}…` : message;
+  return clipped.split(apiKey).join("[redacted]");
+}
+
+function toApiError(error: unknown, where: ApiErrorDetails, options: ResolvedOptions): unknown {
+  if (isHTTPError(error)) {
+    const { status, statusText, headers } = error.response;
+    const wait = retryAfterMs(headers);
+    const tooLong =
+      RETRY_STATUSES.includes(status) && wait !== undefined && wait > options.retry.maxRetryAfterMs;
+    return httpErrorFor(
+      {
+        ...where,
+        status,
+        statusText,
+        serverMessage: serverMessage(error.data, options.apiKey),
+        retryAfterMs: wait,
+      },
+      tooLong
+        ? ` (it asked to wait ${Math.ceil(wait / 1000)} s, more than maxRetryAfterMs ${options.retry.maxRetryAfterMs} ms)`
+        : undefined,
+    );
+  }
+  if (isTimeoutError(error)) return new TimeoutError({ ...where, timeoutMs: options.timeoutMs });
+  if (isNetworkError(error)) return new NetworkError({ ...where, cause: error.cause });
+  // An abort by the caller, or a throw from a caller's hook: not ours to rename.
+  return error;
+}

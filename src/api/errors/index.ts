@@ -1,0 +1,17 @@
+export { ApiError, type ApiErrorDetails } from "./api-error";
+export { ClientOptionsError } from "./client-options-error";
+export { EventsWalkStuckError } from "./events-walk-stuck-error";
+export {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  type HttpErrorDetails,
+  NotFoundError,
+  RateLimitError,
+  ServerError,
+  UnauthorizedError,
+} from "./http-errors";
+export { NetworkError } from "./network-error";
+export { RequestValidationError } from "./request-validation-error";
+export { type ContractIssue, ResponseValidationError } from "./response-validation-error";
+export { TimeoutError } from "./timeout-error";
