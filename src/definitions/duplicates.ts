@@ -58,10 +58,8 @@ function elsewhere(
 ): string {
   return group
     .filter((other) => other !== self)
-    .map((other) => {
-      const at = positionOf(other);
-      return `${other.file}:${at.line}:${at.column}`;
-    })
-    .sort(compareText)
+    .map((other) => ({ file: other.file, ...positionOf(other) }))
+    .sort((a, b) => compareText(a.file, b.file) || a.line - b.line || a.column - b.column)
+    .map((at) => `${at.file}:${at.line}:${at.column}`)
     .join(", ");
 }

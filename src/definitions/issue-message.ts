@@ -33,6 +33,9 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): IssueTex
   const path = issue.path;
   const label = fieldLabel(path);
   const value = valueAt(input, path);
+  if (path.length > 0 && issue.code !== "unrecognized_keys" && !hasValueAt(input, path)) {
+    return [missingKey(path)];
+  }
   switch (issue.code) {
     case "unrecognized_keys":
       return issue.keys.map((key) => unknownKey(path, key));
@@ -46,7 +49,6 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): IssueTex
           },
         ];
       }
-      if (value === undefined) return [missingKey(path)];
       return [
         {
           code: "invalid-type",
@@ -158,6 +160,14 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
     value = (value as Record<PropertyKey, unknown>)[segment];
   }
   return value;
+}
+
+/** Whether the key at the end of `path` is written at all (a YAML `key:` with no value is null). */
+function hasValueAt(input: unknown, path: readonly PropertyKey[]): boolean {
+  const parent = valueAt(input, path.slice(0, -1));
+  return (
+    parent !== null && typeof parent === "object" && Object.hasOwn(parent, path[path.length - 1]!)
+  );
 }
 
 function expectedText(expected: string): string {

@@ -1,4 +1,4 @@
-import { type Alias, type Document, isAlias, parseAllDocuments, visit } from "yaml";
+import { type Alias, type Document, isAlias, parseAllDocuments, visit, type YAMLError } from "yaml";
 import { describeIssue } from "./issue-message";
 import { type Position, PositionIndex } from "./position";
 import type { DefinitionProblem, ProblemCode } from "./problem";
@@ -46,7 +46,23 @@ export function parseDefinitionFile(file: SourceFile): ParsedFile {
   documents.forEach((document, index) => {
     if (document.errors.length > 0) {
       for (const error of document.errors) {
-        report(error.pos[0], "yaml-syntax", `YAML syntax error: ${sentence(error.message)}`);
+        const quoteStart = unclosedQuoteStart(document, error);
+        if (error.code === "DUPLICATE_KEY") {
+          const key = /^[^:\n]*/.exec(file.text.slice(error.pos[0]))?.[0].trim() ?? "";
+          report(
+            error.pos[0],
+            "yaml-syntax",
+            `YAML syntax error: the key ${key === "" ? "" : `"${key}" `}appears twice in this mapping; keep one`,
+          );
+        } else if (quoteStart === undefined) {
+          report(error.pos[0], "yaml-syntax", `YAML syntax error: ${sentence(error.message)}`);
+        } else {
+          report(
+            quoteStart,
+            "yaml-syntax",
+            "YAML syntax error: the quoted text that starts here has no closing quote",
+          );
+        }
       }
       return;
     }
@@ -97,6 +113,24 @@ export function parseDefinitionFile(file: SourceFile): ParsedFile {
 function isEmptyDocument(document: Document): boolean {
   const contents = document.contents as { value?: unknown } | null;
   return contents === null || (contents.value === null && !("items" in contents));
+}
+
+/**
+ * yaml reports a missing closing quote where the file ends; the opening quote is where
+ * the person has to look.
+ */
+function unclosedQuoteStart(document: Document, error: YAMLError): number | undefined {
+  if (error.code !== "MISSING_CHAR" || !/quote/i.test(error.message)) return undefined;
+  let start: number | undefined;
+  visit(document, {
+    Scalar(_key, node) {
+      const quoted = node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE";
+      if (quoted && node.range && node.range[0] <= error.pos[0] && node.range[2] >= error.pos[0]) {
+        start = node.range[0];
+      }
+    },
+  });
+  return start;
 }
 
 /** yaml throws on an alias to an anchor defined later or not at all; find that alias. */
