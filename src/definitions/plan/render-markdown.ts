@@ -92,7 +92,7 @@ function changeDetails(change: IncidentChange): string[] {
     return [
       title,
       "",
-      `${cell(removeOutcome(change.onRemove))} (\`onRemove: ${change.onRemove}\`).`,
+      `${cell(capitalize(removeOutcome(change.onRemove)))} (\`onRemove: ${change.onRemove}\`).`,
     ];
   }
   if (change.kind === "add") {
@@ -113,6 +113,10 @@ function changeDetails(change: IncidentChange): string[] {
       (row: ChangeRow) => `| ${row.field} | ${cell(row.before)} | ${cell(row.after)} |`,
     ),
   ];
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** Text in a table cell: no pipes or newlines that would break the row, no live HTML. */

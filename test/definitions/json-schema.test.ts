@@ -1,0 +1,47 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { definitionJsonSchemaText, JSON_SCHEMA_PATH } from "../../src/definitions";
+
+const root = path.join(__dirname, "..", "..");
+
+describe("the JSON Schema for editors", () => {
+  it("is committed exactly as generated from the zod schema (run npm run schema when this fails)", () => {
+    const committed = readFileSync(path.join(root, JSON_SCHEMA_PATH), "utf8");
+    expect(committed).toBe(definitionJsonSchemaText());
+  });
+
+  it("lets editors offer every key, the allowed values and the name limit", () => {
+    const schema = JSON.parse(definitionJsonSchemaText());
+    expect(Object.keys(schema.properties)).toEqual([
+      "resource",
+      "id",
+      "name",
+      "severity",
+      "status",
+      "services",
+      "duration",
+      "evidence",
+      "onRemove",
+      "reopen",
+      "reason",
+    ]);
+    expect(schema.required).toEqual(["id", "name", "severity", "status", "services"]);
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.properties.severity.enum).toEqual(["CRITICAL", "MAJOR", "MEDIUM", "MINOR"]);
+    expect(schema.properties.name.maxLength).toBe(255);
+    expect(schema.properties.services.minItems).toBe(1);
+  });
+
+  it("is named by a modeline in every example file, as a path that resolves to it", () => {
+    const dir = path.join(root, "incidents");
+    const files = readdirSync(dir).filter((name) => name.endsWith(".yaml"));
+    expect(files.length).toBeGreaterThan(0);
+    for (const name of files) {
+      const firstLine = readFileSync(path.join(dir, name), "utf8").split("\n")[0] ?? "";
+      const match = /^# yaml-language-server: \$schema=(.+)$/.exec(firstLine);
+      expect(match, `${name} starts with the modeline`).not.toBeNull();
+      expect(path.resolve(dir, match?.[1] ?? "")).toBe(path.join(root, JSON_SCHEMA_PATH));
+    }
+  });
+});
