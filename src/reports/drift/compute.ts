@@ -1,0 +1,127 @@
+import type { IncidentStatus, IncidentUpdate } from "../../api/schemas";
+import { mapConcurrent } from "../shared/async-streams";
+import { lastCommitTime } from "./git-baseline";
+import {
+  type DefinitionDrift,
+  DRIFT_REPORT_KIND,
+  type DriftBaseline,
+  type DriftReport,
+  type DriftUpdate,
+} from "./report-schema";
+
+/** The part of the API client drift reads through. */
+export interface IncidentUpdatesReader {
+  listUpdates(incidentId: string): Promise<IncidentUpdate[]>;
+}
+
+/** What drift needs of a definition (a subset of the loader's `LoadedDefinition`). */
+export interface DeclaredIncident {
+  definition: { id: string; name: string; status: IncidentStatus };
+  file: string;
+  at: { line: number };
+}
+
+export interface DriftOptions {
+  /** Only updates after this time count as posted outside git; overrides the git baseline. */
+  since?: Date;
+  /** Tells whether an error means the incident does not exist (404). */
+  isNotFound: (error: unknown) => boolean;
+  now?: Date;
+  /** Concurrent incident reads; the client's own limits still apply. @default 8 */
+  concurrency?: number;
+}
+
+function timeOf(update: IncidentUpdate): number {
+  const text = update.created_at ?? update.publicIncidentUpdateDate;
+  const ms = text === undefined ? Number.NaN : Date.parse(text);
+  return Number.isFinite(ms) ? ms : Number.NEGATIVE_INFINITY;
+}
+
+/**
+ * Compares each declared status with the live one: the status of the newest update that
+ * carries one (the API has no read of the incident itself). Updates newer than the
+ * baseline are listed newest first and split into expected activity and drift.
+ */
+export async function computeDrift(
+  reader: IncidentUpdatesReader,
+  declared: readonly DeclaredIncident[],
+  options: DriftOptions,
+): Promise<DriftReport> {
+  const results: DefinitionDrift[] = [];
+  const checked = mapConcurrent(
+    (async function* () {
+      yield* declared;
+    })(),
+    options.concurrency ?? 8,
+    (item) => checkOne(reader, item, options),
+  );
+  for await (const result of checked) results.push(result);
+  const order = new Map(declared.map((d, i) => [d.definition.id, i]));
+  results.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  const count = (state: DefinitionDrift["state"]) =>
+    results.filter((r) => r.state === state).length;
+  const updates = results.flatMap((r) => r.updatesOutsideGit);
+  const summary = {
+    definitions: results.length,
+    inSync: count("in-sync"),
+    drifted: count("drifted"),
+    missing: count("missing"),
+    unknown: count("unknown"),
+    expectedUpdates: updates.filter((u) => u.class === "expected").length,
+    driftUpdates: updates.filter((u) => u.class === "drift").length,
+  };
+  return {
+    kind: DRIFT_REPORT_KIND,
+    version: 1,
+    generatedAt: (options.now ?? new Date()).toISOString(),
+    drift: summary.drifted + summary.missing > 0,
+    summary,
+    definitions: results,
+  };
+}
+
+async function checkOne(
+  reader: IncidentUpdatesReader,
+  item: DeclaredIncident,
+  options: DriftOptions,
+): Promise<DefinitionDrift> {
+  const { definition } = item;
+  const baseline = await baselineFor(item.file, options.since);
+  const base = {
+    id: definition.id,
+    name: definition.name,
+    file: item.file,
+    line: item.at.line,
+    declaredStatus: definition.status,
+    baseline,
+  };
+  let updates: IncidentUpdate[];
+  try {
+    updates = await reader.listUpdates(definition.id);
+  } catch (error) {
+    if (options.isNotFound(error)) {
+      return { ...base, liveStatus: null, state: "missing", updatesOutsideGit: [] };
+    }
+    throw error;
+  }
+  const newestFirst = [...updates].sort((a, b) => timeOf(b) - timeOf(a));
+  const live = newestFirst.find((u) => u.status !== undefined)?.status ?? null;
+  const after = baseline.at === null ? Number.NEGATIVE_INFINITY : Date.parse(baseline.at);
+  const outside: DriftUpdate[] = newestFirst
+    .filter((u) => timeOf(u) > after)
+    .map((u) => ({
+      id: u.id ?? null,
+      status: u.status ?? null,
+      description: u.description,
+      createdAt: u.created_at ?? u.publicIncidentUpdateDate ?? null,
+      class: u.status === undefined || u.status === definition.status ? "expected" : "drift",
+    }));
+  const state = live === null ? "unknown" : live === definition.status ? "in-sync" : "drifted";
+  return { ...base, liveStatus: live, state, updatesOutsideGit: outside };
+}
+
+async function baselineFor(file: string, since: Date | undefined): Promise<DriftBaseline> {
+  if (since) return { source: "since", at: since.toISOString() };
+  const committed = await lastCommitTime(file);
+  return committed ? { source: "git", at: committed.toISOString() } : { source: "none", at: null };
+}

@@ -1,0 +1,42 @@
+import type { ErrorGroup } from "../../api/schemas";
+import type { ErrorReport, ErrorReportGroup, GroupChange } from "./report-schema";
+
+/**
+ * Classifies groups against an earlier report while they stream past. Only the earlier
+ * report is held (it has to be, to list what is gone); current groups are not kept.
+ * A group that was in the earlier report but belongs to a check this run did not read
+ * is not "gone": the comparison only covers the checks of the current run.
+ */
+export class ReportComparison {
+  private readonly previous = new Map<string, ErrorReportGroup>();
+  private readonly seen = new Set<string>();
+  readonly counts: Record<GroupChange, number> = { new: 0, present: 0, gone: 0 };
+
+  constructor(
+    previous: ErrorReport,
+    private readonly checks: ReadonlySet<string>,
+  ) {
+    for (const group of previous.groups) {
+      if (group.change !== "gone") this.previous.set(group.id, group);
+    }
+  }
+
+  classify(group: ErrorGroup): ErrorReportGroup {
+    const change: GroupChange = this.previous.has(group.id) ? "present" : "new";
+    this.seen.add(group.id);
+    this.counts[change] += 1;
+    return { ...group, change };
+  }
+
+  /** The groups of the earlier report not seen in this run, for the checks it covers. */
+  gone(): ErrorReportGroup[] {
+    const gone: ErrorReportGroup[] = [];
+    for (const [id, group] of this.previous) {
+      if (!this.seen.has(id) && this.checks.has(group.checkId)) {
+        gone.push({ ...group, change: "gone" });
+      }
+    }
+    this.counts.gone = gone.length;
+    return gone;
+  }
+}

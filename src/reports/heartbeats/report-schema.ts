@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { HeartbeatEvent, HeartbeatStats } from "../../api/schemas";
+
+export const HEARTBEAT_REPORT_KIND = "incident-sync/heartbeats-report";
+
+/** One heartbeat in the report: every event of the window, oldest first, and the stats. */
+export const HeartbeatReportCheck = z.object({
+  checkId: z.string(),
+  events: z.array(HeartbeatEvent),
+  stats: HeartbeatStats.nullable(),
+});
+export type HeartbeatReportCheck = z.infer<typeof HeartbeatReportCheck>;
+
+/** The JSON heartbeat report (`report heartbeats --format json`). */
+export const HeartbeatReport = z.object({
+  kind: z.literal(HEARTBEAT_REPORT_KIND),
+  version: z.literal(1),
+  generatedAt: z.iso.datetime({ offset: true }),
+  window: z.object({
+    from: z.iso.datetime({ offset: true }),
+    to: z.iso.datetime({ offset: true }),
+  }),
+  checks: z.array(HeartbeatReportCheck),
+});
+export type HeartbeatReport = z.infer<typeof HeartbeatReport>;

@@ -1,0 +1,50 @@
+export {
+  computeDrift,
+  type DeclaredIncident,
+  type DriftOptions,
+  type IncidentUpdatesReader,
+} from "./drift/compute";
+export { lastCommitTime } from "./drift/git-baseline";
+export { DRIFT_FORMATS, type DriftFormat, renderDrift } from "./drift/render";
+export {
+  DefinitionDrift,
+  DRIFT_REPORT_KIND,
+  DriftReport,
+  DriftState,
+  DriftUpdate,
+  UpdateClass,
+} from "./drift/report-schema";
+export {
+  type CollectOptions,
+  type CollectProgress,
+  type CollectStats,
+  collectErrorGroups,
+  type ErrorGroupReader,
+} from "./errors/collect";
+export { ReportComparison } from "./errors/compare";
+export { PreviousReportError, readPreviousReport } from "./errors/previous-report";
+export {
+  ERROR_REPORT_FORMATS,
+  type ErrorReportFormat,
+  type ErrorReportOutcome,
+  writeErrorReport,
+} from "./errors/render";
+export {
+  ERROR_REPORT_KIND,
+  ErrorReport,
+  ErrorReportGroup,
+  GroupChange,
+} from "./errors/report-schema";
+export { collectHeartbeats, type HeartbeatReader } from "./heartbeats/collect";
+export {
+  HEARTBEAT_REPORT_FORMATS,
+  type HeartbeatReportFormat,
+  writeHeartbeatReport,
+} from "./heartbeats/render";
+export {
+  HEARTBEAT_REPORT_KIND,
+  HeartbeatReport,
+  HeartbeatReportCheck,
+} from "./heartbeats/report-schema";
+export { parseSince, WindowError } from "./heartbeats/window";
+export { openSink, type ReportSink } from "./shared/output";

@@ -1,0 +1,47 @@
+import { once } from "node:events";
+import { createWriteStream, type WriteStream } from "node:fs";
+import { rename, rm } from "node:fs/promises";
+import type { Writable } from "node:stream";
+
+/**
+ * Where a report goes. Writes respect backpressure so a large export never piles up in
+ * memory. A file is written beside its target and renamed on success, so a failed run
+ * never leaves a truncated report that looks complete.
+ */
+export interface ReportSink {
+  write(chunk: string): Promise<void>;
+  /** Finishes the report: flushes and, for a file, moves it into place. */
+  commit(): Promise<void>;
+  /** Drops a partial file after a failure; stdout cannot be taken back. */
+  abort(): Promise<void>;
+}
+
+async function writeWithBackpressure(stream: Writable, chunk: string): Promise<void> {
+  if (!stream.write(chunk)) await once(stream, "drain");
+}
+
+export function openSink(outPath: string | undefined, stdout: Writable): ReportSink {
+  if (!outPath) {
+    return {
+      write: (chunk) => writeWithBackpressure(stdout, chunk),
+      commit: async () => {},
+      abort: async () => {},
+    };
+  }
+  const partial = `${outPath}.partial`;
+  const file: WriteStream = createWriteStream(partial, { encoding: "utf8" });
+  const failed = once(file, "error").then(([error]) => Promise.reject(error));
+  failed.catch(() => {});
+  return {
+    write: (chunk) => Promise.race([writeWithBackpressure(file, chunk), failed]),
+    commit: async () => {
+      file.end();
+      await Promise.race([once(file, "finish"), failed]);
+      await rename(partial, outPath);
+    },
+    abort: async () => {
+      file.destroy();
+      await rm(partial, { force: true });
+    },
+  };
+}
