@@ -1,5 +1,7 @@
 import { Command } from "commander";
+import { driftCommand } from "./commands/drift";
 import { planCommand } from "./commands/plan";
+import { reportCommand } from "./commands/report";
 import { validateCommand } from "./commands/validate";
 
 /**
@@ -13,5 +15,7 @@ export function createProgram(): Command {
     .configureHelp({ sortSubcommands: true });
   program.addCommand(validateCommand());
   program.addCommand(planCommand());
+  program.addCommand(driftCommand());
+  program.addCommand(reportCommand());
   return program;
 }
