@@ -1,0 +1,107 @@
+import { randomBytes } from "node:crypto";
+import type { Hono } from "hono";
+import { createApp } from "./app";
+import { createControl, type EmulatorControl } from "./control";
+import { openDatabase, transaction } from "./database";
+import { FaultInjector, type Faults } from "./faults";
+import { applySeed, loadSeedFile, parseSeed } from "./seed";
+import type { ParsedSeedFile, SeedFile } from "./seed-schema";
+import { createStores } from "./store";
+
+export interface EmulatorOptions {
+  /**
+   * SQLite file that keeps the data across restarts (WAL, synchronous=FULL).
+   * @default undefined: a fresh in-memory database
+   */
+  dataFile?: string;
+  /**
+   * Seed data: an object, a YAML/JSON file path, or `"demo"` for examples/seed/demo.yaml.
+   * Applied only to a database that has never been seeded, so restarting on a data file
+   * does not duplicate it.
+   */
+  seed?: SeedFile | string;
+  /**
+   * Bearer token of the control API (`/_control`).
+   * @default a random token, readable as `emulator.adminToken`
+   */
+  adminToken?: string;
+  /** Faults of the public API at start. @default none */
+  faults?: Faults;
+  /** The clock; tests pin it. @default () => new Date() */
+  now?: () => Date;
+  /** Random source of the faults (0 ≤ x < 1). @default Math.random */
+  random?: () => number;
+  /** Receives unexpected errors; responses only say "internal error". @default log to stderr */
+  onInternalError?: (error: unknown) => void;
+}
+
+export interface Emulator {
+  /** The app; `app.request(path, init)` runs it in-process, `app.fetch` serves it. */
+  app: Hono;
+  /** Events that happen in the monitoring service itself, for tests and demos. */
+  control: EmulatorControl;
+  /** The control API's Bearer token. */
+  adminToken: string;
+  /** The validated seed given at creation, if any (even when it was not re-applied). */
+  seed: ParsedSeedFile | undefined;
+  /** Closes the database. */
+  close(): void;
+}
+
+function readSeed(seed: SeedFile | string | undefined): ParsedSeedFile | undefined {
+  if (seed === undefined) return undefined;
+  return typeof seed === "string" ? loadSeedFile(seed) : parseSeed(seed, "seed");
+}
+
+/** Builds an emulator; opens no port (see `startEmulator` for a server). */
+export function createEmulator(options: EmulatorOptions = {}): Emulator {
+  const now = options.now ?? (() => new Date());
+  const seed = readSeed(options.seed);
+  const db = openDatabase(options.dataFile);
+  try {
+    const stores = createStores(db);
+    if (seed !== undefined) {
+      transaction(db, () => {
+        const seeded = db.prepare("SELECT value FROM meta WHERE key = 'seeded_at'").get();
+        if (seeded !== undefined) return;
+        applySeed(stores, seed, now().getTime());
+        db.prepare("INSERT INTO meta (key, value) VALUES ('seeded_at', ?)").run(
+          now().toISOString(),
+        );
+      });
+    }
+    const faults = new FaultInjector(options.random);
+    if (options.faults !== undefined) faults.set(options.faults);
+    const control = createControl(stores, faults, now);
+    const adminToken = options.adminToken ?? randomBytes(18).toString("base64url");
+    const app = createApp({
+      stores,
+      control,
+      faults,
+      adminToken,
+      now,
+      onInternalError:
+        options.onInternalError ??
+        ((error) => {
+          process.stderr.write(
+            `emulator: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+          );
+        }),
+    });
+    let closed = false;
+    return {
+      app,
+      control,
+      adminToken,
+      seed,
+      close() {
+        if (closed) return;
+        closed = true;
+        db.close();
+      },
+    };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

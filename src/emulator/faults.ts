@@ -1,0 +1,89 @@
+import type { MiddlewareHandler } from "hono";
+import { z } from "zod";
+import { ApiError } from "./http-error";
+
+/**
+ * Network misbehaviour injected into the public API (never into the control API or
+ * `/openapi.json`). Every member is optional; `setFaults` replaces the whole set, so
+ * `setFaults({})` turns every fault off.
+ */
+export const Faults = z.strictObject({
+  /** Fixed delay added to every response, in ms. @default 0 */
+  latencyMs: z.int().min(0).max(60_000).default(0),
+  /** Random extra delay, uniform in `[0, jitterMs]`, in ms. @default 0 */
+  jitterMs: z.int().min(0).max(60_000).default(0),
+  /** Share of requests (0..1) answered 503 Service Unavailable. @default 0 */
+  failRate: z.number().min(0).max(1).default(0),
+  /** Every Nth request is answered 429 Too Many Requests with `Retry-After`; 0 is off. @default 0 */
+  rateLimitEvery: z.int().min(0).default(0),
+  /** The `Retry-After` of 429 responses, in seconds. @default 1 */
+  retryAfterSeconds: z.int().min(0).max(3_600).default(1),
+  /** Share of requests (0..1) whose connection is reset without a response. @default 0 */
+  resetRate: z.number().min(0).max(1).default(0),
+});
+/** Faults as given (any member may be left out). */
+export type Faults = z.input<typeof Faults>;
+/** Faults with every member filled in. */
+export type ResolvedFaults = z.output<typeof Faults>;
+
+/**
+ * Thrown to simulate a reset connection. Over HTTP the socket is destroyed; in-process
+ * (`app.request`) the error escapes the app, so the caller's promise rejects as a
+ * failed fetch would.
+ */
+export class ConnectionResetFault extends Error {
+  override name = "ConnectionResetFault";
+  readonly code = "ECONNRESET";
+  constructor() {
+    super("connection reset by the emulator's fault injection (resetRate)");
+  }
+}
+
+interface SocketBindings {
+  incoming?: { socket?: { destroy(): void } };
+}
+
+/** Mutable fault state of one emulator, read by the middleware on every request. */
+export class FaultInjector {
+  private faults: ResolvedFaults = Faults.parse({});
+  private requests = 0;
+
+  constructor(private readonly random: () => number = Math.random) {}
+
+  set(faults: Faults): ResolvedFaults {
+    this.faults = Faults.parse(faults);
+    this.requests = 0;
+    return this.faults;
+  }
+
+  get(): ResolvedFaults {
+    return { ...this.faults };
+  }
+
+  middleware(): MiddlewareHandler {
+    return async (c, next) => {
+      const faults = this.faults;
+      this.requests += 1;
+      const delay = faults.latencyMs + Math.round(this.random() * faults.jitterMs);
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      if (faults.resetRate > 0 && this.random() < faults.resetRate) {
+        const socket = (c.env as SocketBindings | undefined)?.incoming?.socket;
+        socket?.destroy();
+        throw new ConnectionResetFault();
+      }
+      if (faults.rateLimitEvery > 0 && this.requests % faults.rateLimitEvery === 0) {
+        throw new ApiError(
+          429,
+          `rate limit exceeded (fault injection: every ${faults.rateLimitEvery} requests); retry after ${faults.retryAfterSeconds} s`,
+          { "Retry-After": String(faults.retryAfterSeconds) },
+        );
+      }
+      if (faults.failRate > 0 && this.random() < faults.failRate) {
+        throw new ApiError(503, "service unavailable (fault injection: failRate); retry later", {
+          "Retry-After": String(faults.retryAfterSeconds),
+        });
+      }
+      await next();
+    };
+  }
+}

@@ -1,0 +1,8 @@
+export type { EmulatorControl, Instant } from "./control";
+export { createEmulator, type Emulator, type EmulatorOptions } from "./create-emulator";
+export { cleanErrorMessage, errorHash } from "./error-cleaning";
+export { ConnectionResetFault, Faults, type ResolvedFaults } from "./faults";
+export { demoSeedPath } from "./package-root";
+export { SeedError } from "./seed";
+export type { SeedFile } from "./seed-schema";
+export { type RunningEmulator, type StartEmulatorOptions, startEmulator } from "./server";

@@ -1,0 +1,77 @@
+import { timingSafeEqual } from "node:crypto";
+import type { MiddlewareHandler } from "hono";
+import { ApiError } from "../http-error";
+import type { AccountStore } from "../store/accounts";
+
+export type AccountEnv = { Variables: { accountId: string } };
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="monitoring-api"' };
+
+function bearerToken(header: string | undefined): string | undefined {
+  return header === undefined ? undefined : BEARER.exec(header)?.[1];
+}
+
+/**
+ * Spec 5: `Authorization: Bearer <key>` is required (401) and the key belongs to one
+ * account. `x-service-account`, when sent, must name that account (403). The key is
+ * never echoed in an error.
+ */
+export function apiKeyAuth(accounts: AccountStore): MiddlewareHandler<AccountEnv> {
+  return async (c, next) => {
+    const header = c.req.header("authorization");
+    if (header === undefined) {
+      throw new ApiError(
+        401,
+        "missing Authorization header: send Authorization: Bearer <API key>",
+        CHALLENGE,
+      );
+    }
+    const key = bearerToken(header);
+    if (key === undefined) {
+      throw new ApiError(
+        401,
+        "the Authorization header must use the Bearer scheme: Authorization: Bearer <API key>",
+        CHALLENGE,
+      );
+    }
+    const accountId = accounts.accountForKey(key);
+    if (accountId === undefined) {
+      throw new ApiError(
+        401,
+        "the API key is not valid: check MONITORING_API_KEY or --api-key",
+        CHALLENGE,
+      );
+    }
+    const claimed = c.req.header("x-service-account");
+    if (claimed !== undefined && claimed !== accountId) {
+      throw new ApiError(
+        403,
+        `x-service-account ${claimed.slice(0, 200)} does not match the account of this API key`,
+      );
+    }
+    c.set("accountId", accountId);
+    await next();
+  };
+}
+
+/** The control API takes its own admin token, compared in constant time. */
+export function adminTokenAuth(adminToken: string): MiddlewareHandler {
+  const expected = Buffer.from(adminToken, "utf8");
+  return async (c, next) => {
+    const token = bearerToken(c.req.header("authorization"));
+    const given = Buffer.from(token ?? "", "utf8");
+    if (
+      token === undefined ||
+      given.length !== expected.length ||
+      !timingSafeEqual(given, expected)
+    ) {
+      throw new ApiError(
+        401,
+        "the control API needs the admin token: send Authorization: Bearer <admin token> (printed at start, or --admin-token)",
+        CHALLENGE,
+      );
+    }
+    await next();
+  };
+}

@@ -1,0 +1,134 @@
+import { z } from "zod";
+import { INCIDENT_NAME_MAX, IncidentStatus, Severity } from "../api/schemas";
+import { parseDuration, resolveInstant } from "./time";
+
+/**
+ * The seed file: accounts with their keys, services, incidents, heartbeats and check
+ * results. Written by people, so every object is strict (a misspelt key is an error).
+ * See examples/seed/demo.yaml.
+ */
+
+const Id = z.string().min(1, "must not be empty");
+
+/** `now`, a relative time (`-2h`, `-3d4h`, `+15m`) or an ISO 8601 date or date-time. */
+export const SeedInstant = z
+  .string()
+  .refine((text) => resolveInstant(text, new Date()) !== undefined, {
+    message: "must be an ISO 8601 date-time, `now`, or a relative time such as -2h or -3d",
+  });
+
+/** A duration such as `30s`, `15m`, `1h30m` or `1d`. */
+export const SeedDuration = z.string().refine((text) => parseDuration(text) !== undefined, {
+  message: "must be a duration such as 30s, 15m, 1h30m or 1d",
+});
+
+export const SeedService = z.strictObject({ id: Id, name: z.string().min(1) });
+
+export const SeedIncidentUpdate = z.strictObject({
+  description: z.string().min(1),
+  status: IncidentStatus.optional(),
+  created_at: SeedInstant.optional(),
+  notifySubscribers: z.boolean().optional(),
+});
+
+export const SeedIncident = z.strictObject({
+  id: Id,
+  name: z.string().min(1).max(INCIDENT_NAME_MAX),
+  severity: Severity,
+  /** Defaults to the status of the latest update that has one, else INVESTIGATING. */
+  lastUpdateStatus: IncidentStatus.optional(),
+  /** Service ids of this account. */
+  services: z.array(Id).min(1),
+  duration: z.int().nullable().optional(),
+  /** Defaults to the earliest update, else the time the seed is loaded. */
+  created_at: SeedInstant.optional(),
+  updates: z.array(SeedIncidentUpdate).default([]),
+});
+
+export const SeedPing = z.strictObject({
+  at: SeedInstant,
+  ok: z.boolean(),
+  source: z.string().optional(),
+  userAgent: z.string().optional(),
+});
+
+export const SeedHeartbeat = z.strictObject({
+  checkId: Id,
+  name: z.string().optional(),
+  /** Expected time between pings; a longer silence (plus grace) makes the heartbeat FAILING. */
+  period: SeedDuration.optional(),
+  grace: SeedDuration.optional(),
+  pings: z.array(SeedPing).default([]),
+});
+
+export const SeedCheckResult = z.strictObject({
+  checkId: Id,
+  at: SeedInstant,
+  /** The error message of a failed result; `null` for a passing one. */
+  error: z.string().nullable(),
+});
+
+/** Many distinct synthetic error groups for one check, for load tests. */
+export const SeedGeneratedErrorGroups = z.strictObject({
+  checkId: Id,
+  count: z.int().min(1).max(100_000),
+});
+
+export const SeedAccount = z.strictObject({
+  id: Id,
+  apiKeys: z.array(z.string().min(1)).min(1),
+  services: z.array(SeedService).default([]),
+  incidents: z.array(SeedIncident).default([]),
+  heartbeats: z.array(SeedHeartbeat).default([]),
+  checkResults: z.array(SeedCheckResult).default([]),
+  generatedErrorGroups: z.array(SeedGeneratedErrorGroups).default([]),
+});
+
+export const SeedFile = z.strictObject({ accounts: z.array(SeedAccount) });
+/** A seed file as written (defaults not yet applied). */
+export type SeedFile = z.input<typeof SeedFile>;
+/** A validated seed file. */
+export type ParsedSeedFile = z.output<typeof SeedFile>;
+
+/** Problems that zod cannot see: references between entries and duplicates. */
+export function crossCheckSeed(seed: ParsedSeedFile): { path: PropertyKey[]; message: string }[] {
+  const problems: { path: PropertyKey[]; message: string }[] = [];
+  const accountIds = new Map<string, number>();
+  const keyOwners = new Map<string, string>();
+  seed.accounts.forEach((account, a) => {
+    if (accountIds.has(account.id)) {
+      problems.push({ path: ["accounts", a, "id"], message: `duplicate account id ${account.id}` });
+    }
+    accountIds.set(account.id, a);
+    account.apiKeys.forEach((key, k) => {
+      const owner = keyOwners.get(key);
+      if (owner !== undefined && owner !== account.id) {
+        problems.push({
+          path: ["accounts", a, "apiKeys", k],
+          message: `this API key already belongs to account ${owner}; a key belongs to one account`,
+        });
+      }
+      keyOwners.set(key, account.id);
+    });
+    const services = new Set(account.services.map((service) => service.id));
+    const incidentIds = new Set<string>();
+    account.incidents.forEach((incident, i) => {
+      if (incidentIds.has(incident.id)) {
+        problems.push({
+          path: ["accounts", a, "incidents", i, "id"],
+          message: `duplicate incident id ${incident.id}`,
+        });
+      }
+      incidentIds.add(incident.id);
+      incident.services.forEach((serviceId, s) => {
+        if (!services.has(serviceId)) {
+          problems.push({
+            path: ["accounts", a, "incidents", i, "services", s],
+            message: `service ${serviceId} is not declared under services of account ${account.id} (declared: ${[...services].join(", ") || "none"})`,
+          });
+        }
+      });
+    });
+  });
+  return problems;
+}

@@ -1,0 +1,231 @@
+import { randomUUID } from "node:crypto";
+import type { DatabaseSync } from "node:sqlite";
+import type {
+  Incident,
+  IncidentRequest,
+  IncidentStatus,
+  IncidentUpdate,
+  Severity,
+} from "../../api/schemas";
+import { ApiError, notFound } from "../http-error";
+import { toIso } from "../time";
+import type { AccountStore } from "./accounts";
+
+/** Spec 4.2: the list of updates holds the 100 latest. */
+export const INCIDENT_UPDATES_LIMIT = 100;
+
+export interface NewIncidentUpdate {
+  description: string;
+  status?: IncidentStatus | undefined;
+  notifySubscribers?: boolean | undefined;
+  atMs: number;
+}
+
+export interface IncidentSeed {
+  id: string;
+  name: string;
+  severity: Severity;
+  lastUpdateStatus: IncidentStatus;
+  serviceIds: readonly string[];
+  duration: number | null;
+  createdMs: number;
+}
+
+/** Incidents, the services they affect and their updates. */
+export class IncidentStore {
+  constructor(
+    private readonly db: DatabaseSync,
+    private readonly accounts: AccountStore,
+  ) {}
+
+  exists(accountId: string, incidentId: string): boolean {
+    return (
+      this.db
+        .prepare("SELECT 1 FROM incidents WHERE account_id = ? AND id = ?")
+        .get(accountId, incidentId) !== undefined
+    );
+  }
+
+  private requireIncident(accountId: string, incidentId: string): void {
+    if (!this.exists(accountId, incidentId)) throw notFound("incident", incidentId);
+  }
+
+  /** Creates or replaces an incident (seed and control API); updates are left alone. */
+  upsert(accountId: string, seed: IncidentSeed): void {
+    this.db
+      .prepare(
+        `INSERT INTO incidents (account_id, id, name, severity, last_update_status, duration, created_ms, updated_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, NULL)
+         ON CONFLICT (account_id, id) DO UPDATE SET name = excluded.name, severity = excluded.severity,
+           last_update_status = excluded.last_update_status, duration = excluded.duration`,
+      )
+      .run(
+        accountId,
+        seed.id,
+        seed.name,
+        seed.severity,
+        seed.lastUpdateStatus,
+        seed.duration,
+        seed.createdMs,
+      );
+    this.replaceServices(accountId, seed.id, seed.serviceIds);
+  }
+
+  /**
+   * PUT semantics: name, severity, services, duration (when sent) and `lastUpdateStatus`
+   * (when sent) are replaced and `updated_at` is set. `id`, `created_at` and `updated_at`
+   * in the body are server-owned and ignored. A changed status appends an update saying so.
+   */
+  update(accountId: string, incidentId: string, body: IncidentRequest, nowMs: number): Incident {
+    const current = this.db
+      .prepare("SELECT last_update_status FROM incidents WHERE account_id = ? AND id = ?")
+      .get(accountId, incidentId);
+    if (current === undefined) throw notFound("incident", incidentId);
+    const serviceIds = body.services.map((service) => service.id);
+    const known = this.accounts.services(accountId, serviceIds);
+    const unknown = [...new Set(serviceIds.filter((id) => !known.has(id)))];
+    if (unknown.length > 0) {
+      const available = this.accounts.serviceIds(accountId);
+      throw new ApiError(
+        400,
+        `services: ${unknown.join(", ")} ${unknown.length === 1 ? "is not a service" : "are not services"} of this account; known services: ${available.length > 0 ? available.join(", ") : "none"}`,
+      );
+    }
+    const nextStatus =
+      body.lastUpdateStatus ?? (String(current.last_update_status) as IncidentStatus);
+    this.db
+      .prepare(
+        `UPDATE incidents SET name = ?, severity = ?, last_update_status = ?, updated_ms = ?,
+           duration = CASE WHEN ? THEN ? ELSE duration END
+         WHERE account_id = ? AND id = ?`,
+      )
+      .run(
+        body.name,
+        body.severity,
+        nextStatus,
+        nowMs,
+        body.duration !== undefined ? 1 : 0,
+        body.duration ?? null,
+        accountId,
+        incidentId,
+      );
+    this.replaceServices(accountId, incidentId, [...new Set(serviceIds)]);
+    if (nextStatus !== current.last_update_status) {
+      this.insertUpdate(accountId, incidentId, {
+        description: `Status changed to ${nextStatus}`,
+        status: nextStatus,
+        atMs: nowMs,
+      });
+    }
+    return this.render(accountId, incidentId);
+  }
+
+  /**
+   * Appends an update as if a person posted it in the UI. An update with a status also
+   * becomes the incident's `lastUpdateStatus`.
+   */
+  appendUpdate(accountId: string, incidentId: string, update: NewIncidentUpdate): IncidentUpdate {
+    this.requireIncident(accountId, incidentId);
+    const created = this.insertUpdate(accountId, incidentId, update);
+    if (update.status !== undefined) {
+      this.db
+        .prepare(
+          "UPDATE incidents SET last_update_status = ?, updated_ms = ? WHERE account_id = ? AND id = ?",
+        )
+        .run(update.status, update.atMs, accountId, incidentId);
+    }
+    return created;
+  }
+
+  /** Seeds an update without touching the incident's status. */
+  insertUpdate(accountId: string, incidentId: string, update: NewIncidentUpdate): IncidentUpdate {
+    const id = `iu_${randomUUID()}`;
+    this.db
+      .prepare(
+        `INSERT INTO incident_updates (id, account_id, incident_id, description, status, notify_subscribers, created_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        id,
+        accountId,
+        incidentId,
+        update.description,
+        update.status ?? null,
+        update.notifySubscribers === true ? 1 : 0,
+        update.atMs,
+      );
+    return renderUpdate({
+      id,
+      description: update.description,
+      status: update.status ?? null,
+      notify_subscribers: update.notifySubscribers === true ? 1 : 0,
+      created_ms: update.atMs,
+    });
+  }
+
+  /** Spec 4.2: the 100 latest updates, newest first (ties: the later insert first). */
+  listUpdates(accountId: string, incidentId: string): IncidentUpdate[] {
+    this.requireIncident(accountId, incidentId);
+    return this.db
+      .prepare(
+        `SELECT id, description, status, notify_subscribers, created_ms FROM incident_updates
+         WHERE account_id = ? AND incident_id = ? ORDER BY created_ms DESC, seq DESC LIMIT ?`,
+      )
+      .all(accountId, incidentId, INCIDENT_UPDATES_LIMIT)
+      .map(renderUpdate);
+  }
+
+  /** The incident as the update operation answers it (spec 2.2). */
+  render(accountId: string, incidentId: string): Incident {
+    const row = this.db
+      .prepare("SELECT * FROM incidents WHERE account_id = ? AND id = ?")
+      .get(accountId, incidentId);
+    if (row === undefined) throw notFound("incident", incidentId);
+    const serviceIds = this.db
+      .prepare(
+        "SELECT service_id FROM incident_services WHERE account_id = ? AND incident_id = ? ORDER BY position",
+      )
+      .all(accountId, incidentId)
+      .map((service) => String(service.service_id));
+    const services = this.accounts.services(accountId, serviceIds);
+    const incident: Incident = {
+      id: String(row.id),
+      name: String(row.name),
+      severity: String(row.severity) as Severity,
+      services: serviceIds.map((id) => services.get(id) ?? { id, accountId }),
+      incidentUpdates: this.listUpdates(accountId, incidentId),
+      lastUpdateStatus: String(row.last_update_status) as IncidentStatus,
+      created_at: toIso(Number(row.created_ms)),
+      duration: row.duration === null ? null : Number(row.duration),
+    };
+    if (row.updated_ms !== null) incident.updated_at = toIso(Number(row.updated_ms));
+    return incident;
+  }
+
+  private replaceServices(accountId: string, incidentId: string, serviceIds: readonly string[]) {
+    this.db
+      .prepare("DELETE FROM incident_services WHERE account_id = ? AND incident_id = ?")
+      .run(accountId, incidentId);
+    const insert = this.db.prepare(
+      "INSERT INTO incident_services (account_id, incident_id, position, service_id) VALUES (?, ?, ?, ?)",
+    );
+    serviceIds.forEach((serviceId, position) => {
+      insert.run(accountId, incidentId, position, serviceId);
+    });
+  }
+}
+
+function renderUpdate(row: Record<string, unknown>): IncidentUpdate {
+  const createdAt = toIso(Number(row.created_ms));
+  const update: IncidentUpdate = {
+    id: String(row.id),
+    description: String(row.description),
+    publicIncidentUpdateDate: createdAt,
+    created_at: createdAt,
+    notifySubscribers: Number(row.notify_subscribers) === 1,
+  };
+  if (row.status !== null && row.status !== undefined) {
+    update.status = String(row.status) as IncidentStatus;
+  }
+  return update;
+}
