@@ -1,0 +1,158 @@
+import fc from "fast-check";
+import { afterEach, describe, expect, test } from "vitest";
+import { createClient, EventsWalkStuckError, type HeartbeatEvent } from "../../src/api";
+import { API_KEY, heartbeatEvent, stats } from "../support/api-fixtures";
+import { startTestServer, type TestServer } from "../support/http-server";
+import { serveHeartbeatEvents } from "../support/paged-data";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const T0 = Date.parse("2026-05-01T00:00:00.000Z");
+const at = (ms: number) => new Date(T0 + ms).toISOString();
+const newestFirst = (events: readonly HeartbeatEvent[]) =>
+  [...events].sort(
+    (a, b) =>
+      Date.parse(b.timestamp) - Date.parse(a.timestamp) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+  );
+
+async function serve(events: HeartbeatEvent[]) {
+  server = await startTestServer((request, response) =>
+    serveHeartbeatEvents(events, stats, request, response),
+  );
+  return createClient({
+    baseUrl: server.url,
+    apiKey: API_KEY,
+    rateLimit: { limit: 100_000, intervalMs: 1_000 },
+  });
+}
+
+describe("heartbeats.eventsBetween", () => {
+  test("events sharing one timestamp across a page edge are each returned exactly once", async () => {
+    // 25 events one second apart, except that ids e08..e12 share one instant, so the first
+    // page (10 events) ends in the middle of that group.
+    const events = Array.from({ length: 25 }, (_, i) => {
+      const id = `e${String(24 - i).padStart(2, "0")}`;
+      const second = i >= 7 && i <= 11 ? 7 : i;
+      return heartbeatEvent(id, at(-second * 1000));
+    });
+    const client = await serve(events);
+    const pages: [number, number][] = [];
+
+    const result = await client.heartbeats.eventsBetween("chk_1", at(-3_600_000), at(0), {
+      onPage: (page, fresh) => pages.push([page, fresh]),
+    });
+
+    expect(result.events.map((e) => e.id)).toEqual(newestFirst(events).map((e) => e.id));
+    expect(result.stats).toEqual(stats);
+    const ends = server!.requests.map((r) => r.url.searchParams.get("endTime"));
+    expect(ends[0]).toBe(at(0));
+    // The second page starts at the shared instant, inclusive, and re-reads its events.
+    expect(ends[1]).toBe(at(-7_000));
+    expect(pages).toEqual([
+      [1, 10],
+      [2, 7],
+      [3, 8],
+    ]);
+    for (const request of server!.requests) {
+      expect(request.url.searchParams.get("limit")).toBe("10");
+      expect(request.url.searchParams.get("startTime")).toBe(at(-3_600_000));
+    }
+  });
+
+  test("returns every event of the window exactly once, for many windows and tie patterns", async () => {
+    // Timestamps drawn from few instants, so ties (up to 9 per instant) are common and land
+    // on page edges in every way; windows cut the data anywhere.
+    const arbitraryCase = fc
+      .array(fc.integer({ min: 0, max: 40 }), { maxLength: 120, size: "max" })
+      .filter((seconds) => {
+        const perInstant = new Map<number, number>();
+        for (const s of seconds) perInstant.set(s, (perInstant.get(s) ?? 0) + 1);
+        return [...perInstant.values()].every((count) => count < 10);
+      })
+      .chain((seconds) =>
+        fc.record({
+          seconds: fc.constant(seconds),
+          from: fc.integer({ min: -2, max: 40 }),
+          span: fc.integer({ min: 0, max: 45 }),
+        }),
+      );
+    const events: HeartbeatEvent[] = [];
+    const client = await serve(events);
+
+    await fc.assert(
+      fc.asyncProperty(arbitraryCase, async ({ seconds, from, span }) => {
+        events.length = 0;
+        seconds.forEach((s, i) => {
+          events.push(heartbeatEvent(`ev_${String(i).padStart(3, "0")}`, at(s * 1000)));
+        });
+        const start = from * 1000;
+        const end = (from + span) * 1000;
+        const inWindow = events.filter((e) => {
+          const t = Date.parse(e.timestamp) - T0;
+          return t >= start && t <= end;
+        });
+
+        const result = await client.heartbeats.eventsBetween(
+          "chk_1",
+          at(start),
+          new Date(T0 + end),
+        );
+
+        expect(result.events.map((e) => e.id)).toEqual(newestFirst(inWindow).map((e) => e.id));
+      }),
+      { numRuns: 60 },
+    );
+    // On average a window took several pages (about three with these sizes).
+    expect(server!.requests.length).toBeGreaterThan(2 * 60);
+  });
+
+  test("a full page at a single instant stops the walk with a clear error, keeping what it found", async () => {
+    const events = [
+      heartbeatEvent("late", at(5_000)),
+      ...Array.from({ length: 12 }, (_, i) =>
+        heartbeatEvent(`same_${String(i).padStart(2, "0")}`, at(0)),
+      ),
+    ];
+    const client = await serve(events);
+
+    const error = await client.heartbeats
+      .eventsBetween("chk_1", at(-60_000), at(10_000))
+      .catch((thrown: unknown) => thrown);
+
+    expect(error).toBeInstanceOf(EventsWalkStuckError);
+    expect((error as Error).message).toMatchInlineSnapshot(
+      `"heartbeats.eventsBetween: GET /v1/checks/heartbeats/chk_1/events?startTime=2026-04-30T23%3A59%3A00.000Z&endTime=2026-05-01T00%3A00%3A00.000Z&limit=10 returned a full page of 10 events all at 2026-05-01T00:00:00.000Z; the API pages by time only, so events at that instant past the first 10 cannot be listed. 11 events were collected before it; they are on this error's "events"."`,
+    );
+    expect((error as EventsWalkStuckError).events.map((e) => e.id)).toEqual([
+      "late",
+      ...["11", "10", "09", "08", "07", "06", "05", "04", "03", "02"].map((n) => `same_${n}`),
+    ]);
+    expect(server!.requests).toHaveLength(2);
+  });
+
+  test("an empty window returns no events and the stats of the check", async () => {
+    const client = await serve([heartbeatEvent("old", at(-10_000_000))]);
+    const result = await client.heartbeats.eventsBetween("chk_1", at(-1000), at(0));
+    expect(result).toEqual({ events: [], stats });
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  test("listEvents passes the window and the limit as given", async () => {
+    const client = await serve([heartbeatEvent("a", at(0))]);
+    const response = await client.heartbeats.listEvents("chk_1", {
+      startTime: new Date(T0 - 1000),
+      endTime: "2026-05-01T00:00:00.000Z",
+      limit: 3,
+    });
+    expect(response).toEqual([{ events: [heartbeatEvent("a", at(0))], stats }]);
+    expect(Object.fromEntries(server!.requests[0]!.url.searchParams)).toEqual({
+      startTime: "2026-04-30T23:59:59.000Z",
+      endTime: "2026-05-01T00:00:00.000Z",
+      limit: "3",
+    });
+  });
+});

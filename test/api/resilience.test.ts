@@ -1,0 +1,279 @@
+import { afterEach, describe, expect, test } from "vitest";
+import {
+  createClient,
+  NetworkError,
+  RateLimitError,
+  type RetryEvent,
+  ServerError,
+  TimeoutError,
+} from "../../src/api";
+import { API_KEY, errorGroup } from "../support/api-fixtures";
+import {
+  sendError,
+  sendJson,
+  sleep,
+  startTestServer,
+  type TestServer,
+} from "../support/http-server";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const group = errorGroup("eg_1", "2026-05-01T00:00:00.000Z");
+/** Backoff small enough to keep tests fast; Retry-After waits are the server's to choose. */
+const fast = { baseDelayMs: 5, backoffLimitMs: 20 };
+
+/** Answers the n-th request (from 0) with `fail(n)` until it returns undefined, then 200. */
+const failFirst = (fail: (n: number) => [number, Record<string, string>?] | undefined) => {
+  let n = 0;
+  return startTestServer((_request, response) => {
+    const failure = fail(n++);
+    if (failure) sendError(response, failure[0], "try later", failure[1]);
+    else sendJson(response, 200, group);
+  });
+};
+
+describe("retries", () => {
+  test("a 503 is retried and the call succeeds", async () => {
+    server = await failFirst((n) => (n < 2 ? [503] : undefined));
+    const retries: RetryEvent[] = [];
+    const client = createClient({
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      retry: fast,
+      onRetry: (event) => retries.push(event),
+    });
+    expect(await client.errorGroups.get("eg_1")).toEqual(group);
+    expect(server.requests).toHaveLength(3);
+    expect(retries).toEqual([
+      {
+        operation: "errorGroups.get",
+        method: "GET",
+        path: "/v1/error-groups/eg_1",
+        retry: 1,
+        reason: "503 Service Unavailable",
+      },
+      {
+        operation: "errorGroups.get",
+        method: "GET",
+        path: "/v1/error-groups/eg_1",
+        retry: 2,
+        reason: "503 Service Unavailable",
+      },
+    ]);
+    expect(JSON.stringify(retries)).not.toContain(API_KEY);
+  });
+
+  test("502 and 504 are retried, and so is the PUT, which is idempotent", async () => {
+    server = await failFirst((n) => (n === 0 ? [502] : n === 1 ? [504] : undefined));
+    const client = createClient({ baseUrl: server.url, apiKey: API_KEY, retry: fast });
+    await client.incidents
+      .update("inc_1", { name: "n", severity: "MINOR", services: [{ id: "s" }] })
+      .catch(() => undefined);
+    expect(server.requests.map((r) => r.method)).toEqual(["PUT", "PUT", "PUT"]);
+    expect(new Set(server.requests.map((r) => r.body)).size).toBe(1);
+  });
+
+  test("a 500 and a 4xx are not retried", async () => {
+    server = await failFirst((n) => (n === 0 ? [500] : n === 1 ? [404] : undefined));
+    const client = createClient({ baseUrl: server.url, apiKey: API_KEY, retry: fast });
+    await expect(client.errorGroups.get("eg_1")).rejects.toBeInstanceOf(ServerError);
+    await expect(client.errorGroups.get("eg_1")).rejects.toMatchObject({ status: 404 });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  test("attempts are bounded: limit 2 means three attempts, then the error says so", async () => {
+    server = await failFirst(() => [503]);
+    const client = createClient({
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      retry: { ...fast, limit: 2 },
+    });
+    const error = await client.errorGroups.get("eg_1").catch((thrown: unknown) => thrown);
+    expect(server.requests).toHaveLength(3);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error).toMatchObject({ attempts: 3, status: 503 });
+    expect((error as Error).message).toMatchInlineSnapshot(
+      `"GET /v1/error-groups/eg_1 failed: 503 Service Unavailable: try later. The service failed (gave up after 3 attempts); try again later."`,
+    );
+  });
+
+  test("a 429 with Retry-After in seconds waits that long, without jitter shortening it", async () => {
+    server = await failFirst((n) => (n === 0 ? [429, { "retry-after": "1" }] : undefined));
+    const client = createClient({ baseUrl: server.url, apiKey: API_KEY, retry: fast });
+    expect(await client.errorGroups.get("eg_1")).toEqual(group);
+    const [first, second] = server.requests;
+    expect(server.requests).toHaveLength(2);
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(990);
+  });
+
+  test("a 429 with Retry-After as an HTTP date waits until that date", async () => {
+    // HTTP dates have whole seconds: two seconds ahead is at least one full second away.
+    let retryAt = 0;
+    server = await failFirst((n) => {
+      if (n > 0) return undefined;
+      retryAt = Math.floor(Date.now() / 1000) * 1000 + 2000;
+      return [429, { "retry-after": new Date(retryAt).toUTCString() }];
+    });
+    const client = createClient({ baseUrl: server.url, apiKey: API_KEY, retry: fast });
+    await client.errorGroups.get("eg_1");
+    expect(server.requests).toHaveLength(2);
+    const [first, second] = server.requests;
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(990);
+    expect(Date.now()).toBeGreaterThanOrEqual(retryAt - 10);
+  });
+
+  test("a Retry-After longer than maxRetryAfterMs fails at once with the wait on the error", async () => {
+    server = await failFirst(() => [429, { "retry-after": "120" }]);
+    const client = createClient({
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      retry: { ...fast, maxRetryAfterMs: 5_000 },
+    });
+    const error = await client.errorGroups.get("eg_1").catch((thrown: unknown) => thrown);
+    expect(server.requests).toHaveLength(1);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterMs).toBe(120_000);
+    expect((error as Error).message).toMatchInlineSnapshot(
+      `"GET /v1/error-groups/eg_1 failed: 429 Too Many Requests: try later. The service is rate limiting this key (it asked to wait 120 s, more than maxRetryAfterMs 5000 ms); lower the client's rateLimit or try again later."`,
+    );
+  });
+
+  test("a dropped connection is retried as a network error", async () => {
+    let n = 0;
+    server = await startTestServer((request, response) => {
+      if (n++ === 0) {
+        response.socket?.destroy();
+        return;
+      }
+      sendJson(response, 200, group);
+      void request;
+    });
+    const retries: RetryEvent[] = [];
+    const client = createClient({
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      retry: fast,
+      onRetry: (event) => retries.push(event),
+    });
+    expect(await client.errorGroups.get("eg_1")).toEqual(group);
+    expect(server.requests).toHaveLength(2);
+    expect(retries.map((event) => event.reason)).toEqual(["network error"]);
+  });
+
+  test("an unreachable server fails with a NetworkError after every attempt", async () => {
+    server = await startTestServer(() => undefined);
+    const url = server.url;
+    await server.close();
+    server = undefined;
+    const retries: RetryEvent[] = [];
+    const client = createClient({
+      baseUrl: url,
+      apiKey: API_KEY,
+      retry: { ...fast, limit: 2 },
+      onRetry: (event) => retries.push(event),
+    });
+    const error = await client.errorGroups.get("eg_1").catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ attempts: 3, status: undefined });
+    expect(retries).toHaveLength(2);
+  });
+});
+
+describe("timeouts", () => {
+  test("a server that never answers times out on every attempt, then fails with TimeoutError", async () => {
+    server = await startTestServer(() => undefined);
+    const client = createClient({
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      timeoutMs: 100,
+      retry: { ...fast, limit: 1 },
+    });
+    const started = performance.now();
+    const error = await client.errorGroups.get("eg_1").catch((thrown: unknown) => thrown);
+    const elapsed = performance.now() - started;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ attempts: 2, timeoutMs: 100 });
+    expect((error as Error).message).toMatchInlineSnapshot(
+      `"GET /v1/error-groups/eg_1 failed: no response within 100 ms (2 attempts). Raise timeoutMs or check the service."`,
+    );
+    expect(server.requests).toHaveLength(2);
+    expect(elapsed).toBeGreaterThanOrEqual(195);
+    expect(elapsed).toBeLessThan(2_000);
+  });
+
+  test("retrying a timeout can be turned off", async () => {
+    server = await startTestServer(() => undefined);
+    const client = createClient({
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      timeoutMs: 50,
+      retry: { ...fast, onTimeout: false },
+    });
+    await expect(client.errorGroups.get("eg_1")).rejects.toBeInstanceOf(TimeoutError);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("rate limit and concurrency", () => {
+  test("the rate limiter holds 5 requests per 500 ms, as seen by the server", async () => {
+    server = await startTestServer((_request, response) => sendJson(response, 200, group));
+    const client = createClient({
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      rateLimit: { limit: 5, intervalMs: 500 },
+      concurrency: 20,
+    });
+    await Promise.all(Array.from({ length: 15 }, () => client.errorGroups.get("eg_1")));
+    const times = server.requests.map((r) => r.at).sort((a, b) => a - b);
+    expect(times).toHaveLength(15);
+    // Any six consecutive arrivals span at least one interval (less a little network jitter).
+    for (let i = 0; i + 5 < times.length; i++) {
+      expect(times[i + 5]! - times[i]!).toBeGreaterThanOrEqual(450);
+    }
+    // ... and the limiter does not starve: the first five go out together.
+    expect(times[4]! - times[0]!).toBeLessThan(250);
+    expect(times[14]! - times[0]!).toBeGreaterThanOrEqual(950);
+  });
+
+  test("retries count against the rate limit too", async () => {
+    server = await failFirst((n) => (n < 3 ? [503] : undefined));
+    const client = createClient({
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      retry: { baseDelayMs: 0, backoffLimitMs: 0 },
+      rateLimit: { limit: 2, intervalMs: 300 },
+    });
+    await client.errorGroups.get("eg_1");
+    const times = server.requests.map((r) => r.at);
+    expect(times).toHaveLength(4);
+    expect(times[2]! - times[0]!).toBeGreaterThanOrEqual(270);
+    expect(times[3]! - times[1]!).toBeGreaterThanOrEqual(270);
+  });
+
+  test("no more than `concurrency` requests are in flight at once", async () => {
+    server = await startTestServer(async (_request, response) => {
+      await sleep(40);
+      sendJson(response, 200, group);
+    });
+    const client = createClient({ baseUrl: server.url, apiKey: API_KEY, concurrency: 3 });
+    await Promise.all(Array.from({ length: 12 }, () => client.errorGroups.get("eg_1")));
+    expect(server.requests).toHaveLength(12);
+    expect(server.maxInFlight).toBe(3);
+  });
+
+  test("time spent queued for the rate limiter does not count toward the timeout", async () => {
+    server = await startTestServer((_request, response) => sendJson(response, 200, group));
+    const client = createClient({
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      timeoutMs: 100,
+      rateLimit: { limit: 1, intervalMs: 150 },
+    });
+    await Promise.all(Array.from({ length: 3 }, () => client.errorGroups.get("eg_1")));
+    expect(server.requests).toHaveLength(3);
+  });
+});

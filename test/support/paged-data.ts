@@ -1,0 +1,54 @@
+import type { ServerResponse } from "node:http";
+import type { ErrorGroup, HeartbeatEvent, HeartbeatStats } from "../../src/api";
+import { type ReceivedRequest, sendError, sendJson } from "./http-server";
+
+/**
+ * The list semantics of the API, as the emulator implements them, over in-memory data, so
+ * paging tests can shape the data exactly (ties, shifts between pages) and count requests.
+ */
+
+/** Error groups of one check: ordered by lastSeen descending, then id; `limit` and `page`. */
+export function serveErrorGroups(
+  groups: () => readonly ErrorGroup[],
+  request: ReceivedRequest,
+  response: ServerResponse,
+): void {
+  const limit = Number(request.url.searchParams.get("limit") ?? 10);
+  const page = Number(request.url.searchParams.get("page") ?? 1);
+  const ordered = [...groups()].sort(
+    (a, b) => b.lastSeen.localeCompare(a.lastSeen) || a.id.localeCompare(b.id),
+  );
+  sendJson(response, 200, ordered.slice((page - 1) * limit, page * limit));
+}
+
+/**
+ * Heartbeat events: window [startTime, endTime] inclusive at both ends, newest first, ties by
+ * id descending, at most `limit` (≤ 10), answered as `[{ events, stats }]`.
+ */
+export function serveHeartbeatEvents(
+  events: readonly HeartbeatEvent[],
+  stats: HeartbeatStats,
+  request: ReceivedRequest,
+  response: ServerResponse,
+): void {
+  const query = request.url.searchParams;
+  const limit = Number(query.get("limit") ?? 10);
+  if (limit > 10) {
+    sendError(response, 400, "limit must be at most 10");
+    return;
+  }
+  const end = Date.parse(query.get("endTime") ?? new Date().toISOString());
+  const start = Date.parse(query.get("startTime") ?? new Date(end - 86_400_000).toISOString());
+  const page = events
+    .filter((event) => {
+      const time = Date.parse(event.timestamp);
+      return time >= start && time <= end;
+    })
+    .sort(
+      (a, b) =>
+        Date.parse(b.timestamp) - Date.parse(a.timestamp) ||
+        (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+    )
+    .slice(0, limit);
+  sendJson(response, 200, [{ events: page, stats }]);
+}
