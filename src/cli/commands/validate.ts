@@ -79,8 +79,11 @@ function summary(dir: string, result: LoadResult): string {
 }
 
 function problemsSummary(problems: readonly DefinitionProblem[]): string {
-  const files = new Set(problems.map((problem) => problem.file)).size;
-  return `${plural(problems.length, "problem")} in ${plural(files, "file")}`;
+  const files = new Set(
+    problems.filter((problem) => problem.line !== undefined).map((problem) => problem.file),
+  ).size;
+  const count = plural(problems.length, "problem");
+  return files === 0 ? count : `${count} in ${plural(files, "file")}`;
 }
 
 export function validateCommand(): Command {

@@ -1,0 +1,30 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+
+/** The compiled CLI; `npm test` builds it first. */
+export const CLI = path.join(__dirname, "..", "..", "dist", "src", "cli", "main.js");
+
+export interface CliRun {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the compiled CLI with this Node (24) as a real child process. */
+export function runCli(args: readonly string[], cwd: string): Promise<CliRun> {
+  if (!existsSync(CLI)) {
+    throw new Error(`${CLI} is missing; run npm run build (npm test does) before these tests.`);
+  }
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd, encoding: "utf8" },
+      (error, stdout, stderr) => {
+        const exitCode = error ? Number((error as { code?: unknown }).code ?? 1) : 0;
+        resolve({ exitCode, stdout, stderr });
+      },
+    );
+  });
+}

@@ -1,0 +1,157 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { runValidate } from "../../src/cli/commands/validate";
+import { githubAnnotation } from "../../src/cli/github-annotations";
+import { runCli } from "./run-cli";
+
+const ValidateJson = z.strictObject({
+  valid: z.boolean(),
+  dir: z.string(),
+  files: z.int(),
+  definitions: z.array(
+    z.strictObject({
+      resource: z.string(),
+      id: z.string(),
+      file: z.string(),
+      line: z.int(),
+      column: z.int(),
+    }),
+  ),
+  problems: z.array(
+    z.strictObject({
+      file: z.string(),
+      line: z.int().optional(),
+      column: z.int().optional(),
+      code: z.string(),
+      message: z.string(),
+    }),
+  ),
+});
+
+const VALID = `id: inc-api-errors
+name: Elevated error rates on the Public API
+severity: MAJOR
+status: IDENTIFIED
+services: [svc-api]
+`;
+const INVALID = `id: inc-checkout-latency
+name: 'Slow checkout, with "quotes", commas: and colons'
+reopen: 1
+severity: HIGH
+status: MONITORING
+services: []
+`;
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), "incident-sync-validate-"));
+  await mkdir(path.join(root, "good"));
+  await mkdir(path.join(root, "bad"));
+  await writeFile(path.join(root, "good", "api.yaml"), VALID);
+  await writeFile(path.join(root, "bad", "api.yaml"), VALID);
+  await writeFile(path.join(root, "bad", "checkout.yaml"), INVALID);
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("incident-sync validate", () => {
+  it("says how many definitions are valid and exits 0", async () => {
+    const run = await runCli(["validate", "good"], root);
+    expect(run).toEqual({
+      exitCode: 0,
+      stdout: "1 definition in 1 file under good are valid.\n",
+      stderr: "",
+    });
+  });
+
+  it("prints every problem with file, line and column and exits 1", async () => {
+    const run = await runCli(["validate", "bad"], root);
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toMatchInlineSnapshot(`
+      "bad/checkout.yaml:3:9: reopen must be true or false, not the number 1 [invalid-type]
+      bad/checkout.yaml:4:11: severity "HIGH" is not allowed; use one of CRITICAL, MAJOR, MEDIUM, MINOR [invalid-value]
+      bad/checkout.yaml:6:11: services is empty; list at least one affected service [empty-list]
+
+      3 problems in 1 file.
+      "
+    `);
+  });
+
+  it("prints GitHub workflow annotations with escaped properties", async () => {
+    const result = await runValidate({ dir: path.join(root, "bad"), format: "github" });
+    expect(result.exitCode).toBe(1);
+    expect(result.output.replaceAll(root, "<root>")).toMatchInlineSnapshot(`
+      "::error file=<root>/bad/checkout.yaml,line=3,col=9,title=incident-sync%3A invalid-type::reopen must be true or false, not the number 1
+      ::error file=<root>/bad/checkout.yaml,line=4,col=11,title=incident-sync%3A invalid-value::severity "HIGH" is not allowed; use one of CRITICAL, MAJOR, MEDIUM, MINOR
+      ::error file=<root>/bad/checkout.yaml,line=6,col=11,title=incident-sync%3A empty-list::services is empty; list at least one affected service
+      3 problems in 1 file.
+      "
+    `);
+  });
+
+  it("escapes annotation text so newlines, percent signs and commas cannot break the command", () => {
+    expect(
+      githubAnnotation({
+        level: "error",
+        file: "incidents/a,b.yaml",
+        line: 2,
+        column: 3,
+        title: "incident-sync: x",
+        message: "100% wrong\nsecond line",
+      }),
+    ).toBe(
+      "::error file=incidents/a%2Cb.yaml,line=2,col=3,title=incident-sync%3A x::100%25 wrong%0Asecond line",
+    );
+  });
+
+  it("prints JSON that tools can read back, valid or not", async () => {
+    const good = ValidateJson.parse(
+      JSON.parse((await runCli(["validate", "good", "--format", "json"], root)).stdout),
+    );
+    expect(good).toMatchObject({ valid: true, files: 1, problems: [] });
+    expect(good.definitions).toEqual([
+      {
+        resource: "inc-api-errors",
+        id: "inc-api-errors",
+        file: "good/api.yaml",
+        line: 1,
+        column: 1,
+      },
+    ]);
+    const bad = ValidateJson.parse(
+      JSON.parse((await runValidate({ dir: path.join(root, "bad"), format: "json" })).output),
+    );
+    expect(bad.valid).toBe(false);
+    expect(
+      bad.problems.map((problem) => `${problem.line}:${problem.column} ${problem.code}`),
+    ).toEqual(["3:9 invalid-type", "4:11 invalid-value", "6:11 empty-list"]);
+  });
+
+  it("fails with a clear message for a missing directory", async () => {
+    const run = await runCli(["validate", "nowhere"], root);
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toMatchInlineSnapshot(`
+      "nowhere: the directory nowhere does not exist; create it with incident definitions or pass the right directory [missing-directory]
+
+      1 problem.
+      "
+    `);
+  });
+
+  it("rejects an unknown format and lists the allowed ones", async () => {
+    const run = await runCli(["validate", "good", "--format", "yaml"], root);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain("Allowed choices are text, json, github");
+  });
+
+  it("explains itself with examples and exit codes in --help", async () => {
+    const run = await runCli(["validate", "--help"], root);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toContain("Examples:");
+    expect(run.stdout).toContain("Exit codes:");
+  });
+});
