@@ -40,14 +40,15 @@ export async function writeHeartbeatReport(
   }
 }
 
+/** The API's success ratios are percentages (0 to 100), shown as they come. */
 function percent(ratio: number | undefined): string {
-  return ratio === undefined ? "n/a" : `${(ratio * 100).toFixed(2)} %`;
+  return ratio === undefined ? "n/a" : `${ratio.toFixed(2)} %`;
 }
 
 function trend(period: SuccessRatioPeriod | undefined): string {
   if (!period) return "n/a";
   const delta = period.successRatio.currentPeriod - period.successRatio.previousPeriod;
-  const points = (delta * 100).toFixed(2);
+  const points = delta.toFixed(2);
   return delta === 0 ? "±0.00 pt" : `${delta > 0 ? "+" : ""}${points} pt`;
 }
 

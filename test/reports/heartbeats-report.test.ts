@@ -1,0 +1,101 @@
+import { parse } from "csv-parse/sync";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { runReportHeartbeats } from "../../src/cli/commands/report-heartbeats";
+import type { RunningEmulator } from "../../src/emulator";
+import { HeartbeatReport } from "../../src/reports";
+import { apiEnv, captureIo, startSeededEmulator } from "./support/harness";
+import { HEARTBEATS } from "./support/heartbeat-seed";
+import { parseMarkdownTables } from "./support/markdown";
+
+let running: RunningEmulator;
+beforeAll(async () => {
+  running = await startSeededEmulator({ heartbeats: HEARTBEATS });
+});
+afterAll(async () => {
+  await running?.close();
+});
+
+async function report(
+  args: Partial<Parameters<typeof runReportHeartbeats>[0]> & {
+    format: "md" | "csv" | "json" | "html";
+  },
+) {
+  const capture = captureIo(apiEnv(running));
+  const code = await runReportHeartbeats(
+    { check: ["hb-flappy"], since: "24h", ...args },
+    capture.io,
+  );
+  return { code, ...capture };
+}
+
+describe("report heartbeats", () => {
+  test("a 24 h window returns all 45 events, past the 10-per-call cap, oldest first, with both stats periods", async () => {
+    const { code, stdout, stderr } = await report({ format: "json" });
+
+    expect(code).toBe(0);
+    const parsed = HeartbeatReport.parse(JSON.parse(stdout()));
+    const [flappy] = parsed.checks;
+    expect(flappy?.events).toHaveLength(45);
+    expect(new Set(flappy?.events.map((e) => e.id)).size).toBe(45);
+    const times = flappy!.events.map((e) => Date.parse(e.timestamp));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(times[0]).toBeGreaterThanOrEqual(Date.parse(parsed.window.from));
+    expect(flappy?.events.slice(0, 4).map((e) => e.state)).toEqual([
+      "PASSING",
+      "FAILING",
+      "PASSING",
+      "FAILING",
+    ]);
+    expect(flappy?.stats?.last24Hours.successRatio.currentPeriod).toBeGreaterThan(0);
+    expect(flappy?.stats?.last7Days.totalEntitiesCurrentPeriod).toBeGreaterThan(0);
+    expect(stderr()).toBe("Wrote 45 event(s) of 1 heartbeat(s).\n");
+  });
+
+  test("a 7 d window also returns the older state changes, and an ISO start works the same way", async () => {
+    const week = HeartbeatReport.parse(
+      JSON.parse((await report({ format: "json", since: "7d" })).stdout()),
+    );
+    expect(week.checks[0]?.events).toHaveLength(47);
+
+    const from = new Date(Date.now() - 7 * 86_400_000).toISOString();
+    const iso = HeartbeatReport.parse(
+      JSON.parse((await report({ format: "json", since: from })).stdout()),
+    );
+    expect(iso.checks[0]?.events.map((e) => e.id)).toEqual(week.checks[0]?.events.map((e) => e.id));
+  });
+
+  test("the CSV report parses back into one row per event of every check", async () => {
+    const { stdout } = await report({ format: "csv", check: ["hb-flappy", "hb-quiet"] });
+
+    const rows = parse(stdout(), { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(45);
+    expect(Object.keys(rows[0]!)).toEqual([
+      "checkId",
+      "id",
+      "state",
+      "timestamp",
+      "source",
+      "userAgent",
+    ]);
+    expect(rows.filter((r) => r.source === "manual run, from ops laptop")).toHaveLength(30);
+  });
+
+  test("the Markdown report renders a stats table and an events table per heartbeat", async () => {
+    const { stdout } = await report({ format: "md", check: ["hb-flappy", "hb-quiet"] });
+
+    const tables = parseMarkdownTables(stdout());
+    const stats = tables.filter((t) => t.headers[0] === "Period");
+    expect(stats).toHaveLength(2);
+    expect(stats[0]?.rows.map((r) => r[0])).toEqual(["24 h", "7 d"]);
+    expect(stats[0]?.rows[0]?.[1]).toMatch(/^\d+\.\d\d %$/);
+    const events = tables.filter((t) => t.headers[0] === "Time");
+    expect(events).toHaveLength(1);
+    expect(events[0]?.rows).toHaveLength(45);
+  });
+
+  test("a --since that is neither a duration nor a date is refused with the accepted forms", async () => {
+    await expect(
+      report({ format: "md", since: "yesterday" }),
+    ).rejects.toThrowErrorMatchingInlineSnapshot(`[WindowError: --since "yesterday" is neither a duration (30m, 24h, 7d, 2w) nor an ISO date (2026-11-01 or 2026-11-01T08:00:00Z).]`);
+  });
+});
