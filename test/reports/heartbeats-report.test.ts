@@ -96,6 +96,8 @@ describe("report heartbeats", () => {
   test("a --since that is neither a duration nor a date is refused with the accepted forms", async () => {
     await expect(
       report({ format: "md", since: "yesterday" }),
-    ).rejects.toThrowErrorMatchingInlineSnapshot(`[WindowError: --since "yesterday" is neither a duration (30m, 24h, 7d, 2w) nor an ISO date (2026-11-01 or 2026-11-01T08:00:00Z).]`);
+    ).rejects.toThrowErrorMatchingInlineSnapshot(
+      `[WindowError: --since "yesterday" is neither a duration (30m, 24h, 7d, 2w) nor an ISO date (2026-11-01 or 2026-11-01T08:00:00Z).]`,
+    );
   });
 });
