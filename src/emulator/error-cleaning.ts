@@ -16,6 +16,7 @@ const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g
 const URL_PATTERN =
   /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#"'<>]+)([^\s?#"'<>]*)(\?[^\s#"'<>]*)?(#[^\s"'<>]*)?/gi;
 const BARE_PATH = /(^|[\s"'(=:])((?:\/[\w.~%@+-]+){2,}\/?)/g;
+const IPV4 = /\b\d{1,3}(?:\.\d{1,3}){3}\b/g;
 const HEX_ID = /\b(?:0x[0-9a-f]+|[0-9a-f]{8,})\b/gi;
 const NUMBER = /(?<![A-Za-z<])\d+(?:\.\d+)?/g;
 const WHITESPACE = /\s+/g;
@@ -40,7 +41,8 @@ function isHexId(text: string): boolean {
 /**
  * Replaces the volatile parts of an error message: timestamps → `<timestamp>`,
  * UUIDs → `<uuid>`, URL query strings → `?<query>`, path segments that contain a digit
- * (except version segments such as `v1`) → `<id>`, hex ids → `<hex>`, other numbers →
+
+ * (except version segments such as `v1`) → `<id>`, IPv4 addresses → `<ip>`, hex ids → `<hex>`, other numbers →
  * `<n>`. Whitespace runs collapse to one space.
  *
  * @example
@@ -57,6 +59,7 @@ export function cleanErrorMessage(raw: string): string {
         `${origin}${cleanPath(path)}${query ? "?<query>" : ""}${fragment ? "#<fragment>" : ""}`,
     )
     .replace(BARE_PATH, (_match, lead: string, path: string) => `${lead}${cleanPath(path)}`)
+    .replace(IPV4, "<ip>")
     .replace(HEX_ID, (match) => (isHexId(match) ? "<hex>" : match))
     .replace(NUMBER, "<n>")
     .replace(WHITESPACE, " ")

@@ -47,6 +47,20 @@ export function resolveInstant(text: string, now: Date): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
+/** Formats milliseconds with the largest units, e.g. `1d`, `1h30m`, `45s`. */
+export function formatDuration(ms: number): string {
+  let rest = ms;
+  let text = "";
+  for (const unit of ["w", "d", "h", "m", "s", "ms"] as const) {
+    const count = Math.floor(rest / UNIT_MS[unit]);
+    if (count > 0) {
+      text += `${count}${unit}`;
+      rest -= count * UNIT_MS[unit];
+    }
+  }
+  return text === "" ? "0s" : text;
+}
+
 /** Millisecond-precision ISO 8601 in UTC, the one format the emulator answers with. */
 export function toIso(ms: number): string {
   return new Date(ms).toISOString();

@@ -6,7 +6,7 @@ import type {
   SuccessRatioPeriod,
 } from "../../api/schemas";
 import { ApiError, notFound } from "../http-error";
-import { DAY_MS, toIso } from "../time";
+import { DAY_MS, formatDuration, toIso } from "../time";
 import type { AccountStore, HeartbeatSettings } from "./accounts";
 
 export interface NewPing {
@@ -40,9 +40,8 @@ export const MISSED_PING_USER_AGENT = "incident-sync-emulator";
 const padded = (seq: number) => String(seq).padStart(12, "0");
 
 function describeMissed(settings: HeartbeatSettings): string {
-  const minutes = (ms: number) => `${Math.round(ms / 60_000)} min`;
-  const grace = settings.graceMs > 0 ? ` + ${minutes(settings.graceMs)} grace` : "";
-  return `missed: no ping within ${minutes(settings.periodMs ?? 0)}${grace}`;
+  const grace = settings.graceMs > 0 ? ` + ${formatDuration(settings.graceMs)} grace` : "";
+  return `missed: no ping within ${formatDuration(settings.periodMs ?? 0)}${grace}`;
 }
 
 /**
