@@ -71,6 +71,7 @@ describe("authentication", () => {
     for (const request of server.requests) {
       expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`);
       expect(request.headers["x-service-account"]).toBe("acc_42");
+      expect(request.headers.accept).toBe("application/json");
     }
   });
 

@@ -53,6 +53,8 @@ export function createTransport(options: ResolvedOptions): Transport {
     retry: kyRetryOptions(options),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     headers: {
+      // ky would otherwise ask for text/* when the body is read as text.
+      accept: "application/json",
       authorization: `Bearer ${options.apiKey}`,
       ...(options.accountId ? { "x-service-account": options.accountId } : {}),
     },
