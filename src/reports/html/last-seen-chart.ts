@@ -69,10 +69,11 @@ export function lastSeenChart(times: readonly number[]): string {
     .map((b) => {
       const slot = Math.round((b.start - first) / sizeMs);
       const h = Math.max(1, (b.count / maxCount) * plotH);
-      const x = left + slot * slotW + slotW * 0.1;
+      const barW = Math.max(1, Math.min(slotW * 0.8, 48));
+      const x = left + slot * slotW + (slotW - barW) / 2;
       const y = top + plotH - h;
       const when = label(b.start, sizeMs);
-      return `<rect class="bar" data-bucket="${esc(new Date(b.start).toISOString())}" data-count="${b.count}" x="${x.toFixed(2)}" y="${y.toFixed(2)}" width="${Math.max(1, slotW * 0.8).toFixed(2)}" height="${h.toFixed(2)}" fill="var(--bar)"><title>${esc(when)}: ${b.count} group${b.count === 1 ? "" : "s"}</title></rect>`;
+      return `<rect class="bar" data-bucket="${esc(new Date(b.start).toISOString())}" data-count="${b.count}" x="${x.toFixed(2)}" y="${y.toFixed(2)}" width="${barW.toFixed(2)}" height="${h.toFixed(2)}" fill="var(--bar)"><title>${esc(when)}: ${b.count} group${b.count === 1 ? "" : "s"}</title></rect>`;
     })
     .join("");
   const axis = `<line x1="${left}" y1="${top + plotH}" x2="${left + plotW}" y2="${top + plotH}" stroke="var(--line)"/>`;
