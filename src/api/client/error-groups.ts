@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ERROR_GROUPS_LIMIT_MAX, ErrorGroup, ErrorGroupList } from "../schemas";
+import { ERROR_GROUPS_LIMIT_MAX, ErrorGroup, ErrorGroupList, ErrorGroupsQuery } from "../schemas";
 import { streamPages } from "./page-stream";
 import { checkRequest, PathParam, segment, type Target } from "./request-checks";
 import type { Transport } from "./transport";
@@ -50,17 +50,11 @@ const LIST: Target = {
 const GET: Target = { operation: "errorGroups.get", method: "GET", path: "/v1/error-groups/{id}" };
 const ALL: Target = { ...LIST, operation: "errorGroups.allForCheck" };
 
-const pageNumber = z.int().min(1);
-const pageLimit = z.int().min(1).max(ERROR_GROUPS_LIMIT_MAX);
-const ListInput = z.strictObject({
-  checkId: PathParam,
-  limit: pageLimit.optional(),
-  page: pageNumber.optional(),
-});
+const ListInput = ErrorGroupsQuery.extend({ checkId: PathParam });
 const GetInput = z.strictObject({ id: PathParam });
 const AllInput = z.strictObject({
   checkId: PathParam,
-  pageSize: pageLimit.default(ERROR_GROUPS_LIMIT_MAX),
+  pageSize: ErrorGroupsQuery.shape.limit.unwrap().default(ERROR_GROUPS_LIMIT_MAX),
   onPage: z
     .custom<(page: number, count: number) => void>(
       (value) => typeof value === "function",

@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   HEARTBEAT_EVENTS_LIMIT_MAX,
   type HeartbeatEvent,
+  HeartbeatEventsQuery,
   HeartbeatEventsResponse,
   type HeartbeatStats,
 } from "../schemas";
@@ -77,14 +78,12 @@ const notAfter = (
   }
 };
 
-const ListEventsInput = z
-  .strictObject({
-    checkId: PathParam,
-    startTime: TimeInput.optional(),
-    endTime: TimeInput.optional(),
-    limit: z.int().min(1).max(HEARTBEAT_EVENTS_LIMIT_MAX).optional(),
-  })
-  .superRefine(notAfter);
+// The spec's query schema, with the path parameter and Date objects accepted as times.
+const ListEventsInput = HeartbeatEventsQuery.extend({
+  checkId: PathParam,
+  startTime: TimeInput.optional(),
+  endTime: TimeInput.optional(),
+}).superRefine(notAfter);
 
 const BetweenInput = z
   .strictObject({ checkId: PathParam, startTime: TimeInput, endTime: TimeInput })
