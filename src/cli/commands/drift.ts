@@ -53,7 +53,11 @@ export async function runDrift(
   try {
     const report = await computeDrift(
       client.incidents,
-      loaded.definitions.map((d) => ({ ...d, file: path.relative(io.cwd, d.file) || d.file })),
+      loaded.definitions.map((d) => ({
+        ...d,
+        file: path.relative(io.cwd, d.file) || d.file,
+        path: d.file,
+      })),
       { ...(since ? { since } : {}), now, isNotFound: (e) => e instanceof NotFoundError },
     );
     io.stdout.write(renderDrift(report, options.format));

@@ -17,7 +17,10 @@ export interface IncidentUpdatesReader {
 /** What drift needs of a definition (a subset of the loader's `LoadedDefinition`). */
 export interface DeclaredIncident {
   definition: { id: string; name: string; status: IncidentStatus };
+  /** The definition file as shown to people. */
   file: string;
+  /** Where git finds the file, when `file` is relative to another directory. @default file */
+  path?: string;
   at: { line: number };
 }
 
@@ -86,7 +89,7 @@ async function checkOne(
   options: DriftOptions,
 ): Promise<DefinitionDrift> {
   const { definition } = item;
-  const baseline = await baselineFor(item.file, options.since);
+  const baseline = await baselineFor(item.path ?? item.file, options.since);
   const base = {
     id: definition.id,
     name: definition.name,

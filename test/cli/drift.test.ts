@@ -1,0 +1,290 @@
+import { execFile, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { runDrift } from "../../src/cli/commands/drift";
+import type { RunningEmulator } from "../../src/emulator";
+import { DriftReport } from "../../src/reports";
+import {
+  ACCOUNT,
+  API_KEY,
+  apiEnv,
+  captureIo,
+  control,
+  startSeededEmulator,
+  tempDir,
+} from "../reports/support/harness";
+import { parseMarkdownTables } from "../reports/support/markdown";
+
+const git = promisify(execFile);
+const MAIN = path.resolve("dist/src/cli/main.js");
+
+let running: RunningEmulator;
+let repo: string;
+
+const DEFINITIONS: Record<string, string> = {
+  "api.yaml": `id: inc-api
+name: Elevated error rates on the Public API
+severity: MAJOR
+status: MONITORING
+services: [svc-api]
+`,
+  "db.yaml": `# Last week's maintenance, long resolved.
+id: inc-db
+name: Scheduled database maintenance
+severity: MINOR
+status: RESOLVED
+services: [svc-api]
+`,
+};
+
+beforeAll(async () => {
+  running = await startSeededEmulator({
+    incidents: [
+      {
+        id: "inc-api",
+        name: "Elevated error rates on the Public API",
+        severity: "MAJOR",
+        services: ["svc-api"],
+        created_at: "-3h",
+        updates: [
+          { description: "Elevated 5xx on the API.", status: "INVESTIGATING", created_at: "-3h" },
+          { description: "Rolled back; watching.", status: "MONITORING", created_at: "-1h" },
+        ],
+      },
+      {
+        id: "inc-db",
+        name: "Scheduled database maintenance",
+        severity: "MINOR",
+        services: ["svc-api"],
+        created_at: "-7d",
+        updates: [{ description: "Done.", status: "RESOLVED", created_at: "-6d" }],
+      },
+    ],
+  });
+  repo = await tempDir("drift-repo");
+  await mkdir(path.join(repo, "incidents"));
+  for (const [name, text] of Object.entries(DEFINITIONS)) {
+    await writeFile(path.join(repo, "incidents", name), text);
+  }
+  const inRepo = { cwd: repo };
+  await git("git", ["init", "-q", "-b", "main"], inRepo);
+  await git("git", ["add", "incidents"], inRepo);
+  await git(
+    "git",
+    [
+      "-c",
+      "user.name=Ops",
+      "-c",
+      "user.email=ops@example.com",
+      "commit",
+      "-q",
+      "-m",
+      "Declare incidents",
+    ],
+    inRepo,
+  );
+});
+afterAll(async () => {
+  await running?.close();
+});
+
+async function drift(format: "text" | "json" | "markdown" | "github", extra: object = {}) {
+  const capture = captureIo(apiEnv(running), repo);
+  const code = await runDrift({ format, ...extra }, capture.io);
+  return { code, ...capture };
+}
+
+/** Runs the compiled CLI for real, as a pipeline would. */
+function cli(args: string[], env: NodeJS.ProcessEnv) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], {
+      cwd: repo,
+      env: { PATH: process.env.PATH, ...env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("drift", () => {
+  test("right after the definitions are committed there is no drift and no update outside git (exit 0)", async () => {
+    const { code, stdout } = await drift("json");
+
+    expect(code).toBe(0);
+    const report = DriftReport.parse(JSON.parse(stdout()));
+    expect(report.drift).toBe(false);
+    expect(report.definitions.map((d) => [d.id, d.state, d.liveStatus, d.baseline.source])).toEqual(
+      [
+        ["inc-api", "in-sync", "MONITORING", "git"],
+        ["inc-db", "in-sync", "RESOLVED", "git"],
+      ],
+    );
+    expect(report.summary).toMatchObject({ expectedUpdates: 0, driftUpdates: 0 });
+  });
+
+  test("an update posted in the UI with the declared status is expected activity, not drift (exit 0)", async () => {
+    await control(running, `/accounts/${ACCOUNT}/incidents/inc-api/updates`, {
+      description: "Still watching error rates.",
+      status: "MONITORING",
+    });
+    await control(running, `/accounts/${ACCOUNT}/incidents/inc-db/updates`, {
+      description: "Post-mortem published.",
+    });
+
+    const { code, stdout } = await drift("json");
+
+    expect(code).toBe(0);
+    const report = DriftReport.parse(JSON.parse(stdout()));
+    expect(report.summary).toMatchObject({ inSync: 2, expectedUpdates: 2, driftUpdates: 0 });
+    expect(
+      report.definitions.map((d) => d.updatesOutsideGit.map((u) => [u.status, u.class])),
+    ).toEqual([[["MONITORING", "expected"]], [[null, "expected"]]]);
+  });
+
+  test("an out-of-band update with another status is drift (exit 2), listed newest first beside the expected activity", async () => {
+    await control(running, `/accounts/${ACCOUNT}/incidents/inc-api/updates`, {
+      description: "Errors are back; reopening.",
+      status: "IDENTIFIED",
+      at: new Date(Date.now() + 1_000).toISOString(),
+    });
+
+    const json = await drift("json");
+    expect(json.code).toBe(2);
+    const report = DriftReport.parse(JSON.parse(json.stdout()));
+    expect(report.drift).toBe(true);
+    const api = report.definitions.find((d) => d.id === "inc-api")!;
+    expect([api.state, api.declaredStatus, api.liveStatus]).toEqual([
+      "drifted",
+      "MONITORING",
+      "IDENTIFIED",
+    ]);
+    expect(api.updatesOutsideGit.map((u) => [u.description, u.class])).toEqual([
+      ["Errors are back; reopening.", "drift"],
+      ["Still watching error rates.", "expected"],
+    ]);
+    expect(report.summary).toMatchObject({
+      drifted: 1,
+      inSync: 1,
+      driftUpdates: 1,
+      expectedUpdates: 2,
+    });
+
+    const text = await drift("text");
+    expect(text.code).toBe(2);
+    expect(text.stdout()).toContain(
+      "DRIFTED  inc-api  declared MONITORING, live IDENTIFIED  (incidents/api.yaml:1)",
+    );
+    expect(text.stdout().trim().split("\n").at(-1)).toBe(
+      "Drift: 1 drifted, 0 missing, 1 in sync, 0 unknown of 2 definition(s).",
+    );
+
+    const markdown = await drift("markdown");
+    const [summary, apiUpdates] = parseMarkdownTables(markdown.stdout());
+    expect(summary?.rows.map((r) => r.slice(0, 4))).toEqual([
+      ["inc-api", "DRIFTED", "MONITORING", "IDENTIFIED"],
+      ["inc-db", "in sync", "RESOLVED", "RESOLVED"],
+    ]);
+    expect(apiUpdates?.rows.map((r) => r[2])).toEqual(["drift", "expected"]);
+
+    const github = await drift("github");
+    expect(github.stdout().split("\n")[0]).toMatch(
+      /^::error file=incidents\/api\.yaml,line=1,title=Drift%3A inc-api::declared MONITORING, live IDENTIFIED\. Latest out-of-band update: .+ IDENTIFIED: Errors are back; reopening\.$/,
+    );
+  });
+
+  test("--since narrows the updates outside git to a window instead of the last commit", async () => {
+    const { stdout } = await drift("json", { since: "2h" });
+    const report = DriftReport.parse(JSON.parse(stdout()));
+    const api = report.definitions.find((d) => d.id === "inc-api")!;
+    expect(api.baseline.source).toBe("since");
+    expect(api.updatesOutsideGit.map((u) => u.description)).toEqual([
+      "Errors are back; reopening.",
+      "Still watching error rates.",
+      "Rolled back; watching.",
+    ]);
+  });
+
+  test("a definition whose incident does not exist is drift", async () => {
+    const dir = await tempDir("drift-missing");
+    await writeFile(
+      path.join(dir, "ghost.yaml"),
+      "id: inc-ghost\nname: Never created\nseverity: MINOR\nstatus: INVESTIGATING\nservices: [svc-api]\n",
+    );
+    const capture = captureIo(apiEnv(running), dir);
+    const code = await runDrift({ format: "text", dir }, capture.io);
+
+    expect(code).toBe(2);
+    expect(capture.stdout()).toContain(
+      "MISSING  inc-ghost  declared INVESTIGATING, live (no such incident)",
+    );
+  });
+
+  describe("the compiled CLI", () => {
+    beforeAll(() => {
+      if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
+    });
+
+    test("exits 2 on drift with a GitHub summary, and 1 with a wrong key that it never prints", async () => {
+      const summaryFile = path.join(repo, "..", `summary-${path.basename(repo)}.md`);
+      await appendFile(summaryFile, "");
+      const drifted = await cli(["drift", "--format", "github"], {
+        ...apiEnv(running),
+        GITHUB_STEP_SUMMARY: summaryFile,
+      });
+      expect(drifted.code).toBe(2);
+      expect(drifted.stdout).toContain("::error file=incidents/api.yaml,line=1");
+      expect(parseMarkdownTables(await readFile(summaryFile, "utf8"))[0]?.rows).toHaveLength(2);
+
+      const denied = await cli(["drift"], {
+        ...apiEnv(running),
+        MONITORING_API_KEY: "not-the-key-9f8e7d",
+      });
+      expect(denied.code).toBe(1);
+      expect(denied.stdout).toBe("");
+      expect(denied.stderr).not.toContain("not-the-key-9f8e7d");
+      expect(denied.stderr).not.toContain(API_KEY);
+      // Incidents are read concurrently: whichever fails first is named.
+      expect(denied.stderr.replace(/inc-(api|db)/, "inc-…")).toMatchInlineSnapshot(`
+        "incident-sync: GET /v1/status-pages/incidents/inc-…/incident-updates failed: 401 Unauthorized: the API key is not valid: check MONITORING_API_KEY or --api-key. Check the API key the client was created with.
+        "
+      `);
+    });
+
+    test("exits 1 on invalid definitions, naming file and line, before calling the API", async () => {
+      await writeFile(
+        path.join(repo, "incidents", "broken.yaml"),
+        "id: inc-broken\nname: x\nseverity: HUGE\n",
+      );
+      try {
+        const result = await cli(["drift", "incidents"], apiEnv(running));
+        expect(result.code).toBe(1);
+        expect(result.stderr).toMatchInlineSnapshot(`
+          "incident-sync drift: the definitions are not valid; fix them first (incident-sync validate):
+            incidents/broken.yaml:1:1: missing required field "services" (a list of service ids)
+            incidents/broken.yaml:1:1: missing required field "status" (one of INVESTIGATING, IDENTIFIED, MONITORING, RESOLVED)
+            incidents/broken.yaml:3:11: severity "HUGE" is not allowed; use one of CRITICAL, MAJOR, MEDIUM, MINOR
+          "
+        `);
+      } finally {
+        await writeFile(path.join(repo, "incidents", "broken.yaml"), "");
+        await git("git", ["clean", "-fq", "incidents"], { cwd: repo });
+      }
+    });
+
+    test("exits 1 when the API URL is missing, saying which variable to set", async () => {
+      const result = await cli(["drift"], { MONITORING_API_KEY: API_KEY });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatchInlineSnapshot(`
+        "incident-sync: Missing the API URL (--api-url or MONITORING_API_URL).
+        "
+      `);
+    });
+  });
+});
