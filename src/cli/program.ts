@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { driftCommand } from "./commands/drift";
+import { emulatorCommand } from "./commands/emulator";
 import { planCommand } from "./commands/plan";
 import { reportCommand } from "./commands/report";
 import { validateCommand } from "./commands/validate";
@@ -17,5 +18,6 @@ export function createProgram(): Command {
   program.addCommand(planCommand());
   program.addCommand(driftCommand());
   program.addCommand(reportCommand());
+  program.addCommand(emulatorCommand());
   return program;
 }

@@ -196,7 +196,8 @@ export function createControl(
       });
     },
     loadSeed(seed) {
-      const parsed = typeof seed === "string" ? loadSeedFile(seed) : parseSeed(seed, "seed");
+      const parsed =
+        typeof seed === "string" ? loadSeedFile(seed) : parseSeed(seed, "the control API");
       applySeed(stores, parsed, now().getTime());
     },
     setFaults: (next) => faults.set(next),

@@ -50,7 +50,7 @@ export interface Emulator {
 
 function readSeed(seed: SeedFile | string | undefined): ParsedSeedFile | undefined {
   if (seed === undefined) return undefined;
-  return typeof seed === "string" ? loadSeedFile(seed) : parseSeed(seed, "seed");
+  return typeof seed === "string" ? loadSeedFile(seed) : parseSeed(seed, "the seed option");
 }
 
 /** Builds an emulator; opens no port (see `startEmulator` for a server). */

@@ -15,7 +15,7 @@ export class SeedError extends Error {
     readonly problems: readonly string[],
   ) {
     super(
-      `seed ${source} is not valid (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n${problems.map((problem) => `  - ${problem}`).join("\n")}\nSee examples/seed/demo.yaml for the format.`,
+      `seed from ${source} is not valid (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n${problems.map((problem) => `  - ${problem}`).join("\n")}\nSee examples/seed/demo.yaml for the format.`,
     );
   }
 }
@@ -32,7 +32,9 @@ function formatPath(path: readonly PropertyKey[]): string {
 /** Validates seed data; `locate` turns a path into `file:line` for messages. */
 export function parseSeed(input: unknown, source: string, locate?: Locate): ParsedSeedFile {
   const where = (path: readonly PropertyKey[]) =>
-    `${locate?.(path) ?? source}${path.length > 0 ? ` ${formatPath(path)}` : ""}`;
+    [locate?.(path), path.length > 0 ? formatPath(path) : "(top level)"]
+      .filter((part) => part !== undefined)
+      .join(" ");
   const result = SeedFile.safeParse(input);
   if (!result.success) {
     throw new SeedError(
