@@ -1,0 +1,126 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import type { Command } from "commander";
+import { describe, expect, test } from "vitest";
+import { parse } from "yaml";
+import { createProgram } from "../../src/cli/program";
+
+const KIT = path.resolve("examples/github/workflows");
+
+interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+  if?: string;
+}
+interface Workflow {
+  name: string;
+  on: Record<string, unknown>;
+  permissions?: Record<string, string>;
+  jobs: Record<string, { needs?: string | string[]; steps: Step[] }>;
+}
+
+async function workflow(file: string): Promise<Workflow> {
+  return parse(await readFile(path.join(KIT, file), "utf8"), { strict: true }) as Workflow;
+}
+
+/** Every `npx incident-sync …` command line of a workflow, split into words. */
+function incidentSyncCalls(flow: Workflow): string[][] {
+  return Object.values(flow.jobs)
+    .flatMap((job) => job.steps)
+    .flatMap((step) => (step.run ?? "").split("\n"))
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith("npx incident-sync "))
+    .map((line) =>
+      line
+        .replace(/\s*>.*$/, "")
+        .split(/\s+/)
+        .slice(2),
+    );
+}
+
+/** Checks a command line against the real CLI definition: command, flags and --format value. */
+function expectKnownToTheCli(words: string[]) {
+  let command: Command = createProgram();
+  let i = 0;
+  for (; i < words.length && !words[i]!.startsWith("-"); i += 1) {
+    const sub = command.commands.find((c) => c.name() === words[i]);
+    if (!sub) break;
+    command = sub;
+  }
+  expect(command.name(), words.join(" ")).not.toBe("incident-sync");
+  for (let j = i; j < words.length; j += 1) {
+    const word = words[j]!;
+    if (!word.startsWith("--")) continue;
+    const option = command.options.find((o) => o.long === word);
+    expect(option, `${words.join(" ")}: ${word}`).toBeDefined();
+    if (word === "--format") expect(option?.argChoices).toContain(words[j + 1]);
+  }
+}
+
+describe("the GitHub pipeline kit", () => {
+  test("every workflow file is valid YAML with jobs that have steps", async () => {
+    const files = (await readdir(KIT)).filter((f) => f.endsWith(".yml"));
+    expect(files.sort()).toEqual([
+      "incidents-apply.yml",
+      "incidents-drift.yml",
+      "incidents-pull-request.yml",
+    ]);
+    for (const file of files) {
+      const flow = await workflow(file);
+      expect(flow.name, file).toMatch(/^incidents \/ /);
+      for (const [name, job] of Object.entries(flow.jobs)) {
+        expect(job.steps.length, `${file} ${name}`).toBeGreaterThan(0);
+        for (const step of job.steps) expect(step.uses ?? step.run, `${file} ${name}`).toBeTruthy();
+      }
+    }
+  });
+
+  test("the pull-request workflow validates with annotations, plans into a sticky comment and runs pulumi preview", async () => {
+    const flow = await workflow("incidents-pull-request.yml");
+    expect(Object.keys(flow.on)).toEqual(["pull_request"]);
+    expect(Object.keys(flow.jobs)).toEqual(["validate", "plan", "preview"]);
+    const runs = (job: string) => flow.jobs[job]!.steps.map((s) => s.run ?? "").join("\n");
+    expect(runs("validate")).toContain("incident-sync validate incidents --format github");
+    expect(runs("plan")).toContain("--format markdown > plan.md");
+    const sticky = flow.jobs.plan!.steps.find((s) =>
+      s.uses?.startsWith("marocchino/sticky-pull-request-comment"),
+    );
+    expect(sticky?.with).toMatchObject({ header: "incident-sync-plan", path: "plan.md" });
+    const preview = flow.jobs.preview!.steps.find((s) => s.with?.command === "preview");
+    expect(preview?.uses).toMatch(/^pulumi\/actions@/);
+    expect(flow.permissions).toMatchObject({ "pull-requests": "write" });
+  });
+
+  test("the merge workflow runs pulumi up on main, one run at a time", async () => {
+    const flow = (await workflow("incidents-apply.yml")) as Workflow & {
+      concurrency: Record<string, unknown>;
+    };
+    expect(flow.on.push).toMatchObject({ branches: ["main"] });
+    expect(flow.concurrency["cancel-in-progress"]).toBe(false);
+    const up = flow.jobs.up!.steps.find((s) => s.with?.command === "up");
+    expect(up?.uses).toMatch(/^pulumi\/actions@/);
+  });
+
+  test("the scheduled workflow runs drift, opens or updates an issue on exit 2 and fails the run", async () => {
+    const flow = await workflow("incidents-drift.yml");
+    expect(flow.on.schedule).toEqual([{ cron: "*/15 * * * *" }]);
+    expect(flow.permissions).toMatchObject({ issues: "write" });
+    const steps = flow.jobs.drift!.steps;
+    const issue = steps.find((s) => s.name === "Open or update the drift issue");
+    expect(issue?.if).toBe("steps.drift.outputs.exit == '2'");
+    expect(issue?.run).toContain("gh issue edit");
+    expect(issue?.run).toContain("gh issue create");
+    const fail = steps.at(-1);
+    expect(fail?.if).toBe("steps.drift.outputs.exit != '0'");
+    expect(fail?.run).toContain("exit 1");
+  });
+
+  test("every incident-sync command line in the kit uses a real command, real flags and an allowed format", async () => {
+    const calls: string[][] = [];
+    for (const file of await readdir(KIT)) calls.push(...incidentSyncCalls(await workflow(file)));
+    expect(calls.length).toBeGreaterThanOrEqual(5);
+    for (const words of calls) expectKnownToTheCli(words);
+  });
+});
