@@ -48,6 +48,7 @@ Makes the Pulumi CLI available for incident-sync and prints where it is.
   2. pulumi on PATH                              use it
   3. otherwise build it once with Go into the per-user cache
      ($XDG_CACHE_HOME or ~/.cache)/incident-sync/pulumi/v<version>/bin
+     Go is INCIDENT_SYNC_GO, else go on PATH, else /usr/local/go/bin/go.
 
 Options:
   --json    print the result as one JSON object on stdout (progress still goes to stderr)
@@ -136,14 +137,34 @@ function fromEnvironment() {
   return located("INCIDENT_SYNC_PULUMI_BIN", pulumi, version);
 }
 
+// The harness runs refresh and destroy of inline programs, which needs `--client` (3.181).
+const minimumCli = [3, 181, 0];
+
+function atLeastMinimum(version) {
+  const parts = version.split(/[.-]/).slice(0, 3).map(Number);
+  for (let i = 0; i < 3; i += 1) {
+    if (parts[i] !== minimumCli[i]) return (parts[i] ?? 0) > minimumCli[i];
+  }
+  return true;
+}
+
 function fromPath() {
   const pulumi = onPath("pulumi");
   if (!pulumi) return undefined;
   const version = reportedVersion(pulumi);
+  if (version && !atLeastMinimum(version)) {
+    say(
+      `Ignoring ${pulumi} v${version}: incident-sync needs Pulumi ${minimumCli.join(".")} or later.`,
+    );
+    return undefined;
+  }
   return version ? located("PATH", pulumi, version) : undefined;
 }
 
+/** INCIDENT_SYNC_GO when set, else `go` on PATH, else Go's standard install location. */
 function findGo() {
+  const chosen = process.env.INCIDENT_SYNC_GO;
+  if (chosen) return existsSync(chosen) ? chosen : undefined;
   return onPath("go") ?? (existsSync("/usr/local/go/bin/go") ? "/usr/local/go/bin/go" : undefined);
 }
 

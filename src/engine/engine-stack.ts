@@ -306,6 +306,7 @@ function engineDiagnostics(error: unknown): string {
     .join("\n")
     .split("\n")
     .map((line) => line.trimEnd())
-    .filter((line) => line.trim() !== "");
+    // The Automation API prefixes the full command line, which says nothing to a person.
+    .filter((line) => line.trim() !== "" && !line.startsWith("Command failed with exit code"));
   return lines.slice(-20).join("\n");
 }

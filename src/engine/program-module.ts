@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { EngineError } from "./errors";
 
@@ -8,12 +9,16 @@ import { EngineError } from "./errors";
  * outputs; it is loaded afresh for every run so each run declares its resources again.
  */
 export function programFromModule(modulePath: string): PulumiFn {
+  // A require rooted at the program itself works whether this module runs compiled (CommonJS)
+  // or transformed by a test runner, and shares Node's module cache, so the program and the
+  // Automation API use one `@pulumi/pulumi`.
+  const load = createRequire(modulePath);
   return async () => {
-    const resolved = require.resolve(modulePath);
-    delete require.cache[resolved];
+    const resolved = load.resolve(modulePath);
+    delete load.cache[resolved];
     let loaded: unknown;
     try {
-      loaded = require(resolved);
+      loaded = load(resolved);
     } catch (error) {
       throw new EngineError(
         `The Pulumi program ${modulePath} failed to load: ${(error as Error).message}. Run \`npm run build\` and check the program.`,
