@@ -1,0 +1,214 @@
+// Exports 10,000 error groups (100 pages of 100) from the emulator with 50 ms of injected
+// latency per request, the shape of a large check on a distant API. Reports, as medians
+// of several runs measured in the same process:
+//   - the export (`report errors`, every page through the client, CSV written to a sink);
+//   - the floor: ceil(pages / concurrency) x latency, what perfect concurrency would cost;
+//   - a sequential pager: the same client asking for one page after another;
+// and the peak RSS of cold `incident-sync report errors` processes writing CSV and JSON,
+// next to 1,000 groups, to show that streaming keeps memory flat.
+//
+//   npm run build && node bench/errors-export.bench.mjs [--groups 10000] [--latency 50] [--runs 5]
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { parseArgs, promisify } from "node:util";
+
+const require = createRequire(import.meta.url);
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
+const dist = path.join(root, "dist", "src");
+const cli = path.join(dist, "cli", "main.js");
+
+const ACCOUNT = "acct-bench";
+const API_KEY = "bench-key-0123456789";
+const PAGE_SIZE = 100;
+/** The client's default; the export uses the defaults a user gets. */
+const CONCURRENCY = 8;
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+async function timeRuns(runs, fn) {
+  await fn(); // warm-up: JIT, SQLite page cache, keep-alive connections
+  const times = [];
+  for (let run = 0; run < runs; run++) {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  return times;
+}
+
+function nullIo(env) {
+  let bytes = 0;
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      bytes += chunk.length;
+      done();
+    },
+  });
+  return {
+    io: { stdout: sink, stderr: new Writable({ write: (_c, _e, d) => d() }), env, cwd: root },
+    bytes: () => bytes,
+  };
+}
+
+/** One cold CLI export: wall time, peak RSS and the number of rows written. */
+async function coldExport(env, checkId, format, out) {
+  const start = performance.now();
+  await promisify(execFile)(
+    process.execPath,
+    [
+      "-e",
+      `process.on("exit", () => require("node:fs").writeSync(2, "RSS " + process.resourceUsage().maxRSS + "\\n")); process.argv = [process.argv[0], ${JSON.stringify(cli)}, ...${JSON.stringify(["report", "errors", "--check", checkId, "--format", format, "--out", out, "--no-progress"])}]; require(${JSON.stringify(cli)});`,
+    ],
+    { env: { ...process.env, ...env }, maxBuffer: 1 << 20 },
+  ).then(({ stderr }) => {
+    const rss = Number(/RSS (\d+)/.exec(stderr)?.[1]);
+    if (!Number.isFinite(rss)) throw new Error(`the export did not report its RSS: ${stderr}`);
+    env.__rss = rss;
+  });
+  const wallMs = performance.now() - start;
+  const text = await readFile(out, "utf8");
+  const rows =
+    format === "csv" ? text.trimEnd().split("\n").length - 1 : JSON.parse(text).groups.length;
+  return { wallMs, maxRssKiB: env.__rss, rows };
+}
+
+export async function run({ groups = 10_000, latencyMs = 50, runs = 5 } = {}) {
+  const { startEmulator } = require(path.join(dist, "emulator"));
+  const { createClient } = require(path.join(dist, "api"));
+  const { runReportErrors } = require(path.join(dist, "cli", "commands", "report-errors.js"));
+  const small = Math.max(1, Math.round(groups / 10));
+  const running = await startEmulator({
+    port: 0,
+    seed: {
+      accounts: [
+        {
+          id: ACCOUNT,
+          apiKeys: [API_KEY],
+          generatedErrorGroups: [
+            { checkId: "chk-bench", count: groups },
+            { checkId: "chk-small", count: small },
+          ],
+        },
+      ],
+    },
+  });
+  const dir = await mkdtemp(path.join(tmpdir(), "incident-sync-bench-errors-"));
+  try {
+    running.emulator.control.setFaults({ latencyMs });
+    const env = {
+      MONITORING_API_URL: running.url,
+      MONITORING_API_KEY: API_KEY,
+      MONITORING_ACCOUNT_ID: ACCOUNT,
+    };
+    const pages = Math.ceil(groups / PAGE_SIZE) + (groups % PAGE_SIZE === 0 ? 1 : 0);
+
+    let exported = 0;
+    const exportTimes = await timeRuns(runs, async () => {
+      const { io, bytes } = nullIo(env);
+      await runReportErrors({ check: ["chk-bench"], format: "csv", progress: false }, io);
+      exported = bytes();
+    });
+    if (exported === 0) throw new Error("the export wrote nothing");
+
+    const client = createClient({ baseUrl: running.url, apiKey: API_KEY, accountId: ACCOUNT });
+    let sequentialCount = 0;
+    const sequentialRuns = Math.max(3, Math.ceil(runs / 2));
+    const sequentialTimes = [];
+    for (let index = 0; index < sequentialRuns; index++) {
+      const start = performance.now();
+      sequentialCount = 0;
+      for (let page = 1; ; page++) {
+        const batch = await client.errorGroups.listForCheck("chk-bench", {
+          limit: PAGE_SIZE,
+          page,
+        });
+        sequentialCount += batch.length;
+        if (batch.length < PAGE_SIZE) break;
+      }
+      sequentialTimes.push(performance.now() - start);
+    }
+    if (sequentialCount !== groups)
+      throw new Error(`sequential pager read ${sequentialCount} of ${groups}`);
+
+    const cold = {};
+    for (const [checkId, count] of [
+      ["chk-bench", groups],
+      ["chk-small", small],
+    ]) {
+      for (const format of ["csv", "json"]) {
+        const samples = [];
+        for (let index = 0; index < 3; index++) {
+          samples.push(
+            await coldExport({ ...env }, checkId, format, path.join(dir, `out.${format}`)),
+          );
+        }
+        if (!samples.every((s) => s.rows === count))
+          throw new Error(`${format} export of ${checkId} lost rows`);
+        cold[`${format}-${count}`] = {
+          wallMedianMs: median(samples.map((s) => s.wallMs)),
+          peakRssMiB: Math.max(...samples.map((s) => s.maxRssKiB)) / 1024,
+        };
+      }
+    }
+
+    const floorMs = Math.ceil(pages / CONCURRENCY) * latencyMs;
+    return {
+      name: "errors-export",
+      groups,
+      pages,
+      latencyMs,
+      concurrency: CONCURRENCY,
+      runs,
+      exportMedianMs: median(exportTimes),
+      floorMs,
+      ratioToFloor: median(exportTimes) / floorMs,
+      sequentialMedianMs: median(sequentialTimes),
+      speedupOverSequential: median(sequentialTimes) / median(exportTimes),
+      cold,
+      node: process.version,
+    };
+  } finally {
+    await running.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export function report(result) {
+  const ms = (value) => `${value.toFixed(0)} ms`;
+  const lines = [
+    `errors-export: ${result.groups} groups, ${result.pages} page requests, ${result.latencyMs} ms latency, concurrency ${result.concurrency} (${result.runs} runs, medians, ${result.node})`,
+    `  report errors (in-process, CSV)     ${ms(result.exportMedianMs)}`,
+    `  floor: ceil(pages / conc.) x lat.   ${ms(result.floorMs)}  (ratio ${result.ratioToFloor.toFixed(2)}x)`,
+    `  sequential pager, same client       ${ms(result.sequentialMedianMs)}  (export is ${result.speedupOverSequential.toFixed(1)}x faster)`,
+  ];
+  for (const [key, value] of Object.entries(result.cold)) {
+    lines.push(
+      `  cold CLI ${key.padEnd(11)} wall ${ms(value.wallMedianMs).padStart(8)}, peak RSS ${value.peakRssMiB.toFixed(0)} MiB`,
+    );
+  }
+  return lines.join("\n");
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({
+    options: { groups: { type: "string" }, latency: { type: "string" }, runs: { type: "string" } },
+  });
+  const result = await run({
+    groups: Number(values.groups ?? 10_000),
+    latencyMs: Number(values.latency ?? 50),
+    runs: Number(values.runs ?? 5),
+  });
+  process.stdout.write(`${report(result)}\n`);
+  const out = path.join(root, "bench", "results");
+  await mkdir(out, { recursive: true });
+  await writeFile(path.join(out, "errors-export.json"), `${JSON.stringify(result, null, 2)}\n`);
+}
