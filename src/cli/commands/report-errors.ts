@@ -109,10 +109,10 @@ groups and so hold them all; --since-report holds the earlier report.
 Exit codes: 0 written, 1 error (bad options, auth, network, unreadable --since-report).
 
 Examples:
-  $ incident-sync report errors --check chk_api --check chk_web --format csv --out groups.csv
-  $ incident-sync report errors --check chk_api --format json --out today.json
-  $ incident-sync report errors --check chk_api --since-report yesterday.json --format md
-  $ incident-sync report errors --check chk_api --details --format html --out errors.html
+  $ incident-sync report errors --check chk-api --check chk-web --format csv --out groups.csv
+  $ incident-sync report errors --check chk-api --format json --out today.json
+  $ incident-sync report errors --check chk-api --since-report yesterday.json --format md
+  $ incident-sync report errors --check chk-api --details --format html --out errors.html
 `,
     )
     .action(async (opts: ReportErrorsOptions & { progress: boolean }) => {

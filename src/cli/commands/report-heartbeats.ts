@@ -78,8 +78,8 @@ Stats are the API's: success ratio of the current and previous period, over 24 h
 Exit codes: 0 written, 1 error (bad --since, auth, network).
 
 Examples:
-  $ incident-sync report heartbeats --check hb_backup --since 7d --format html --out hb.html
-  $ incident-sync report heartbeats --check hb_backup hb_cron --since 2026-11-01 --format csv
+  $ incident-sync report heartbeats --check hb-nightly-backup --since 7d --format html --out hb.html
+  $ incident-sync report heartbeats --check hb-nightly-backup hb-billing-sync --since 2026-11-01 --format csv
 `,
     )
     .action(async (opts: ReportHeartbeatsOptions) => {
