@@ -11,8 +11,8 @@ export interface LastSeenBucket {
 }
 
 /**
- * Counts timestamps into the smallest bucket size (1 h, 6 h, 1 d, 7 d, 30 d) that keeps
- * the chart at 60 bars or fewer. Unparseable timestamps are counted apart by the caller.
+ * Counts timestamps into the smallest bucket size (1 h, 6 h, 1 d, 7 d, 30 d, then
+ * multiples of 30 d) that keeps the chart at 60 bars or fewer. Unparseable timestamps are counted apart by the caller.
  */
 export function bucketLastSeen(times: readonly number[]): {
   sizeMs: number;
@@ -25,9 +25,15 @@ export function bucketLastSeen(times: readonly number[]): {
     if (t < min) min = t;
     if (t > max) max = t;
   }
-  const sizeMs =
-    BUCKETS_MS.find((size) => Math.floor(max / size) - Math.floor(min / size) < MAX_BUCKETS) ??
-    BUCKETS_MS[BUCKETS_MS.length - 1]!;
+  const fits = (size: number) => Math.floor(max / size) - Math.floor(min / size) < MAX_BUCKETS;
+  let sizeMs = BUCKETS_MS.find(fits);
+  if (sizeMs === undefined) {
+    // Years of data: whole multiples of 30 days, the smallest that fits.
+    const month = BUCKETS_MS[BUCKETS_MS.length - 1]!;
+    let months = Math.ceil((max - min) / month / (MAX_BUCKETS - 1));
+    while (!fits(months * month)) months += 1;
+    sizeMs = months * month;
+  }
   const counts = new Map<number, number>();
   for (const t of times) {
     const start = Math.floor(t / sizeMs) * sizeMs;
