@@ -1,8 +1,14 @@
-import { readdir, readFile as readFileFromDisk, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import pLimit from "p-limit";
 import { findDuplicates } from "./duplicates";
-import { type LoadedDefinition, parseDefinitionFile, type SourceFile } from "./parse-file";
+import {
+  type LoadedDefinition,
+  type ParsedFile,
+  parseDefinitionFile,
+  type SourceFile,
+} from "./parse-file";
+import { errorText, type ParseJob, parseJobsInParallel } from "./parse-jobs";
 import { compareProblems, compareText, type DefinitionProblem } from "./problem";
 
 /** The outcome of loading definitions: every valid definition and every problem found. */
@@ -17,10 +23,15 @@ export interface LoadResult {
 
 export interface LoadDefinitionsOptions {
   /**
-   * Reads one file as UTF-8 text.
-   * @default fs.promises.readFile
+   * Reads one file as UTF-8 text, e.g. from somewhere other than the local disk.
+   * @default synchronous reads spread over parser threads
    */
   readonly readFile?: (file: string) => Promise<string>;
+  /**
+   * How many threads may parse at most; a thread is only started per 1,000 files.
+   * @default os.availableParallelism(), at most 8
+   */
+  readonly threads?: number;
 }
 
 /** How many files are read at once: enough to keep the disk busy, few enough for any fd limit. */
@@ -64,34 +75,31 @@ export async function loadDefinitions(
     };
   }
 
-  const readFile = options.readFile ?? ((file: string) => readFileFromDisk(file, "utf8"));
+  const files = listed.files.map((relative) => path.join(shown, relative));
+  const jobs = options.readFile
+    ? await readWith(options.readFile, files)
+    : files.map((file) => ({ path: file, readFrom: file }));
+  const parsed = await parseJobsInParallel(jobs, options.threads);
+  return { ...combine(parsed), files };
+}
+
+/** Reads through the caller's reader, a few files at a time; failures become problems. */
+async function readWith(
+  readFile: (file: string) => Promise<string>,
+  files: readonly string[],
+): Promise<ParseJob[]> {
   const limit = pLimit(READ_CONCURRENCY);
-  const unreadable: DefinitionProblem[] = [];
-  const sources = await Promise.all(
-    listed.files.map((relative) =>
-      limit(async (): Promise<SourceFile | undefined> => {
-        const file = path.join(shown, relative);
+  return Promise.all(
+    files.map((file) =>
+      limit(async (): Promise<ParseJob> => {
         try {
           return { path: file, text: await readFile(file) };
         } catch (error) {
-          unreadable.push({
-            file,
-            line: 1,
-            column: 1,
-            code: "unreadable-file",
-            message: `the file could not be read: ${error instanceof Error ? error.message : String(error)}`,
-          });
-          return undefined;
+          return { path: file, readError: errorText(error) };
         }
       }),
     ),
   );
-  const result = loadDefinitionSources(sources.filter((source) => source !== undefined));
-  return {
-    definitions: result.definitions,
-    files: listed.files.map((relative) => path.join(shown, relative)),
-    problems: [...result.problems, ...unreadable].sort(compareProblems),
-  };
 }
 
 /**
@@ -100,19 +108,19 @@ export async function loadDefinitions(
  */
 export function loadDefinitionSources(files: readonly SourceFile[]): LoadResult {
   const ordered = [...files].sort((a, b) => compareText(a.path, b.path));
+  return { ...combine(ordered.map(parseDefinitionFile)), files: ordered.map((file) => file.path) };
+}
+
+/** Joins per-file results and adds the problems that span files (duplicates). */
+function combine(parsed: readonly ParsedFile[]): Omit<LoadResult, "files"> {
   const definitions: LoadedDefinition[] = [];
   const problems: DefinitionProblem[] = [];
-  for (const file of ordered) {
-    const parsed = parseDefinitionFile(file);
-    definitions.push(...parsed.definitions);
-    problems.push(...parsed.problems);
+  for (const file of parsed) {
+    definitions.push(...file.definitions);
+    problems.push(...file.problems);
   }
   problems.push(...findDuplicates(definitions));
-  return {
-    definitions,
-    problems: problems.sort(compareProblems),
-    files: ordered.map((file) => file.path),
-  };
+  return { definitions, problems: problems.sort(compareProblems) };
 }
 
 type Listing = { files: string[] } | { problem: DefinitionProblem };

@@ -1,0 +1,175 @@
+// Loads and validates 10,000 definition files, the size of a large organisation's
+// history of incidents. Reports the median of several in-process runs (on one thread
+// and on the default number of parser threads), the median of cold CLI runs
+// (`incident-sync validate`, what a person waits for) and the peak memory of such a
+// run, next to a floor measured in the same run: reading the same files and parsing
+// them with `yaml` alone on one thread, without locating or validating anything.
+//
+//   npm run build && node bench/definitions.bench.mjs [--files 10000] [--runs 7]
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs, promisify } from "node:util";
+
+const require = createRequire(import.meta.url);
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
+const cli = path.join(root, "dist", "src", "cli", "main.js");
+
+const SEVERITIES = ["CRITICAL", "MAJOR", "MEDIUM", "MINOR"];
+const STATUSES = ["INVESTIGATING", "IDENTIFIED", "MONITORING", "RESOLVED"];
+const SERVICES = [
+  ["svc-api", "Public API"],
+  ["svc-checkout", "Checkout"],
+  ["svc-web", "Web app"],
+  ["svc-db", "Database"],
+];
+
+function definitionText(index) {
+  const [first, second] = [SERVICES[index % 4], SERVICES[(index + 1) % 4]];
+  return `# yaml-language-server: $schema=../schema/incident.schema.json
+id: inc-${String(index).padStart(5, "0")}
+name: Elevated error rates on ${first[1]} (incident ${index})
+severity: ${SEVERITIES[index % 4]}
+status: ${STATUSES[(index >> 2) % 4]}
+services:
+  - id: ${first[0]}
+    name: ${first[1]}
+  - ${second[0]}
+duration: ${index % 240}
+evidence:
+  checks: [chk-api, chk-checkout]
+  heartbeats: [hb-nightly-backup]
+onRemove: ${index % 2 === 0 ? "release" : "resolve"}
+`;
+}
+
+async function generate(dir, count) {
+  // 100 sub-folders of 100 files: the loader walks folders recursively.
+  for (let folder = 0; folder < count / 100; folder++) {
+    const sub = path.join(dir, `team-${String(folder).padStart(3, "0")}`);
+    await mkdir(sub, { recursive: true });
+    await Promise.all(
+      Array.from({ length: Math.min(100, count - folder * 100) }, (_, offset) => {
+        const index = folder * 100 + offset;
+        return writeFile(path.join(sub, `incident-${index}.yaml`), definitionText(index));
+      }),
+    );
+  }
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+async function timeRuns(runs, fn) {
+  await fn(); // warm-up: JIT, file system cache
+  const times = [];
+  for (let run = 0; run < runs; run++) {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  return times;
+}
+
+/** One cold `incident-sync validate` process: wall time and its peak RSS. */
+async function coldCli(dir) {
+  const script = `
+    const start = performance.now();
+    process.argv = [process.argv[0], ${JSON.stringify(cli)}, "validate", ${JSON.stringify(dir)}, "--format", "json"];
+    const write = process.stdout.write.bind(process.stdout);
+    let out = "";
+    process.stdout.write = (chunk) => { out += chunk; return true; };
+    require(${JSON.stringify(cli)});
+    process.on("beforeExit", () => {
+      process.stdout.write = write;
+      const report = JSON.parse(out);
+      write(JSON.stringify({ ms: performance.now() - start, maxRssKiB: process.resourceUsage().maxRSS, valid: report.valid, definitions: report.definitions.length }));
+    });`;
+  const start = performance.now();
+  const { stdout } = await promisify(execFile)(process.execPath, ["-e", script], { maxBuffer: 64 << 20 });
+  return { wallMs: performance.now() - start, ...JSON.parse(stdout) };
+}
+
+async function baselineRss() {
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    "-e",
+    `require(${JSON.stringify(cli.replace("cli/main.js", "definitions/index.js"))}); process.stdout.write(String(process.resourceUsage().maxRSS))`,
+  ]);
+  return Number(stdout);
+}
+
+export async function run({ files = 10_000, runs = 7 } = {}) {
+  const { loadDefinitions } = require(path.join(root, "dist", "src", "definitions"));
+  const { parseAllDocuments } = require("yaml");
+  const dir = await mkdtemp(path.join(tmpdir(), "incident-sync-bench-defs-"));
+  try {
+    await generate(dir, files);
+    let last;
+    const load = await timeRuns(runs, async () => {
+      last = await loadDefinitions(dir);
+    });
+    const singleThread = await timeRuns(runs, async () => {
+      await loadDefinitions(dir, { threads: 1 });
+    });
+    if (last.problems.length > 0 || last.definitions.length !== files) {
+      throw new Error(`expected ${files} valid definitions, got ${last.definitions.length} and ${last.problems.length} problems`);
+    }
+    const paths = last.files;
+    const floor = await timeRuns(runs, async () => {
+      for (const file of paths) parseAllDocuments(readFileSync(file, "utf8"));
+    });
+    const cold = [];
+    for (let index = 0; index < Math.max(3, Math.ceil(runs / 2)); index++) cold.push(await coldCli(dir));
+    if (!cold.every((sample) => sample.valid && sample.definitions === files)) {
+      throw new Error("the CLI did not report every generated definition as valid");
+    }
+    const result = {
+      name: "definitions",
+      files,
+      runs,
+      threads: Math.min(availableParallelism(), 8),
+      loadMedianMs: median(load),
+      loadSingleThreadMedianMs: median(singleThread),
+      floorMedianMs: median(floor),
+      ratioToFloor: median(singleThread) / median(floor),
+      cliColdMedianMs: median(cold.map((sample) => sample.wallMs)),
+      cliPeakRssMiB: Math.max(...cold.map((sample) => sample.maxRssKiB)) / 1024,
+      baselineRssMiB: (await baselineRss()) / 1024,
+      node: process.version,
+    };
+    return result;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function report(result) {
+  const ms = (value) => `${value.toFixed(0)} ms`;
+  return [
+    `definitions: load and validate ${result.files} files (${result.runs} runs, medians, ${result.node})`,
+    `  load + validate, ${result.threads} threads        ${ms(result.loadMedianMs)}`,
+    `  load + validate, 1 thread         ${ms(result.loadSingleThreadMedianMs)}`,
+    `  floor: read + yaml parse, 1 thread ${ms(result.floorMedianMs)}  (1-thread load is ${result.ratioToFloor.toFixed(2)}x the floor)`,
+    `  cold CLI \`validate\` (wall)      ${ms(result.cliColdMedianMs)}`,
+    `  cold CLI peak RSS               ${result.cliPeakRssMiB.toFixed(0)} MiB (Node + modules alone: ${result.baselineRssMiB.toFixed(0)} MiB)`,
+  ].join("\n");
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({ options: { files: { type: "string" }, runs: { type: "string" } } });
+  const result = await run({ files: Number(values.files ?? 10_000), runs: Number(values.runs ?? 7) });
+  process.stdout.write(`${report(result)}\n`);
+  const out = path.join(root, "bench", "results");
+  await mkdir(out, { recursive: true });
+  await writeFile(path.join(out, "definitions.json"), `${JSON.stringify(result, null, 2)}\n`);
+}
+
+export { report };
