@@ -55,6 +55,13 @@ beforeAll(async () => {
         ],
       },
       {
+        id: "inc-quiet",
+        name: "An incident nobody has posted about yet",
+        severity: "MINOR",
+        services: ["svc-api"],
+        created_at: "-1h",
+      },
+      {
         id: "inc-db",
         name: "Scheduled database maintenance",
         severity: "MINOR",
@@ -224,6 +231,21 @@ describe("drift", () => {
     expect(capture.stdout()).toContain(
       "MISSING  inc-ghost  declared INVESTIGATING, live (no such incident)",
     );
+  });
+
+  test("an incident without any update that has a status is unknown, which is not drift (exit 0)", async () => {
+    const dir = await tempDir("drift-unknown");
+    await writeFile(
+      path.join(dir, "quiet.yaml"),
+      "id: inc-quiet\nname: An incident nobody has posted about yet\nseverity: MINOR\nstatus: INVESTIGATING\nservices: [svc-api]\n",
+    );
+    const capture = captureIo(apiEnv(running), dir);
+    const code = await runDrift({ format: "json", dir }, capture.io);
+
+    expect(code).toBe(0);
+    const report = DriftReport.parse(JSON.parse(capture.stdout()));
+    expect(report.definitions[0]).toMatchObject({ state: "unknown", liveStatus: null });
+    expect(report.definitions[0]?.baseline).toEqual({ source: "none", at: null });
   });
 
   describe("the compiled CLI", () => {
