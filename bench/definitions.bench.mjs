@@ -9,9 +9,8 @@
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { availableParallelism } from "node:os";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
@@ -94,7 +93,9 @@ async function coldCli(dir) {
       write(JSON.stringify({ ms: performance.now() - start, maxRssKiB: process.resourceUsage().maxRSS, valid: report.valid, definitions: report.definitions.length }));
     });`;
   const start = performance.now();
-  const { stdout } = await promisify(execFile)(process.execPath, ["-e", script], { maxBuffer: 64 << 20 });
+  const { stdout } = await promisify(execFile)(process.execPath, ["-e", script], {
+    maxBuffer: 64 << 20,
+  });
   return { wallMs: performance.now() - start, ...JSON.parse(stdout) };
 }
 
@@ -120,14 +121,17 @@ export async function run({ files = 10_000, runs = 7 } = {}) {
       await loadDefinitions(dir, { threads: 1 });
     });
     if (last.problems.length > 0 || last.definitions.length !== files) {
-      throw new Error(`expected ${files} valid definitions, got ${last.definitions.length} and ${last.problems.length} problems`);
+      throw new Error(
+        `expected ${files} valid definitions, got ${last.definitions.length} and ${last.problems.length} problems`,
+      );
     }
     const paths = last.files;
     const floor = await timeRuns(runs, async () => {
       for (const file of paths) parseAllDocuments(readFileSync(file, "utf8"));
     });
     const cold = [];
-    for (let index = 0; index < Math.max(3, Math.ceil(runs / 2)); index++) cold.push(await coldCli(dir));
+    for (let index = 0; index < Math.max(3, Math.ceil(runs / 2)); index++)
+      cold.push(await coldCli(dir));
     if (!cold.every((sample) => sample.valid && sample.definitions === files)) {
       throw new Error("the CLI did not report every generated definition as valid");
     }
@@ -164,8 +168,13 @@ function report(result) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { files: { type: "string" }, runs: { type: "string" } } });
-  const result = await run({ files: Number(values.files ?? 10_000), runs: Number(values.runs ?? 7) });
+  const { values } = parseArgs({
+    options: { files: { type: "string" }, runs: { type: "string" } },
+  });
+  const result = await run({
+    files: Number(values.files ?? 10_000),
+    runs: Number(values.runs ?? 7),
+  });
   process.stdout.write(`${report(result)}\n`);
   const out = path.join(root, "bench", "results");
   await mkdir(out, { recursive: true });
