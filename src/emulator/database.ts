@@ -1,4 +1,4 @@
-import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 
 /** Bumped when the schema changes; a data file from another version is refused. */
 export const SCHEMA_VERSION = 1;
@@ -160,4 +160,21 @@ export function transaction<T>(db: DatabaseSync, work: () => T): T {
     if (db.isTransaction) db.exec("ROLLBACK");
     throw error;
   }
+}
+
+const statements = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
+
+/** A prepared statement, prepared once per connection: preparing costs more than running. */
+export function statement(db: DatabaseSync, sql: string): StatementSync {
+  let cache = statements.get(db);
+  if (cache === undefined) {
+    cache = new Map();
+    statements.set(db, cache);
+  }
+  let prepared = cache.get(sql);
+  if (prepared === undefined) {
+    prepared = db.prepare(sql);
+    cache.set(sql, prepared);
+  }
+  return prepared;
 }

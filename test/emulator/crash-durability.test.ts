@@ -129,8 +129,8 @@ describe("durability", () => {
   it("prints one JSON line with the demo key and stops with exit 0 on SIGTERM", async () => {
     const started = await startCli([]);
     expect(started).toMatchObject({ apiKey: "demo-key", accountId: "acct-demo", dataFile: null });
-    const exited = new Promise<number | null>((done) => child!.once("exit", (code) => done(code)));
+    const exited = new Promise((done) => child!.once("exit", (code, signal) => done({ code, signal })));
     child!.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    expect(await exited).toEqual({ code: 0, signal: null });
   });
 });

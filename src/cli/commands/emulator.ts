@@ -55,33 +55,40 @@ export function startedLine(running: RunningEmulator, options: EmulatorCommandOp
 }
 
 async function run(options: EmulatorCommandOptions): Promise<void> {
-  const running = await startEmulator({
-    host: options.host,
-    port: options.port,
-    dataFile: options.data,
-    seed: options.seed,
-    adminToken: options.adminToken,
-    faults: {
-      latencyMs: options.latency,
-      jitterMs: options.jitter,
-      failRate: options.failRate,
-      rateLimitEvery: options.rateLimitEvery,
-      retryAfterSeconds: options.retryAfter,
-      resetRate: options.resetRate,
-    },
+  // Handlers go in before the server starts, so a signal during start-up also stops it
+  // cleanly; a second signal while closing is ignored rather than killing the process.
+  let signalled: (signal: NodeJS.Signals) => void = () => {};
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
+    signalled = resolve;
   });
-  process.stdout.write(startedLine(running, options));
-  await new Promise<void>((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      process.stderr.write(`emulator: ${signal} received, stopping\n`);
-      running.close().then(resolve, resolve);
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
-  process.exitCode = ExitCode.Ok;
+  const onSignal = (signal: NodeJS.Signals) => signalled(signal);
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    const running = await startEmulator({
+      host: options.host,
+      port: options.port,
+      dataFile: options.data,
+      seed: options.seed,
+      adminToken: options.adminToken,
+      faults: {
+        latencyMs: options.latency,
+        jitterMs: options.jitter,
+        failRate: options.failRate,
+        rateLimitEvery: options.rateLimitEvery,
+        retryAfterSeconds: options.retryAfter,
+        resetRate: options.resetRate,
+      },
+    });
+    process.stdout.write(startedLine(running, options));
+    const signal = await stopped;
+    process.stderr.write(`emulator: ${signal} received, stopping\n`);
+    await running.close();
+    process.exitCode = ExitCode.Ok;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
 }
 
 /** `incident-sync emulator`: the local monitoring API for tests, demos and `npm start`. */

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import type { Service } from "../../api/schemas";
+import { statement } from "../database";
 import { ApiError } from "../http-error";
 import { toIso } from "../time";
 
@@ -23,13 +24,14 @@ export class AccountStore {
   constructor(private readonly db: DatabaseSync) {}
 
   ensureAccount(accountId: string, nowMs: number): void {
-    this.db
-      .prepare("INSERT INTO accounts (id, created_ms) VALUES (?, ?) ON CONFLICT DO NOTHING")
-      .run(accountId, nowMs);
+    statement(
+      this.db,
+      "INSERT INTO accounts (id, created_ms) VALUES (?, ?) ON CONFLICT DO NOTHING",
+    ).run(accountId, nowMs);
   }
 
   accountExists(accountId: string): boolean {
-    return this.db.prepare("SELECT 1 FROM accounts WHERE id = ?").get(accountId) !== undefined;
+    return statement(this.db, "SELECT 1 FROM accounts WHERE id = ?").get(accountId) !== undefined;
   }
 
   /** Adds a key to an account. A key already owned by another account is refused. */
@@ -39,9 +41,10 @@ export class AccountStore {
     if (owner !== undefined && owner !== accountId) {
       throw new ApiError(409, `an API key of account ${accountId} already belongs to ${owner}`);
     }
-    this.db
-      .prepare("INSERT INTO api_keys (key_hash, account_id) VALUES (?, ?) ON CONFLICT DO NOTHING")
-      .run(keyHash, accountId);
+    statement(
+      this.db,
+      "INSERT INTO api_keys (key_hash, account_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+    ).run(keyHash, accountId);
   }
 
   accountForKey(apiKey: string): string | undefined {
@@ -49,27 +52,29 @@ export class AccountStore {
   }
 
   private accountForKeyHash(keyHash: string): string | undefined {
-    const row = this.db.prepare("SELECT account_id FROM api_keys WHERE key_hash = ?").get(keyHash);
+    const row = statement(this.db, "SELECT account_id FROM api_keys WHERE key_hash = ?").get(
+      keyHash,
+    );
     return row === undefined ? undefined : String(row.account_id);
   }
 
   upsertService(accountId: string, id: string, name: string, atMs: number): void {
-    this.db
-      .prepare(
-        `INSERT INTO services (account_id, id, name, created_ms, updated_ms) VALUES (?, ?, ?, ?, ?)
+    statement(
+      this.db,
+      `INSERT INTO services (account_id, id, name, created_ms, updated_ms) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (account_id, id) DO UPDATE SET name = excluded.name, updated_ms = excluded.updated_ms`,
-      )
-      .run(accountId, id, name, atMs, atMs);
+    ).run(accountId, id, name, atMs, atMs);
   }
 
   /** The services of an account by id, for validating and rendering incidents. */
   services(accountId: string, ids: readonly string[]): Map<string, Service> {
     const found = new Map<string, Service>();
-    const statement = this.db.prepare(
+    const byId = statement(
+      this.db,
       "SELECT id, name, created_ms, updated_ms FROM services WHERE account_id = ? AND id = ?",
     );
     for (const id of ids) {
-      const row = statement.get(accountId, id);
+      const row = byId.get(accountId, id);
       if (row === undefined) continue;
       found.set(id, {
         id: String(row.id),
@@ -83,16 +88,16 @@ export class AccountStore {
   }
 
   serviceIds(accountId: string): string[] {
-    return this.db
-      .prepare("SELECT id FROM services WHERE account_id = ? ORDER BY id")
+    return statement(this.db, "SELECT id FROM services WHERE account_id = ? ORDER BY id")
       .all(accountId)
       .map((row) => String(row.id));
   }
 
   checkKind(accountId: string, checkId: string): CheckKind | undefined {
-    const row = this.db
-      .prepare("SELECT kind FROM checks WHERE account_id = ? AND id = ?")
-      .get(accountId, checkId);
+    const row = statement(this.db, "SELECT kind FROM checks WHERE account_id = ? AND id = ?").get(
+      accountId,
+      checkId,
+    );
     return row === undefined ? undefined : (String(row.kind) as CheckKind);
   }
 
@@ -103,9 +108,12 @@ export class AccountStore {
   ensureCheck(accountId: string, checkId: string, kind: CheckKind, name?: string): void {
     const existing = this.checkKind(accountId, checkId);
     if (existing === undefined) {
-      this.db
-        .prepare("INSERT INTO checks (account_id, id, kind, name) VALUES (?, ?, ?, ?)")
-        .run(accountId, checkId, kind, name ?? null);
+      statement(this.db, "INSERT INTO checks (account_id, id, kind, name) VALUES (?, ?, ?, ?)").run(
+        accountId,
+        checkId,
+        kind,
+        name ?? null,
+      );
       return;
     }
     if (kind === "heartbeat" && existing !== "heartbeat") {
@@ -115,22 +123,26 @@ export class AccountStore {
       );
     }
     if (name !== undefined) {
-      this.db
-        .prepare("UPDATE checks SET name = ? WHERE account_id = ? AND id = ?")
-        .run(name, accountId, checkId);
+      statement(this.db, "UPDATE checks SET name = ? WHERE account_id = ? AND id = ?").run(
+        name,
+        accountId,
+        checkId,
+      );
     }
   }
 
   setHeartbeatSettings(accountId: string, checkId: string, settings: HeartbeatSettings): void {
-    this.db
-      .prepare("UPDATE checks SET period_ms = ?, grace_ms = ? WHERE account_id = ? AND id = ?")
-      .run(settings.periodMs, settings.graceMs, accountId, checkId);
+    statement(
+      this.db,
+      "UPDATE checks SET period_ms = ?, grace_ms = ? WHERE account_id = ? AND id = ?",
+    ).run(settings.periodMs, settings.graceMs, accountId, checkId);
   }
 
   heartbeatSettings(accountId: string, checkId: string): HeartbeatSettings {
-    const row = this.db
-      .prepare("SELECT period_ms, grace_ms FROM checks WHERE account_id = ? AND id = ?")
-      .get(accountId, checkId);
+    const row = statement(
+      this.db,
+      "SELECT period_ms, grace_ms FROM checks WHERE account_id = ? AND id = ?",
+    ).get(accountId, checkId);
     return {
       periodMs: row?.period_ms == null ? null : Number(row.period_ms),
       graceMs: row === undefined ? 0 : Number(row.grace_ms),

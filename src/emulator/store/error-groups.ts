@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { ErrorGroup } from "../../api/schemas";
-import { transaction } from "../database";
+import { statement, transaction } from "../database";
 import { cleanErrorMessage, errorHash } from "../error-cleaning";
 import { notFound } from "../http-error";
 import { toIso } from "../time";
@@ -125,28 +125,30 @@ export class ErrorGroupStore {
     if (this.accounts.checkKind(accountId, checkId) === undefined) {
       throw notFound("check", checkId);
     }
-    return this.db
-      .prepare(
-        `SELECT * FROM error_groups WHERE account_id = ? AND check_id = ?
+    return statement(
+      this.db,
+      `SELECT * FROM error_groups WHERE account_id = ? AND check_id = ?
          ORDER BY last_seen_ms DESC, id ASC LIMIT ? OFFSET ?`,
-      )
+    )
       .all(accountId, checkId, limit, (page - 1) * limit)
       .map(renderGroup);
   }
 
   get(accountId: string, id: string): ErrorGroup {
-    const row = this.db
-      .prepare("SELECT * FROM error_groups WHERE account_id = ? AND id = ?")
-      .get(accountId, id);
+    const row = statement(
+      this.db,
+      "SELECT * FROM error_groups WHERE account_id = ? AND id = ?",
+    ).get(accountId, id);
     if (row === undefined) throw notFound("error group", id);
     return renderGroup(row);
   }
 
   /** Archives a group until its next result, as a person would in the UI. */
   archive(accountId: string, id: string): ErrorGroup {
-    const result = this.db
-      .prepare("UPDATE error_groups SET archived = 1 WHERE account_id = ? AND id = ?")
-      .run(accountId, id);
+    const result = statement(
+      this.db,
+      "UPDATE error_groups SET archived = 1 WHERE account_id = ? AND id = ?",
+    ).run(accountId, id);
     if (Number(result.changes) === 0) throw notFound("error group", id);
     return this.get(accountId, id);
   }

@@ -5,6 +5,7 @@ import type {
   HeartbeatState,
   SuccessRatioPeriod,
 } from "../../api/schemas";
+import { statement } from "../database";
 import { ApiError, notFound } from "../http-error";
 import { DAY_MS, formatDuration, toIso } from "../time";
 import type { AccountStore, HeartbeatSettings } from "./accounts";
@@ -107,19 +108,18 @@ export class HeartbeatStore {
 
   recordPing(accountId: string, checkId: string, ping: NewPing): { id: string } {
     this.accounts.ensureCheck(accountId, checkId, "heartbeat");
-    const result = this.db
-      .prepare(
-        `INSERT INTO heartbeat_pings (account_id, check_id, at_ms, ok, source, user_agent)
+    const result = statement(
+      this.db,
+      `INSERT INTO heartbeat_pings (account_id, check_id, at_ms, ok, source, user_agent)
          VALUES (?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        accountId,
-        checkId,
-        ping.atMs,
-        ping.ok ? 1 : 0,
-        ping.source ?? "api",
-        ping.userAgent ?? "",
-      );
+    ).run(
+      accountId,
+      checkId,
+      ping.atMs,
+      ping.ok ? 1 : 0,
+      ping.source ?? "api",
+      ping.userAgent ?? "",
+    );
     return { id: `hbp_${padded(Number(result.lastInsertRowid))}` };
   }
 
@@ -137,11 +137,11 @@ export class HeartbeatStore {
         `startTime ${toIso(window.startMs)} is after endTime ${toIso(window.endMs)}: send a startTime before the endTime`,
       );
     }
-    const pings = this.db
-      .prepare(
-        `SELECT seq, at_ms, ok, source, user_agent FROM heartbeat_pings
+    const pings = statement(
+      this.db,
+      `SELECT seq, at_ms, ok, source, user_agent FROM heartbeat_pings
          WHERE account_id = ? AND check_id = ? ORDER BY at_ms, seq`,
-      )
+    )
       .all(accountId, checkId)
       .map(
         (row): Ping => ({
@@ -178,12 +178,13 @@ export class HeartbeatStore {
     nowMs: number,
     lengthMs: number,
   ): SuccessRatioPeriod {
-    const statement = this.db.prepare(
+    const counts = statement(
+      this.db,
       `SELECT COUNT(*) AS total, COALESCE(SUM(ok), 0) AS ok FROM heartbeat_pings
        WHERE account_id = ? AND check_id = ? AND at_ms > ? AND at_ms <= ?`,
     );
     const count = (fromMs: number, toMs: number) => {
-      const row = statement.get(accountId, checkId, fromMs, toMs);
+      const row = counts.get(accountId, checkId, fromMs, toMs);
       return { total: Number(row?.total ?? 0), ok: Number(row?.ok ?? 0) };
     };
     const ratio = ({ total, ok }: { total: number; ok: number }) =>

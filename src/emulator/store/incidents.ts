@@ -7,6 +7,7 @@ import type {
   IncidentUpdate,
   Severity,
 } from "../../api/schemas";
+import { statement, transaction } from "../database";
 import { ApiError, notFound } from "../http-error";
 import { toIso } from "../time";
 import type { AccountStore } from "./accounts";
@@ -40,9 +41,10 @@ export class IncidentStore {
 
   exists(accountId: string, incidentId: string): boolean {
     return (
-      this.db
-        .prepare("SELECT 1 FROM incidents WHERE account_id = ? AND id = ?")
-        .get(accountId, incidentId) !== undefined
+      statement(this.db, "SELECT 1 FROM incidents WHERE account_id = ? AND id = ?").get(
+        accountId,
+        incidentId,
+      ) !== undefined
     );
   }
 
@@ -52,22 +54,21 @@ export class IncidentStore {
 
   /** Creates or replaces an incident (seed and control API); updates are left alone. */
   upsert(accountId: string, seed: IncidentSeed): void {
-    this.db
-      .prepare(
-        `INSERT INTO incidents (account_id, id, name, severity, last_update_status, duration, created_ms, updated_ms)
+    statement(
+      this.db,
+      `INSERT INTO incidents (account_id, id, name, severity, last_update_status, duration, created_ms, updated_ms)
          VALUES (?, ?, ?, ?, ?, ?, ?, NULL)
          ON CONFLICT (account_id, id) DO UPDATE SET name = excluded.name, severity = excluded.severity,
            last_update_status = excluded.last_update_status, duration = excluded.duration`,
-      )
-      .run(
-        accountId,
-        seed.id,
-        seed.name,
-        seed.severity,
-        seed.lastUpdateStatus,
-        seed.duration,
-        seed.createdMs,
-      );
+    ).run(
+      accountId,
+      seed.id,
+      seed.name,
+      seed.severity,
+      seed.lastUpdateStatus,
+      seed.duration,
+      seed.createdMs,
+    );
     this.replaceServices(accountId, seed.id, seed.serviceIds);
   }
 
@@ -77,9 +78,20 @@ export class IncidentStore {
    * in the body are server-owned and ignored. A changed status appends an update saying so.
    */
   update(accountId: string, incidentId: string, body: IncidentRequest, nowMs: number): Incident {
-    const current = this.db
-      .prepare("SELECT last_update_status FROM incidents WHERE account_id = ? AND id = ?")
-      .get(accountId, incidentId);
+    // One transaction: one fsync per PUT, and a crash never leaves half an update.
+    return transaction(this.db, () => this.updateInTransaction(accountId, incidentId, body, nowMs));
+  }
+
+  private updateInTransaction(
+    accountId: string,
+    incidentId: string,
+    body: IncidentRequest,
+    nowMs: number,
+  ): Incident {
+    const current = statement(
+      this.db,
+      "SELECT last_update_status FROM incidents WHERE account_id = ? AND id = ?",
+    ).get(accountId, incidentId);
     if (current === undefined) throw notFound("incident", incidentId);
     const serviceIds = body.services.map((service) => service.id);
     const known = this.accounts.services(accountId, serviceIds);
@@ -93,22 +105,21 @@ export class IncidentStore {
     }
     const nextStatus =
       body.lastUpdateStatus ?? (String(current.last_update_status) as IncidentStatus);
-    this.db
-      .prepare(
-        `UPDATE incidents SET name = ?, severity = ?, last_update_status = ?, updated_ms = ?,
+    statement(
+      this.db,
+      `UPDATE incidents SET name = ?, severity = ?, last_update_status = ?, updated_ms = ?,
            duration = CASE WHEN ? THEN ? ELSE duration END
          WHERE account_id = ? AND id = ?`,
-      )
-      .run(
-        body.name,
-        body.severity,
-        nextStatus,
-        nowMs,
-        body.duration !== undefined ? 1 : 0,
-        body.duration ?? null,
-        accountId,
-        incidentId,
-      );
+    ).run(
+      body.name,
+      body.severity,
+      nextStatus,
+      nowMs,
+      body.duration !== undefined ? 1 : 0,
+      body.duration ?? null,
+      accountId,
+      incidentId,
+    );
     this.replaceServices(accountId, incidentId, [...new Set(serviceIds)]);
     if (nextStatus !== current.last_update_status) {
       this.insertUpdate(accountId, incidentId, {
@@ -128,11 +139,10 @@ export class IncidentStore {
     this.requireIncident(accountId, incidentId);
     const created = this.insertUpdate(accountId, incidentId, update);
     if (update.status !== undefined) {
-      this.db
-        .prepare(
-          "UPDATE incidents SET last_update_status = ?, updated_ms = ? WHERE account_id = ? AND id = ?",
-        )
-        .run(update.status, update.atMs, accountId, incidentId);
+      statement(
+        this.db,
+        "UPDATE incidents SET last_update_status = ?, updated_ms = ? WHERE account_id = ? AND id = ?",
+      ).run(update.status, update.atMs, accountId, incidentId);
     }
     return created;
   }
@@ -140,20 +150,19 @@ export class IncidentStore {
   /** Seeds an update without touching the incident's status. */
   insertUpdate(accountId: string, incidentId: string, update: NewIncidentUpdate): IncidentUpdate {
     const id = `iu_${randomUUID()}`;
-    this.db
-      .prepare(
-        `INSERT INTO incident_updates (id, account_id, incident_id, description, status, notify_subscribers, created_ms)
+    statement(
+      this.db,
+      `INSERT INTO incident_updates (id, account_id, incident_id, description, status, notify_subscribers, created_ms)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
-        accountId,
-        incidentId,
-        update.description,
-        update.status ?? null,
-        update.notifySubscribers === true ? 1 : 0,
-        update.atMs,
-      );
+    ).run(
+      id,
+      accountId,
+      incidentId,
+      update.description,
+      update.status ?? null,
+      update.notifySubscribers === true ? 1 : 0,
+      update.atMs,
+    );
     return renderUpdate({
       id,
       description: update.description,
@@ -166,25 +175,26 @@ export class IncidentStore {
   /** Spec 4.2: the 100 latest updates, newest first (ties: the later insert first). */
   listUpdates(accountId: string, incidentId: string): IncidentUpdate[] {
     this.requireIncident(accountId, incidentId);
-    return this.db
-      .prepare(
-        `SELECT id, description, status, notify_subscribers, created_ms FROM incident_updates
+    return statement(
+      this.db,
+      `SELECT id, description, status, notify_subscribers, created_ms FROM incident_updates
          WHERE account_id = ? AND incident_id = ? ORDER BY created_ms DESC, seq DESC LIMIT ?`,
-      )
+    )
       .all(accountId, incidentId, INCIDENT_UPDATES_LIMIT)
       .map(renderUpdate);
   }
 
   /** The incident as the update operation answers it (spec 2.2). */
   render(accountId: string, incidentId: string): Incident {
-    const row = this.db
-      .prepare("SELECT * FROM incidents WHERE account_id = ? AND id = ?")
-      .get(accountId, incidentId);
+    const row = statement(this.db, "SELECT * FROM incidents WHERE account_id = ? AND id = ?").get(
+      accountId,
+      incidentId,
+    );
     if (row === undefined) throw notFound("incident", incidentId);
-    const serviceIds = this.db
-      .prepare(
-        "SELECT service_id FROM incident_services WHERE account_id = ? AND incident_id = ? ORDER BY position",
-      )
+    const serviceIds = statement(
+      this.db,
+      "SELECT service_id FROM incident_services WHERE account_id = ? AND incident_id = ? ORDER BY position",
+    )
       .all(accountId, incidentId)
       .map((service) => String(service.service_id));
     const services = this.accounts.services(accountId, serviceIds);
@@ -203,10 +213,12 @@ export class IncidentStore {
   }
 
   private replaceServices(accountId: string, incidentId: string, serviceIds: readonly string[]) {
-    this.db
-      .prepare("DELETE FROM incident_services WHERE account_id = ? AND incident_id = ?")
-      .run(accountId, incidentId);
-    const insert = this.db.prepare(
+    statement(
+      this.db,
+      "DELETE FROM incident_services WHERE account_id = ? AND incident_id = ?",
+    ).run(accountId, incidentId);
+    const insert = statement(
+      this.db,
       "INSERT INTO incident_services (account_id, incident_id, position, service_id) VALUES (?, ?, ?, ?)",
     );
     serviceIds.forEach((serviceId, position) => {
