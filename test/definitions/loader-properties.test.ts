@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { IncidentDefinition, type LoadResult, loadDefinitionSources } from "../../src/definitions";
 
-const EXAMPLES = ["api-errors.yaml", "checkout.yaml", "db-maintenance.yaml"].map((name) => ({
+const EXAMPLES = ["api-errors.yaml", "db-maintenance.yaml", "storefront.yaml"].map((name) => ({
   path: `incidents/${name}`,
   text: readFileSync(path.join(__dirname, "..", "..", "incidents", name), "utf8"),
 }));
