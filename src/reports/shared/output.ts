@@ -22,8 +22,11 @@ async function writeWithBackpressure(stream: Writable, chunk: string): Promise<v
 
 export function openSink(outPath: string | undefined, stdout: Writable): ReportSink {
   if (!outPath) {
+    // A closed pipe (`… | head`) ends the export with an error instead of a crash.
+    const failed = once(stdout, "error").then(([error]) => Promise.reject(error));
+    failed.catch(() => {});
     return {
-      write: (chunk) => writeWithBackpressure(stdout, chunk),
+      write: (chunk) => Promise.race([writeWithBackpressure(stdout, chunk), failed]),
       commit: async () => {},
       abort: async () => {},
     };
