@@ -10,7 +10,7 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
@@ -67,13 +67,16 @@ function median(values) {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-async function timeRuns(runs, fn) {
-  await fn(); // warm-up: JIT, file system cache
-  const times = [];
+/** Runs each function once to warm up, then `runs` rounds of each in turn; times per function. */
+async function timeInterleaved(runs, fns) {
+  for (const fn of fns) await fn();
+  const times = fns.map(() => []);
   for (let run = 0; run < runs; run++) {
-    const start = performance.now();
-    await fn();
-    times.push(performance.now() - start);
+    for (const [index, fn] of fns.entries()) {
+      const start = performance.now();
+      await fn();
+      times[index].push(performance.now() - start);
+    }
   }
   return times;
 }
@@ -113,22 +116,23 @@ export async function run({ files = 10_000, runs = 7 } = {}) {
   const dir = await mkdtemp(path.join(tmpdir(), "incident-sync-bench-defs-"));
   try {
     await generate(dir, files);
+    const paths = (await loadDefinitions(dir, { threads: 1 })).files;
     let last;
-    const load = await timeRuns(runs, async () => {
-      last = await loadDefinitions(dir);
-    });
-    const singleThread = await timeRuns(runs, async () => {
-      await loadDefinitions(dir, { threads: 1 });
-    });
+    // Interleaved, so load from other processes on a shared machine hits all three alike.
+    const [load, singleThread, floor] = await timeInterleaved(runs, [
+      async () => {
+        last = await loadDefinitions(dir);
+      },
+      () => loadDefinitions(dir, { threads: 1 }),
+      () => {
+        for (const file of paths) parseAllDocuments(readFileSync(file, "utf8"));
+      },
+    ]);
     if (last.problems.length > 0 || last.definitions.length !== files) {
       throw new Error(
         `expected ${files} valid definitions, got ${last.definitions.length} and ${last.problems.length} problems`,
       );
     }
-    const paths = last.files;
-    const floor = await timeRuns(runs, async () => {
-      for (const file of paths) parseAllDocuments(readFileSync(file, "utf8"));
-    });
     const cold = [];
     for (let index = 0; index < Math.max(3, Math.ceil(runs / 2)); index++)
       cold.push(await coldCli(dir));
@@ -148,6 +152,7 @@ export async function run({ files = 10_000, runs = 7 } = {}) {
       cliPeakRssMiB: Math.max(...cold.map((sample) => sample.maxRssKiB)) / 1024,
       baselineRssMiB: (await baselineRss()) / 1024,
       node: process.version,
+      loadAverage: loadavg().map((value) => Number(value.toFixed(2))),
     };
     return result;
   } finally {
@@ -164,6 +169,7 @@ function report(result) {
     `  floor: read + yaml parse, 1 thread ${ms(result.floorMedianMs)}  (1-thread load is ${result.ratioToFloor.toFixed(2)}x the floor)`,
     `  cold CLI \`validate\` (wall)      ${ms(result.cliColdMedianMs)}`,
     `  cold CLI peak RSS               ${result.cliPeakRssMiB.toFixed(0)} MiB (Node + modules alone: ${result.baselineRssMiB.toFixed(0)} MiB)`,
+    `  machine load average (1, 5, 15 min) at the end: ${result.loadAverage.join(", ")}`,
   ].join("\n");
 }
 

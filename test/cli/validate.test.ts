@@ -63,7 +63,7 @@ describe("incident-sync validate", () => {
     const run = await runCli(["validate", "good"], root);
     expect(run).toEqual({
       exitCode: 0,
-      stdout: "1 definition in 1 file under good are valid.\n",
+      stdout: "good: 1 definition in 1 file, all valid.\n",
       stderr: "",
     });
   });

@@ -50,7 +50,7 @@ export function validateJson(dir: string, result: LoadResult) {
 }
 
 function plainText(dir: string, result: LoadResult): string {
-  if (result.problems.length === 0) return `${summary(dir, result)} are valid.\n`;
+  if (result.problems.length === 0) return `${summary(dir, result)}\n`;
   const lines = result.problems.map(
     (problem) => `${formatLocation(problem)}: ${problem.message} [${problem.code}]`,
   );
@@ -59,7 +59,7 @@ function plainText(dir: string, result: LoadResult): string {
 }
 
 function githubText(dir: string, result: LoadResult): string {
-  if (result.problems.length === 0) return `${summary(dir, result)} are valid.\n`;
+  if (result.problems.length === 0) return `${summary(dir, result)}\n`;
   const lines = result.problems.map((problem) =>
     githubAnnotation({
       level: "error",
@@ -75,7 +75,7 @@ function githubText(dir: string, result: LoadResult): string {
 }
 
 function summary(dir: string, result: LoadResult): string {
-  return `${plural(result.definitions.length, "definition")} in ${plural(result.files.length, "file")} under ${dir}`;
+  return `${dir}: ${plural(result.definitions.length, "definition")} in ${plural(result.files.length, "file")}, all valid.`;
 }
 
 function problemsSummary(problems: readonly DefinitionProblem[]): string {
