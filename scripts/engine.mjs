@@ -340,8 +340,8 @@ function installDynamicProviderPlugin(engine) {
   const target = join(engine.binDir, dynamicProviderPlugin);
   const wanted = readFileSync(source);
   if (existsSync(target) && readFileSync(target).equals(wanted)) return;
-  writeFileSync(`${target}.tmp`, wanted, { mode: 0o755 });
-  renameSync(`${target}.tmp`, target);
+  writeFileSync(`${target}.${process.pid}.tmp`, wanted, { mode: 0o755 });
+  renameSync(`${target}.${process.pid}.tmp`, target);
 }
 
 async function main() {
