@@ -100,14 +100,25 @@ async function startPrism(openApiFile) {
     "index.js",
   );
   const port = 4300 + Math.floor(Math.random() * 1000);
-  const { child } = await startProcess(
+  // Silent: at the default level Prism logs every request and keeps burning CPU on its log
+  // backlog after a run, which would slow whatever is measured next.
+  const child = spawn(
     process.execPath,
-    [bin, "mock", "-h", "127.0.0.1", "-p", String(port), "-v", "info", openApiFile],
-    (line) => (line.includes("Prism is listening") ? true : undefined),
+    [bin, "mock", "-h", "127.0.0.1", "-p", String(port), "-v", "silent", openApiFile],
+    { stdio: "ignore" },
   );
-  // Prism logs every request at info level; drop the output so logging does not block it.
-  child.stdout.resume();
-  return { child, url: `http://127.0.0.1:${port}` };
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (child.exitCode !== null) throw new Error(`prism exited with ${child.exitCode}`);
+    try {
+      await fetch(`${url}/v1/error-groups/ready`, { headers: { authorization: "Bearer x" } });
+      return { child, url };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  child.kill("SIGKILL");
+  throw new Error("prism did not listen within 30 s");
 }
 
 const incidentBody = JSON.stringify({
@@ -164,6 +175,8 @@ async function measure(url, scenario) {
 
 const dir = await mkdtemp(path.join(tmpdir(), "emulator-bench-"));
 const emulator = await startEmulator(path.join(dir, "data.db"));
+// The same emulator without a data file: the difference is the cost of durable writes.
+const inMemory = await startEmulator(undefined);
 const openApiFile = path.join(dir, "openapi.json");
 await writeFile(openApiFile, await (await fetch(`${emulator.url}/openapi.json`)).text());
 let prism;
@@ -177,9 +190,10 @@ try {
 const rows = [];
 try {
   for (const scenario of scenarios) {
-    const runs = { emulator: [], prism: [] };
+    const runs = { emulator: [], inMemory: [], prism: [] };
     for (let round = 0; round < ROUNDS; round++) {
       runs.emulator.push(await measure(emulator.url, scenario));
+      runs.inMemory.push(await measure(inMemory.url, scenario));
       if (prism) runs.prism.push(await measure(prism.url, scenario));
     }
     const summary = (list) =>
@@ -193,11 +207,13 @@ try {
     rows.push({
       scenario: scenario.name,
       emulator: summary(runs.emulator),
+      inMemory: summary(runs.inMemory),
       prism: summary(runs.prism),
     });
   }
 } finally {
   await stop(emulator.child);
+  await stop(inMemory.child);
   if (prism) await stop(prism.child);
   await rm(dir, { recursive: true, force: true });
 }
@@ -220,14 +236,15 @@ const fmt = (n) =>
     : n >= 100
       ? Math.round(n).toLocaleString("en-US")
       : n.toFixed(1);
+const cells = (summary) => [fmt(summary?.rps), fmt(summary?.p50), fmt(summary?.p99)].join(" | ");
 console.log(
-  `| Scenario | Emulator req/s | p50 ms | p99 ms | Prism req/s | p50 ms | p99 ms | Emulator / Prism |`,
+  "| Scenario | Emulator, data file: req/s | p50 ms | p99 ms | Emulator, in memory: req/s | p50 ms | p99 ms | Prism: req/s | p50 ms | p99 ms | Emulator (file) / Prism |",
 );
-console.log(`|---|---:|---:|---:|---:|---:|---:|---:|`);
+console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const row of rows) {
   const ratio = row.prism ? `${(row.emulator.rps / row.prism.rps).toFixed(2)}×` : "–";
   console.log(
-    `| ${row.scenario} | ${fmt(row.emulator.rps)} | ${fmt(row.emulator.p50)} | ${fmt(row.emulator.p99)} | ${fmt(row.prism?.rps)} | ${fmt(row.prism?.p50)} | ${fmt(row.prism?.p99)} | ${ratio} |`,
+    `| ${row.scenario} | ${cells(row.emulator)} | ${cells(row.inMemory)} | ${cells(row.prism)} | ${ratio} |`,
   );
 }
 if (!prism) console.log(`Prism: ${results.prism}`);
