@@ -76,8 +76,7 @@ async function startEmulator(dataFile) {
       "json",
       "--admin-token",
       ADMIN,
-      "--data",
-      dataFile,
+      ...(dataFile === undefined ? [] : ["--data", dataFile]),
     ],
     (line) => (line.startsWith("{") ? JSON.parse(line) : undefined),
   );

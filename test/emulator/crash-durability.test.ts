@@ -129,7 +129,9 @@ describe("durability", () => {
   it("prints one JSON line with the demo key and stops with exit 0 on SIGTERM", async () => {
     const started = await startCli([]);
     expect(started).toMatchObject({ apiKey: "demo-key", accountId: "acct-demo", dataFile: null });
-    const exited = new Promise((done) => child!.once("exit", (code, signal) => done({ code, signal })));
+    const exited = new Promise((done) =>
+      child!.once("exit", (code, signal) => done({ code, signal })),
+    );
     child!.kill("SIGTERM");
     expect(await exited).toEqual({ code: 0, signal: null });
   });
