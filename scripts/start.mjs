@@ -19,7 +19,8 @@ Runs the main job against the embedded emulator:
   2. builds the project (npm run build)
   3. starts the emulator with the demo seed on a free loopback port
      (data kept in .incident-sync/emulator.db)
-  4. runs pulumi up on the dev stack (state in .incident-sync/engine) and prints the outputs
+  4. runs pulumi up on the dev stack (state in .incident-sync/engine), prints what changed
+     and a summary: incidents, latest updates, heartbeat ratios, top error groups, drift
 
 Environment: PULUMI_CONFIG_PASSPHRASE overrides the local demo passphrase;
 INCIDENT_SYNC_PULUMI_BIN points at an existing Pulumi CLI.
@@ -45,9 +46,8 @@ step(
   npm ? [npm, "run", "--silent", "build"] : ["run", "--silent", "build"],
 );
 
-const { runMainJob, formatOutputs } = require(
-  join(repoRoot, "dist", "src", "engine", "main-job.js"),
-);
+const { runMainJob } = require(join(repoRoot, "dist", "src", "engine", "main-job.js"));
+const { changedIncidents, formatSummary } = require(join(repoRoot, "dist", "src", "program"));
 try {
   const { stackName, up } = await runMainJob({ repoRoot });
   const counts = Object.entries(up.changes)
@@ -55,7 +55,11 @@ try {
     .join(", ");
   const seconds = (up.durationMs / 1000).toFixed(1);
   process.stdout.write(
-    `\nStack ${stackName}: ${up.changed ? "changes applied" : "no changes"} (${counts || "no resources"}; ${seconds} s)\nOutputs:\n${formatOutputs(up.outputs)}\n`,
+    `\nStack ${stackName}: ${up.changed ? "changes applied" : "no changes"} (${counts || "no resources"}; ${seconds} s)\n${changedIncidents(
+      up.stdout,
+    )
+      .map((line) => `  ${line}\n`)
+      .join("")}\n${formatSummary(up.outputs)}\n`,
   );
 } catch (error) {
   const known = error instanceof Error && /^Engine/.test(error.name);

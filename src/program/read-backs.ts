@@ -13,8 +13,8 @@ export const HEARTBEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const TOP_ERROR_GROUPS = 5;
 
 export interface HeartbeatReadBack {
-  from: string;
-  to: string;
+  /** Length of the window read, ending at the run; its times stay out so outputs are stable between runs. */
+  windowHours: number;
   eventCount: number;
   events: HeartbeatEvent[];
   stats: HeartbeatStats | null;
@@ -97,8 +97,7 @@ export async function readHeartbeat(
   const from = new Date(now.getTime() - HEARTBEAT_WINDOW_MS);
   const { events, stats } = await client.heartbeats.eventsBetween(checkId, from, now);
   return {
-    from: from.toISOString(),
-    to: now.toISOString(),
+    windowHours: HEARTBEAT_WINDOW_MS / 3_600_000,
     eventCount: events.length,
     events,
     stats: stats ?? null,
