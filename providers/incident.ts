@@ -65,7 +65,8 @@ interface Connection {
   concurrency?: number;
 }
 
-interface IncidentProvider extends pulumi.dynamic.ResourceProvider<IncidentInputs, IncidentState> {
+export interface IncidentProvider
+  extends pulumi.dynamic.ResourceProvider<IncidentInputs, IncidentState> {
   connection?: Connection;
   client(): import("../src/api").MonitoringClient;
   put(inputs: IncidentInputs, status: IncidentStatus): Promise<IncidentState>;
@@ -89,7 +90,7 @@ const DIFFED_FIELDS = [
  * `configure()` from the stack's secret config and lives only on the deserialized provider in
  * the plugin process; it is never in the serialized provider or in the state.
  */
-const incidentProvider: IncidentProvider = {
+export const incidentProvider: IncidentProvider = {
   async configure(request) {
     const number = (key: string): number | undefined => {
       const value = request.config.get(`incident-sync:${key}`);

@@ -20,6 +20,7 @@ import {
   openEngineStack,
   resolveEngine,
 } from "../../src/engine";
+import { changedIncidents, formatSummary } from "../../src/program";
 
 const repoRoot = join(__dirname, "..", "..");
 const engineTimeout = 300_000;
@@ -156,6 +157,32 @@ describe("the incident program on the real engine against the emulator", () => {
       const errorGroups = up.outputs.errorGroups?.value as Record<string, { count: number }>;
       expect(Object.keys(errorGroups).sort()).toEqual(["chk-api", "chk-checkout", "chk-web"]);
       expect(errorGroups["chk-api"]?.count).toBeGreaterThan(0);
+      expect(changedIncidents(up.stdout).sort()).toEqual([
+        "+ db-maintenance created",
+        "+ inc-api-errors created",
+        "+ inc-checkout-latency created",
+        "+ inc-login-failures created",
+      ]);
+      const summary = formatSummary(up.outputs).split("\n");
+      expect(
+        summary.filter((line) => /^( {2}inc-| {2}hb-| {2}chk-|\w)/.test(line)),
+      ).toMatchInlineSnapshot(`
+        [
+          "Incidents (4):",
+          "  inc-api-errors  MONITORING  MAJOR  Elevated error rate on the public API",
+          "  inc-checkout-latency  INVESTIGATING  MEDIUM  Slow checkout for some customers in EU",
+          "  inc-db-maintenance  RESOLVED  MINOR  Scheduled database maintenance",
+          "  inc-login-failures  RESOLVED  CRITICAL  Some users cannot log in with SSO",
+          "Heartbeats (success ratio, last 24 h / last 7 days):",
+          "  hb-billing-sync  84.62% / 85.71%  (3 events in 24 h)",
+          "  hb-nightly-backup  0% / 80%  (1 event in 24 h)",
+          "Error groups (most recent first):",
+          "  chk-api  3 groups, 0 archived",
+          "  chk-checkout  2 groups, 0 archived",
+          "  chk-web  1 group, 0 archived",
+          "Drift: none, the status page matches the definitions.",
+        ]
+      `);
     },
     engineTimeout,
   );

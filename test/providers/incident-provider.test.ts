@@ -1,0 +1,92 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { IncidentInputs, IncidentProvider } from "../../providers/incident";
+
+// The compiled provider, as the engine's plugin loads it: its methods require compiled modules.
+const { incidentProvider } = require(
+  join(__dirname, "..", "..", "dist", "providers", "incident.js"),
+) as {
+  incidentProvider: IncidentProvider;
+};
+
+const inputs: IncidentInputs = {
+  incidentId: "inc-api-errors",
+  name: "Elevated error rate on the public API",
+  severity: "MAJOR",
+  status: "MONITORING",
+  services: [{ id: "svc-api", name: "Public API" }],
+  onRemove: "release",
+  providerVersion: "0.1.0",
+};
+
+describe("the incident provider's check and diff", () => {
+  it("returns each invalid input as a property and a reason", async () => {
+    const result = await incidentProvider.check?.({}, {
+      ...inputs,
+      severity: "HUGE",
+      services: [],
+      incidentId: "",
+    } as never);
+    expect(result?.failures).toMatchInlineSnapshot(`
+      [
+        {
+          "property": "incidentId",
+          "reason": "must not be empty",
+        },
+        {
+          "property": "severity",
+          "reason": "Invalid option: expected one of "CRITICAL"|"MAJOR"|"MEDIUM"|"MINOR"",
+        },
+        {
+          "property": "services",
+          "reason": "Too small: expected array to have >=1 items",
+        },
+      ]
+    `);
+  });
+
+  it("accepts valid inputs and normalizes the defaults", async () => {
+    const { onRemove: _default, ...rest } = inputs;
+    const result = await incidentProvider.check?.({}, rest as never);
+    expect(result).toEqual({ inputs });
+  });
+
+  it("reports exactly the changed fields without any network call", async () => {
+    const result = await incidentProvider.diff?.("inc-api-errors", inputs, {
+      ...inputs,
+      name: "Errors on the public API",
+      services: [{ id: "svc-api" }],
+    });
+    expect(result).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+      detailedDiff: {
+        name: { kind: "update", inputDiff: true },
+        services: { kind: "update", inputDiff: true },
+      },
+    });
+  });
+
+  it("replaces the resource, deleting first, when the incident id changes", async () => {
+    const result = await incidentProvider.diff?.("inc-api-errors", inputs, {
+      ...inputs,
+      incidentId: "inc-api-errors-2",
+    });
+    expect(result?.replaces).toEqual(["incidentId"]);
+    expect(result?.deleteBeforeReplace).toBe(true);
+  });
+
+  it("finds no change when only the provider's own outputs differ", async () => {
+    const olds = { ...inputs, appliedAt: "2026-01-01T00:00:00.000Z", createdAt: null };
+    expect((await incidentProvider.diff?.("inc-api-errors", olds, inputs))?.changes).toBe(false);
+  });
+
+  it("applies a new provider release as an update", async () => {
+    const result = await incidentProvider.diff?.("inc-api-errors", inputs, {
+      ...inputs,
+      providerVersion: "0.2.0",
+    });
+    expect(result?.detailedDiff).toEqual({ providerVersion: { kind: "update", inputDiff: true } });
+  });
+});
