@@ -1,23 +1,29 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import type { IncidentRequest, IncidentStatus, IncidentUpdate, Severity } from "../src/api";
+import type { IncidentStatus, Severity } from "../src/api";
+import type {
+  IncidentInputs,
+  IncidentService,
+  IncidentState,
+  ProviderSession,
+} from "./incident-operations";
+
+export type {
+  IncidentInputs,
+  IncidentService,
+  IncidentState,
+} from "./incident-operations";
 
 /**
- * Compiled module directories the provider `require()`s inside its methods. The provider runs
- * in the engine's `pulumi-resource-pulumi-nodejs` process, which cannot resolve this package
- * by name, so the absolute paths are captured as plain strings (not secrets) when the provider
- * is serialized. Loading modules inside methods keeps clients, schemas and keys out of the
- * serialized closure.
+ * The compiled module holding the provider's operations. The provider runs in the engine's
+ * `pulumi-resource-pulumi-nodejs` process, which cannot resolve this package by name, so the
+ * absolute path is captured as a plain string (not a secret) when the provider is serialized.
  */
-const API_MODULE: string = join(__dirname, "..", "src", "api");
-const SCHEMA_MODULE: string = join(__dirname, "..", "src", "definitions", "schema");
+const OPERATIONS: string = join(__dirname, "incident-operations");
 
-/** A service as applied: id, and a name when the definition gives one. */
-export interface IncidentService {
-  id: string;
-  name?: string;
-}
+type Operations = typeof import("./incident-operations");
+const operations = (): Operations => require(OPERATIONS) as Operations;
 
 /** Inputs of one status-page incident, mapped to `PUT /v1/status-pages/incidents/{incidentId}`. */
 export interface IncidentArgs {
@@ -36,214 +42,38 @@ export interface IncidentArgs {
   reopen?: pulumi.Input<boolean>;
 }
 
-/** Inputs as the provider receives them (after `check`). */
-export interface IncidentInputs {
-  incidentId: string;
-  name: string;
-  severity: Severity;
-  status: IncidentStatus;
-  services: IncidentService[];
-  duration?: number | null;
-  onRemove: "release" | "resolve";
-  reopen?: boolean;
-  providerVersion: string;
-}
-
-/** State of an applied incident: the inputs plus what the server said. */
-export interface IncidentState extends IncidentInputs {
-  /** Server time of the last PUT (`updated_at`), else the provider's clock. */
-  appliedAt: string;
-  createdAt: string | null;
-}
-
-interface Connection {
-  baseUrl: string;
-  accountId: string;
-  apiKey: string;
-  retries?: number;
-  rateLimit?: number;
-  concurrency?: number;
-}
-
-export interface IncidentProvider
-  extends pulumi.dynamic.ResourceProvider<IncidentInputs, IncidentState> {
-  connection?: Connection;
-  client(): import("../src/api").MonitoringClient;
-  put(inputs: IncidentInputs, status: IncidentStatus): Promise<IncidentState>;
-}
-
-/** Fields whose change is an update (a PUT); `incidentId` replaces. */
-const DIFFED_FIELDS = [
-  "name",
-  "severity",
-  "status",
-  "services",
-  "duration",
-  "onRemove",
-  "reopen",
-  "providerVersion",
-] as const;
+export type IncidentProvider = pulumi.dynamic.ResourceProvider<IncidentInputs, IncidentState> &
+  ProviderSession;
 
 /**
- * The provider is serialized into the state with its closure (pulumi/pulumi#6490), so it is a
- * small plain object: it captures two path strings and nothing else. The API key is read in
- * `configure()` from the stack's secret config and lives only on the deserialized provider in
- * the plugin process; it is never in the serialized provider or in the state.
+ * The provider is serialized into the state of every incident with its closure
+ * (pulumi/pulumi#6490), so it is a small plain object of one-line methods that capture one
+ * path string and `require()` the operations when called: no client, schema or key is in the
+ * closure, and the state stays small (the engine rewrites it after every step). One object is
+ * shared by all incidents, so Pulumi serializes it once per program run. The API key is read in
+ * `configure()` from the stack's secret config into this object in the plugin process only.
  */
 export const incidentProvider: IncidentProvider = {
   async configure(request) {
-    const number = (key: string): number | undefined => {
-      const value = request.config.get(`incident-sync:${key}`);
-      return value === undefined || value === "" ? undefined : Number(value);
-    };
-    const retries = number("retries");
-    const rateLimit = number("rateLimit");
-    const concurrency = number("concurrency");
-    this.connection = {
-      baseUrl: request.config.require("incident-sync:baseUrl"),
-      accountId: request.config.require("incident-sync:accountId"),
-      apiKey: request.config.require("incident-sync:apiKey"),
-      ...(retries === undefined ? {} : { retries }),
-      ...(rateLimit === undefined ? {} : { rateLimit }),
-      ...(concurrency === undefined ? {} : { concurrency }),
-    };
+    await operations().configure(this, request);
   },
-
   async check(_olds, news) {
-    const { IncidentDefinition } = require(
-      SCHEMA_MODULE,
-    ) as typeof import("../src/definitions/schema");
-    const candidate: Record<string, unknown> = {
-      id: news.incidentId,
-      name: news.name,
-      severity: news.severity,
-      status: news.status,
-      services: news.services,
-      onRemove: news.onRemove ?? "release",
-    };
-    if (news.duration !== undefined) candidate.duration = news.duration;
-    if (news.reopen !== undefined) candidate.reopen = news.reopen;
-    const parsed = IncidentDefinition.safeParse(candidate);
-    if (!parsed.success) {
-      return {
-        failures: parsed.error.issues.map((issue) => {
-          const [first, ...rest] = issue.path.map(String);
-          const property = first === "id" ? "incidentId" : (first ?? "incidentId");
-          const where = rest.length > 0 ? ` (at ${rest.join(".")})` : "";
-          return { property, reason: `${issue.message}${where}` };
-        }),
-      };
-    }
-    const definition = parsed.data;
-    const inputs: IncidentInputs = {
-      incidentId: definition.id,
-      name: definition.name,
-      severity: definition.severity,
-      status: definition.status,
-      services: definition.services.map((service) =>
-        service.name === undefined ? { id: service.id } : { id: service.id, name: service.name },
-      ),
-      onRemove: definition.onRemove,
-      providerVersion: String(news.providerVersion ?? ""),
-    };
-    if (definition.duration !== undefined) inputs.duration = definition.duration;
-    if (definition.reopen !== undefined) inputs.reopen = definition.reopen;
-    return { inputs };
+    return operations().check(news as unknown as Record<string, unknown>);
   },
-
-  // Field by field and without a network call: what changes is what the engine shows.
   async diff(_id, olds, news) {
-    const same = (a: unknown, b: unknown) =>
-      JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-    const replaces = olds.incidentId === news.incidentId ? [] : ["incidentId"];
-    const changed = DIFFED_FIELDS.filter((field) => !same(olds[field], news[field]));
-    const detailedDiff: Record<string, { kind: "update" | "updateReplace"; inputDiff: boolean }> =
-      {};
-    for (const field of changed) detailedDiff[field] = { kind: "update", inputDiff: true };
-    for (const field of replaces) detailedDiff[field] = { kind: "updateReplace", inputDiff: true };
-    return {
-      changes: replaces.length > 0 || changed.length > 0,
-      replaces,
-      // Two resources never manage one incident: the old one lets go before the new one adopts.
-      deleteBeforeReplace: replaces.length > 0,
-      detailedDiff,
-    };
+    return operations().diff(olds, news);
   },
-
-  // The API has no create: the declared incident must exist, and create adopts it.
   async create(inputs) {
-    return { id: inputs.incidentId, outs: await this.put(inputs, inputs.status) };
+    return operations().create(this, inputs);
   },
-
   async update(_id, _olds, news) {
-    return { outs: await this.put(news, news.status) };
+    return operations().update(this, news);
   },
-
-  /**
-   * The API has no GET for an incident, so the live status is the newest update with a status
-   * posted after the last apply; without one, the status is what the last PUT set.
-   */
   async read(id, props) {
-    if (!props) return { id };
-    const updates = await this.client().incidents.listUpdates(id);
-    const time = (update: IncidentUpdate) =>
-      Date.parse(update.publicIncidentUpdateDate ?? update.created_at ?? "") || 0;
-    const appliedAt = Date.parse(props.appliedAt) || 0;
-    const newest = updates
-      .filter((update) => update.status !== undefined && time(update) > appliedAt)
-      .sort((a, b) => time(b) - time(a))[0];
-    const state: IncidentState = { ...props, status: newest?.status ?? props.status };
-    return { id, props: state };
+    return operations().read(this, id, props);
   },
-
   async delete(_id, props) {
-    if (props.onRemove === "resolve") await this.put(props, "RESOLVED");
-  },
-
-  client() {
-    const connection = this.connection;
-    if (!connection) {
-      throw new Error(
-        "The incident provider has no connection: set incident-sync:baseUrl, incident-sync:accountId and the secret incident-sync:apiKey in the stack config.",
-      );
-    }
-    const { createClient } = require(API_MODULE) as typeof import("../src/api");
-    return createClient({
-      baseUrl: connection.baseUrl,
-      apiKey: connection.apiKey,
-      accountId: connection.accountId,
-      ...(connection.retries === undefined ? {} : { retry: { limit: connection.retries } }),
-      ...(connection.rateLimit === undefined
-        ? {}
-        : { rateLimit: { limit: connection.rateLimit, intervalMs: 60_000 } }),
-      ...(connection.concurrency === undefined ? {} : { concurrency: connection.concurrency }),
-    });
-  },
-
-  async put(inputs, status) {
-    const { NotFoundError } = require(API_MODULE) as typeof import("../src/api");
-    const request: IncidentRequest = {
-      name: inputs.name,
-      severity: inputs.severity,
-      services: inputs.services,
-      lastUpdateStatus: status,
-    };
-    if (inputs.duration !== undefined) request.duration = inputs.duration;
-    try {
-      const incident = await this.client().incidents.update(inputs.incidentId, request);
-      return {
-        ...inputs,
-        appliedAt: incident.updated_at ?? new Date().toISOString(),
-        createdAt: incident.created_at ?? null,
-      };
-    } catch (error) {
-      if (error instanceof NotFoundError) {
-        throw new Error(
-          `Incident "${inputs.incidentId}" does not exist in account "${this.connection?.accountId}". The API cannot create incidents: create it on the status page first, or fix the id in its definition.`,
-        );
-      }
-      throw error;
-    }
+    await operations().remove(this, props);
   },
 };
 

@@ -60,11 +60,17 @@ describe("the incident provider's check and diff", () => {
     expect(result).toEqual({
       changes: true,
       replaces: [],
+      // Everything but name and services stays as it is.
+      stables: [
+        "incidentId",
+        "severity",
+        "status",
+        "duration",
+        "onRemove",
+        "reopen",
+        "providerVersion",
+      ],
       deleteBeforeReplace: false,
-      detailedDiff: {
-        name: { kind: "update", inputDiff: true },
-        services: { kind: "update", inputDiff: true },
-      },
     });
   });
 
@@ -87,6 +93,7 @@ describe("the incident provider's check and diff", () => {
       ...inputs,
       providerVersion: "0.2.0",
     });
-    expect(result?.detailedDiff).toEqual({ providerVersion: { kind: "update", inputDiff: true } });
+    expect(result?.changes).toBe(true);
+    expect(result?.stables).not.toContain("providerVersion");
   });
 });
