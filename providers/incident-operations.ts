@@ -98,6 +98,7 @@ export async function configure(
 }
 
 export async function check(
+  olds: Partial<IncidentInputs>,
   news: Record<string, unknown>,
 ): Promise<pulumi.dynamic.CheckResult<IncidentInputs>> {
   const candidate: Record<string, unknown> = {
@@ -122,6 +123,21 @@ export async function check(
     };
   }
   const definition = parsed.data;
+  // Reopening a resolved incident notifies subscribers again: it has to be meant.
+  if (
+    olds.status === "RESOLVED" &&
+    definition.status !== "RESOLVED" &&
+    definition.reopen !== true
+  ) {
+    return {
+      failures: [
+        {
+          property: "status",
+          reason: `incident ${definition.id} is RESOLVED; moving it to ${definition.status} reopens it: add \`reopen: true\` to its definition`,
+        },
+      ],
+    };
+  }
   const inputs: IncidentInputs = {
     incidentId: definition.id,
     name: definition.name,

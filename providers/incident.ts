@@ -57,8 +57,8 @@ export const incidentProvider: IncidentProvider = {
   async configure(request) {
     await operations().configure(this, request);
   },
-  async check(_olds, news) {
-    return operations().check(news as unknown as Record<string, unknown>);
+  async check(olds, news) {
+    return operations().check(olds, news as unknown as Record<string, unknown>);
   },
   async diff(_id, olds, news) {
     return operations().diff(olds, news);

@@ -51,6 +51,23 @@ describe("the incident provider's check and diff", () => {
     expect(result).toEqual({ inputs });
   });
 
+  it("refuses to reopen a resolved incident unless the definition says reopen", async () => {
+    const resolved = { ...inputs, status: "RESOLVED" as const };
+    const reopened = { ...inputs, status: "MONITORING" as const };
+    const refused = await incidentProvider.check?.(resolved, reopened);
+    expect(refused?.failures).toMatchInlineSnapshot(`
+      [
+        {
+          "property": "status",
+          "reason": "incident inc-api-errors is RESOLVED; moving it to MONITORING reopens it: add \`reopen: true\` to its definition",
+        },
+      ]
+    `);
+    const allowed = await incidentProvider.check?.(resolved, { ...reopened, reopen: true });
+    expect(allowed?.failures).toBeUndefined();
+    expect(allowed?.inputs?.status).toBe("MONITORING");
+  });
+
   it("reports exactly the changed fields without any network call", async () => {
     const result = await incidentProvider.diff?.("inc-api-errors", inputs, {
       ...inputs,
