@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { IncidentStatus, Severity } from "../src/api";
+import { PACKAGE_VERSION } from "../src/package-version";
 import type {
   IncidentInputs,
   IncidentService,
@@ -78,21 +78,7 @@ export const incidentProvider: IncidentProvider = {
 };
 
 /** Version of this package, an input of every incident so a new provider release is applied. */
-export const PROVIDER_VERSION: string = packageVersion();
-
-function packageVersion(): string {
-  for (let dir = __dirname; ; dir = dirname(dir)) {
-    const file = join(dir, "package.json");
-    if (existsSync(file)) {
-      const manifest = JSON.parse(readFileSync(file, "utf8")) as {
-        name?: string;
-        version?: string;
-      };
-      if (manifest.name === "incident-sync" && manifest.version) return manifest.version;
-    }
-    if (dirname(dir) === dir) return "0.0.0";
-  }
-}
+export const PROVIDER_VERSION: string = PACKAGE_VERSION;
 
 /**
  * One status-page incident, kept in step with its definition by the Pulumi engine.
