@@ -35,10 +35,9 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       "the seed has no account: add one under accounts (see examples/seed/demo.yaml)",
     );
   }
+  const requests = trackInFlight(emulator.app.fetch);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const started = serve({ fetch: emulator.app.fetch, hostname: host, port }, () =>
-      resolve(started),
-    );
+    const started = serve({ fetch: requests.fetch, hostname: host, port }, () => resolve(started));
     started.once("error", (error) => {
       emulator.close();
       reject(error);
@@ -54,13 +53,38 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     adminToken: emulator.adminToken,
     close() {
       closing ??= new Promise<void>((resolve) => {
+        // A handler can still be running (injected latency, a dropped client) after its
+        // socket is gone; the database closes only once every handler has finished.
         server.close(() => {
-          emulator.close();
-          resolve();
+          void requests.drained().then(() => {
+            emulator.close();
+            resolve();
+          });
         });
         if ("closeAllConnections" in server) server.closeAllConnections();
       });
       return closing;
     },
+  };
+}
+
+/** Wraps a fetch handler to count the requests it is still handling. */
+function trackInFlight<Args extends unknown[]>(
+  handle: (...args: Args) => Response | Promise<Response>,
+): { fetch: (...args: Args) => Promise<Response>; drained: () => Promise<void> } {
+  let inFlight = 0;
+  const waiting: (() => void)[] = [];
+  return {
+    async fetch(...args) {
+      inFlight++;
+      try {
+        return await handle(...args);
+      } finally {
+        inFlight--;
+        if (inFlight === 0) for (const wake of waiting.splice(0)) wake();
+      }
+    },
+    drained: () =>
+      inFlight === 0 ? Promise.resolve() : new Promise<void>((wake) => waiting.push(wake)),
   };
 }

@@ -104,6 +104,29 @@ describe("faults", () => {
   });
 });
 
+describe("shutdown", () => {
+  it("closes the database only after the requests still being handled have finished", async () => {
+    const internalErrors: unknown[] = [];
+    running = await startEmulator({
+      port: 0,
+      faults: { latencyMs: 200 },
+      onInternalError: (error) => internalErrors.push(error),
+    });
+    const client = new AbortController();
+    const request = fetch(`${running.url}/v1/error-groups/checks/chk-api`, {
+      headers: auth,
+      signal: client.signal,
+    }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    client.abort();
+    await request;
+    await running.close();
+    // Give a handler that outlived close() the time to reach the database.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(internalErrors).toEqual([]);
+  });
+});
+
 describe("persistence", () => {
   it("keeps writes across a restart and does not apply the seed twice", async () => {
     const dataFile = join(mkdtempSync(join(tmpdir(), "emulator-")), "data.db");
