@@ -13,7 +13,7 @@ export type ParseJob =
   | { readonly path: string; readonly readFrom: string }
   | { readonly path: string; readonly readError: string };
 
-/** Below this many files a worker's start-up (loading yaml and zod) costs more than it saves. */
+/** Below this many files a worker's start-up (loading yaml, js-yaml and zod) costs more than it saves. */
 const FILES_PER_WORKER = 1_000;
 const MAX_THREADS = 8;
 
@@ -56,7 +56,8 @@ function unreadable(file: string, reason: string): ParsedFile {
 
 /**
  * Parses jobs on several threads when there are enough of them: YAML parsing is CPU
- * bound, and 10,000 files take about a second on one core. Results keep job order.
+ * bound (10,000 plain files take about 0.4 s on one core, files that need the full
+ * `yaml` path about 1.3 s). Results keep job order.
  * Falls back to this thread when the compiled worker is not there (running from
  * TypeScript sources, as in unit tests).
  */
