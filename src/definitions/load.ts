@@ -28,7 +28,7 @@ export interface LoadDefinitionsOptions {
    */
   readonly readFile?: (file: string) => Promise<string>;
   /**
-   * How many threads may parse at most; a thread is only started per 1,000 files.
+   * How many threads may parse at most; a thread is only started per 10,000 files.
    * @default os.availableParallelism(), at most 8
    */
   readonly threads?: number;

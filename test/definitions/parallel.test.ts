@@ -12,7 +12,11 @@ describe("parsing on several threads", () => {
   it("gives exactly the results of one thread, in the same order", async () => {
     expect(existsSync(compiled), "run npm run build first").toBe(true);
     const { parseJobsInParallel } = (await import(compiled)) as {
-      parseJobsInParallel: (jobs: readonly ParseJob[], threads: number) => Promise<unknown>;
+      parseJobsInParallel: (
+        jobs: readonly ParseJob[],
+        threads: number,
+        filesPerThread: number,
+      ) => Promise<unknown>;
     };
     const jobs: ParseJob[] = Array.from({ length: 3_000 }, (_, index) => ({
       path: `incidents/${String(index).padStart(4, "0")}.yaml`,
@@ -22,7 +26,7 @@ describe("parsing on several threads", () => {
           : definitionYaml({ id: `inc-${index}` }),
     }));
     jobs.push({ path: "incidents/missing.yaml", readFrom: "/nonexistent/incident.yaml" });
-    const parallel = await parseJobsInParallel(jobs, 3);
+    const parallel = await parseJobsInParallel(jobs, 3, 1_000);
     expect(parallel).toEqual(parseJobs(jobs));
   });
 });
