@@ -139,6 +139,20 @@ export async function check(
     };
   }
   const inputs: IncidentInputs = {
+    ...incidentInputsOf(definition),
+    providerVersion: String(news.providerVersion ?? ""),
+  };
+  return { inputs };
+}
+
+/**
+ * The resource inputs a definition declares: the one mapping used by the program to declare
+ * resources and by `check` to normalize what it receives.
+ */
+export function incidentInputsOf(
+  definition: IncidentDefinition,
+): Omit<IncidentInputs, "providerVersion"> {
+  return {
     incidentId: definition.id,
     name: definition.name,
     severity: definition.severity,
@@ -147,11 +161,9 @@ export async function check(
       service.name === undefined ? { id: service.id } : { id: service.id, name: service.name },
     ),
     onRemove: definition.onRemove,
-    providerVersion: String(news.providerVersion ?? ""),
+    ...(definition.duration === undefined ? {} : { duration: definition.duration }),
+    ...(definition.reopen === undefined ? {} : { reopen: definition.reopen }),
   };
-  if (definition.duration !== undefined) inputs.duration = definition.duration;
-  if (definition.reopen !== undefined) inputs.reopen = definition.reopen;
-  return { inputs };
 }
 
 /** Field by field and without a network call: what changes is what the engine shows. */

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { Incident } from "../../providers/incident";
+import { incidentInputsOf } from "../../providers/incident-operations";
 import type { MonitoringClient } from "../api";
 import type { LoadedDefinition } from "../definitions";
 import {
@@ -16,21 +17,9 @@ export function declareIncidents(
   definitions: readonly LoadedDefinition[],
   opts?: pulumi.CustomResourceOptions,
 ): Incident[] {
-  return definitions.map(({ definition }) => {
-    const args = {
-      incidentId: definition.id,
-      name: definition.name,
-      severity: definition.severity,
-      status: definition.status,
-      services: definition.services.map((service) =>
-        service.name === undefined ? { id: service.id } : { id: service.id, name: service.name },
-      ),
-      onRemove: definition.onRemove,
-      ...(definition.duration === undefined ? {} : { duration: definition.duration }),
-      ...(definition.reopen === undefined ? {} : { reopen: definition.reopen }),
-    };
-    return new Incident(definition.resource, args, opts);
-  });
+  return definitions.map(
+    ({ definition }) => new Incident(definition.resource, incidentInputsOf(definition), opts),
+  );
 }
 
 /**
