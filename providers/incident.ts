@@ -20,10 +20,23 @@ export type {
  * `pulumi-resource-pulumi-nodejs` process, which cannot resolve this package by name, so the
  * absolute path is captured as a plain string (not a secret) when the provider is serialized.
  */
-const OPERATIONS: string = join(__dirname, "incident-operations");
+const OPERATIONS: string = join(__dirname, "incident-operations.js");
 
 type Operations = typeof import("./incident-operations");
-const operations = (): Operations => require(OPERATIONS) as Operations;
+
+/**
+ * `read` and `delete` run the provider stored in the state, whose captured path names the
+ * checkout that last applied it. `INCIDENT_SYNC_OPERATIONS` (set by the harness to the
+ * current checkout) wins, so a moved or re-cloned checkout still refreshes and destroys;
+ * then the captured path; then the package by name, for programs that install it.
+ */
+const operations = (): Operations => {
+  const { existsSync } = require("node:fs") as typeof import("node:fs");
+  const found = [process.env.INCIDENT_SYNC_OPERATIONS, OPERATIONS].find(
+    (file) => file !== undefined && existsSync(file),
+  );
+  return require(found ?? "incident-sync/dist/providers/incident-operations") as Operations;
+};
 
 /** Inputs of one status-page incident, mapped to `PUT /v1/status-pages/incidents/{incidentId}`. */
 export interface IncidentArgs {

@@ -30,6 +30,8 @@ export function engineEnvironment(options: EngineEnvironmentOptions): Record<str
     // The dynamic provider script resolves `@pulumi/pulumi` from its working directory, which
     // is the harness's workspace, outside node_modules' reach.
     NODE_PATH: join(repoRoot, "node_modules"),
+    // The provider stored in an older state may name another checkout's compiled operations.
+    INCIDENT_SYNC_OPERATIONS: join(repoRoot, "dist", "providers", "incident-operations.js"),
     PULUMI_HOME: join(stateDir, "home"),
     PULUMI_BACKEND_URL: `file://${join(stateDir, "backend")}`,
     PULUMI_CONFIG_PASSPHRASE: passphrase,

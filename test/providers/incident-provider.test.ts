@@ -1,3 +1,5 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { IncidentInputs, IncidentProvider } from "../../providers/incident";
@@ -112,5 +114,34 @@ describe("the incident provider's check and diff", () => {
     });
     expect(result?.changes).toBe(true);
     expect(result?.stables).not.toContain("providerVersion");
+  });
+});
+
+describe("where the stored provider finds its operations", () => {
+  it("prefers INCIDENT_SYNC_OPERATIONS, so a state written by another checkout still works", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "operations-"));
+    const standIn = join(dir, "incident-operations.js");
+    writeFileSync(
+      standIn,
+      "exports.check = async () => ({ inputs: { loadedFrom: 'INCIDENT_SYNC_OPERATIONS' } });",
+    );
+    process.env.INCIDENT_SYNC_OPERATIONS = standIn;
+    try {
+      const result = await incidentProvider.check?.({}, inputs);
+      expect(result?.inputs).toEqual({ loadedFrom: "INCIDENT_SYNC_OPERATIONS" });
+    } finally {
+      delete process.env.INCIDENT_SYNC_OPERATIONS;
+    }
+  });
+
+  it("uses the captured path when the variable names no file", async () => {
+    process.env.INCIDENT_SYNC_OPERATIONS = join(tmpdir(), "no-such-dir", "incident-operations.js");
+    try {
+      const result = await incidentProvider.check?.({}, inputs);
+      expect(result?.failures ?? []).toEqual([]);
+      expect(result?.inputs).toMatchObject({ incidentId: "inc-api-errors" });
+    } finally {
+      delete process.env.INCIDENT_SYNC_OPERATIONS;
+    }
   });
 });
