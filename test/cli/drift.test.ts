@@ -1,5 +1,4 @@
-import { execFile, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { execFile } from "node:child_process";
 import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -17,9 +16,9 @@ import {
   tempDir,
 } from "../reports/support/harness";
 import { parseMarkdownTables } from "../reports/support/markdown";
+import { runCli } from "./run-cli";
 
 const git = promisify(execFile);
-const MAIN = path.resolve("dist/src/cli/main.js");
 
 let running: RunningEmulator;
 let repo: string;
@@ -102,22 +101,6 @@ async function drift(format: "text" | "json" | "markdown" | "github", extra: obj
   const capture = captureIo(apiEnv(running), repo);
   const code = await runDrift({ format, ...extra }, capture.io);
   return { code, ...capture };
-}
-
-/** Runs the compiled CLI for real, as a pipeline would. */
-function cli(args: string[], env: NodeJS.ProcessEnv) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], {
-      cwd: repo,
-      env: { PATH: process.env.PATH, ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 describe("drift", () => {
@@ -249,26 +232,24 @@ describe("drift", () => {
   });
 
   describe("the compiled CLI", () => {
-    beforeAll(() => {
-      if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
-    });
+    beforeAll(() => {});
 
     test("exits 2 on drift with a GitHub summary, and 1 with a wrong key that it never prints", async () => {
       const summaryFile = path.join(repo, "..", `summary-${path.basename(repo)}.md`);
       await appendFile(summaryFile, "");
-      const drifted = await cli(["drift", "--format", "github"], {
+      const drifted = await runCli(["drift", "--format", "github"], repo, {
         ...apiEnv(running),
         GITHUB_STEP_SUMMARY: summaryFile,
       });
-      expect(drifted.code).toBe(2);
+      expect(drifted.exitCode).toBe(2);
       expect(drifted.stdout).toContain("::error file=incidents/api.yaml,line=1");
       expect(parseMarkdownTables(await readFile(summaryFile, "utf8"))[0]?.rows).toHaveLength(2);
 
-      const denied = await cli(["drift"], {
+      const denied = await runCli(["drift"], repo, {
         ...apiEnv(running),
         MONITORING_API_KEY: "not-the-key-9f8e7d",
       });
-      expect(denied.code).toBe(1);
+      expect(denied.exitCode).toBe(1);
       expect(denied.stdout).toBe("");
       expect(denied.stderr).not.toContain("not-the-key-9f8e7d");
       expect(denied.stderr).not.toContain(API_KEY);
@@ -285,8 +266,8 @@ describe("drift", () => {
         "id: inc-broken\nname: x\nseverity: HUGE\n",
       );
       try {
-        const result = await cli(["drift", "incidents"], apiEnv(running));
-        expect(result.code).toBe(1);
+        const result = await runCli(["drift", "incidents"], repo, apiEnv(running));
+        expect(result.exitCode).toBe(1);
         expect(result.stderr).toMatchInlineSnapshot(`
           "incident-sync drift: the definitions are not valid; fix them first (incident-sync validate):
             incidents/broken.yaml:1:1: missing required field "services" (a list of service ids)
@@ -301,8 +282,8 @@ describe("drift", () => {
     });
 
     test("exits 1 when the API URL is missing, saying which variable to set", async () => {
-      const result = await cli(["drift"], { MONITORING_API_KEY: API_KEY });
-      expect(result.code).toBe(1);
+      const result = await runCli(["drift"], repo, { MONITORING_API_KEY: API_KEY });
+      expect(result.exitCode).toBe(1);
       expect(result.stderr).toMatchInlineSnapshot(`
         "incident-sync: Missing the API URL (--api-url or MONITORING_API_URL).
         "

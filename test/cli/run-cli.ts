@@ -11,8 +11,15 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Runs the compiled CLI with this Node (24) as a real child process. */
-export function runCli(args: readonly string[], cwd: string): Promise<CliRun> {
+/**
+ * Runs the compiled CLI with this Node (24) as a real child process. With `env`, the child
+ * gets only PATH and those variables, so the caller's own MONITORING_* settings cannot leak in.
+ */
+export function runCli(
+  args: readonly string[],
+  cwd: string,
+  env?: NodeJS.ProcessEnv,
+): Promise<CliRun> {
   if (!existsSync(CLI)) {
     throw new Error(`${CLI} is missing; run npm run build (npm test does) before these tests.`);
   }
@@ -20,7 +27,11 @@ export function runCli(args: readonly string[], cwd: string): Promise<CliRun> {
     execFile(
       process.execPath,
       [CLI, ...args],
-      { cwd, encoding: "utf8" },
+      {
+        cwd,
+        encoding: "utf8",
+        ...(env === undefined ? {} : { env: { PATH: process.env.PATH, ...env } }),
+      },
       (error, stdout, stderr) => {
         const exitCode = error ? Number((error as { code?: unknown }).code ?? 1) : 0;
         resolve({ exitCode, stdout, stderr });
