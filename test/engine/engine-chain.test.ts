@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,15 +10,10 @@ import {
   openEngineStack,
   resolveEngine,
 } from "../../src/engine";
+import { filesContaining } from "./files";
 
 const program = join(__dirname, "fixtures", "one-incident-program.cjs");
 const engineTimeout = 180_000;
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .map((name) => join(dir, name))
-    .filter((path) => statSync(path).isFile());
-}
 
 describe("the real Pulumi engine driving a dynamic provider against the emulator", () => {
   let engine: EngineLocation;
@@ -70,9 +65,7 @@ describe("the real Pulumi engine driving a dynamic provider against the emulator
   );
 
   it("keeps the API key out of the state, the workspace files and the engine's output", () => {
-    const leaks = filesUnder(stateDir).filter((file) =>
-      readFileSync(file, "utf8").includes(emulator.demo.apiKey),
-    );
+    const leaks = filesContaining(stateDir, emulator.demo.apiKey);
     expect(leaks).toEqual([]);
     expect(engineOutput.join("")).not.toContain(emulator.demo.apiKey);
   });

@@ -1,12 +1,4 @@
-import {
-  cpSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -21,15 +13,10 @@ import {
   resolveEngine,
 } from "../../src/engine";
 import { changedIncidents, formatSummary } from "../../src/program";
+import { filesContaining, filesUnder } from "./files";
 
 const repoRoot = join(__dirname, "..", "..");
 const engineTimeout = 300_000;
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .map((name) => join(dir, name))
-    .filter((path) => statSync(path).isFile());
-}
 
 interface IncidentRow {
   id: string;
@@ -199,9 +186,7 @@ describe("the incident program on the real engine against the emulator", () => {
 
   it("keeps the API key out of every file of the backend, the serialized provider included", () => {
     const stateDir = join(workDir, "engine");
-    const leaks = filesUnder(stateDir).filter((file) =>
-      readFileSync(file, "utf8").includes(emulator.demo.apiKey),
-    );
+    const leaks = filesContaining(stateDir, emulator.demo.apiKey);
     expect(leaks).toEqual([]);
     const stateFile = filesUnder(join(stateDir, "backend")).find((file) =>
       /stacks\/.*program-test\.json$/.test(file),
@@ -401,9 +386,7 @@ describe("the incident program on the real engine against the emulator", () => {
   );
 
   it("still keeps the API key out of the backend after every step", () => {
-    const leaks = filesUnder(join(workDir, "engine")).filter((file) =>
-      readFileSync(file, "utf8").includes(emulator.demo.apiKey),
-    );
+    const leaks = filesContaining(join(workDir, "engine"), emulator.demo.apiKey);
     expect(leaks).toEqual([]);
   });
 });
