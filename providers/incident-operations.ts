@@ -9,6 +9,7 @@ import {
   type Severity,
 } from "../src/api";
 import { IncidentDefinition } from "../src/definitions/schema";
+import { clientOptionsOf, type StackConnection } from "../src/program/client-options";
 
 /*
  * The operations of the incident provider. This module is loaded by path inside the engine's
@@ -42,19 +43,10 @@ export interface IncidentState extends IncidentInputs {
   createdAt: string | null;
 }
 
-/** Where and how the provider calls the API; set by `configure` from the stack config. */
-export interface Connection {
-  baseUrl: string;
-  accountId: string;
-  apiKey: string;
-  retries?: number;
-  rateLimit?: number;
-  concurrency?: number;
-}
-
 /** What one provider instance keeps in the plugin process: never serialized, never in state. */
 export interface ProviderSession {
-  connection?: Connection;
+  /** Where and how the provider calls the API; set by `configure` from the stack config. */
+  connection?: StackConnection;
   /** The client of this plugin process, made on first use after `configure`. */
   api?: MonitoringClient;
 }
@@ -239,16 +231,7 @@ export function client(session: ProviderSession): MonitoringClient {
       "The incident provider has no connection: set incident-sync:baseUrl, incident-sync:accountId and the secret incident-sync:apiKey in the stack config.",
     );
   }
-  session.api = createClient({
-    baseUrl: connection.baseUrl,
-    apiKey: connection.apiKey,
-    accountId: connection.accountId,
-    ...(connection.retries === undefined ? {} : { retry: { limit: connection.retries } }),
-    ...(connection.rateLimit === undefined
-      ? {}
-      : { rateLimit: { limit: connection.rateLimit, intervalMs: 60_000 } }),
-    ...(connection.concurrency === undefined ? {} : { concurrency: connection.concurrency }),
-  });
+  session.api = createClient(clientOptionsOf(connection));
   return session.api;
 }
 
