@@ -3,13 +3,13 @@ import {
   createClient,
   type IncidentRequest,
   type IncidentStatus,
-  type IncidentUpdate,
   type MonitoringClient,
   NotFoundError,
   type Severity,
 } from "../src/api";
 import { IncidentDefinition } from "../src/definitions/schema";
 import { clientOptionsOf, type StackConnection } from "../src/program/client-options";
+import { liveStatusOf, updatesAfter } from "../src/program/live-status";
 
 /*
  * The operations of the incident provider. This module is loaded by path inside the engine's
@@ -207,13 +207,8 @@ export async function read(
 ): Promise<pulumi.dynamic.ReadResult<IncidentState>> {
   if (!props) return { id };
   const updates = await client(session).incidents.listUpdates(id);
-  const time = (update: IncidentUpdate) =>
-    Date.parse(update.publicIncidentUpdateDate ?? update.created_at ?? "") || 0;
-  const appliedAt = Date.parse(props.appliedAt) || 0;
-  const newest = updates
-    .filter((update) => update.status !== undefined && time(update) > appliedAt)
-    .sort((a, b) => time(b) - time(a))[0];
-  const state: IncidentState = { ...props, status: newest?.status ?? props.status };
+  const status = liveStatusOf(updatesAfter(updates, props.appliedAt), props.status);
+  const state: IncidentState = { ...props, status };
   return { id, props: state };
 }
 

@@ -3,9 +3,11 @@ import type {
   ErrorGroup,
   HeartbeatEvent,
   HeartbeatStats,
+  IncidentStatus,
   IncidentUpdate,
   MonitoringClient,
 } from "../api";
+import { liveStatusOf, updatesAfter, updateTime } from "./live-status";
 
 /** How far back heartbeat events are read. */
 export const HEARTBEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -51,10 +53,7 @@ export interface DriftEntry {
   }[];
 }
 
-/** Newest first by publication date, else creation date. */
-export function updateTime(update: IncidentUpdate): number {
-  return Date.parse(update.publicIncidentUpdateDate ?? update.created_at ?? "") || 0;
-}
+export { updateTime } from "./live-status";
 
 /**
  * Drift of one incident: the live status (the newest update with a status posted after the
@@ -63,16 +62,13 @@ export function updateTime(update: IncidentUpdate): number {
  */
 export function driftOf(
   incidentId: string,
-  declaredStatus: string,
-  appliedStatus: string,
+  declaredStatus: IncidentStatus,
+  appliedStatus: IncidentStatus,
   appliedAt: string,
   updates: IncidentUpdate[],
 ): DriftEntry | undefined {
-  const since = Date.parse(appliedAt) || 0;
-  const outside = updates
-    .filter((update) => updateTime(update) > since)
-    .sort((a, b) => updateTime(b) - updateTime(a));
-  const liveStatus = outside.find((update) => update.status !== undefined)?.status ?? appliedStatus;
+  const outside = updatesAfter(updates, appliedAt);
+  const liveStatus = liveStatusOf(outside, appliedStatus);
   if (liveStatus === declaredStatus && outside.length === 0) return undefined;
   return {
     incidentId,
