@@ -1,26 +1,25 @@
 import { z } from "zod";
 import {
-  ErrorBody,
-  ErrorGroup,
-  ErrorGroupList,
-  ErrorGroupsQuery,
-  HeartbeatEventsQuery,
-  HeartbeatEventsResponse,
-  Incident,
-  IncidentRequest,
-  IncidentUpdateList,
-} from "./schemas";
+  API_KEY_SCHEME,
+  type ErrorStatus,
+  type NamedSchema,
+  PUBLIC_ROUTES,
+  pathParamNames,
+  type Route,
+} from "./routes";
+import { ErrorBody } from "./schemas";
 
 /**
- * The OpenAPI 3.1 document of the five operations (spec section 4), generated from the
- * same zod schemas the client and the emulator validate with. OpenAPI 3.1 uses JSON
- * Schema 2020-12, zod's default target, so the schemas go in unchanged.
+ * The OpenAPI 3.1 document, generated from the route table (`src/api/routes`) and the same
+ * zod schemas the client and the emulator validate with. OpenAPI 3.1 uses JSON Schema
+ * 2020-12, zod's default target, so the schemas go in unchanged.
  */
 export interface OpenApiDocument {
   openapi: "3.1.0";
   info: { title: string; version: string; description: string };
   servers: { url: string }[];
   security: Record<string, string[]>[];
+  tags: { name: string; description: string }[];
   paths: Record<string, Record<string, unknown>>;
   components: {
     schemas: Record<string, unknown>;
@@ -30,155 +29,183 @@ export interface OpenApiDocument {
   };
 }
 
+/** What a server adds to the document of the monitoring API: its own operations and their auth. */
+export interface OpenApiExtension {
+  routes: readonly Route[];
+  securitySchemes: Record<string, { type: "http"; scheme: "bearer"; description: string }>;
+  tags: { name: string; description: string }[];
+  description: string;
+}
+
 type JsonSchema = Record<string, unknown>;
 
-function schema(type: z.ZodType, io: "input" | "output"): JsonSchema {
+function jsonSchema(type: z.ZodType, io: "input" | "output"): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(type, { io, unrepresentable: "any" });
   return rest;
 }
 
-function queryParameters(query: z.ZodType, descriptions: Record<string, string>): unknown[] {
-  const properties = (schema(query, "input").properties ?? {}) as Record<string, JsonSchema>;
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (name: string) => ({ "application/json": { schema: ref(name) } });
+
+const RESPONSE_NAMES: Record<ErrorStatus, string> = {
+  400: "BadRequest",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "NotFound",
+  409: "Conflict",
+  413: "PayloadTooLarge",
+  415: "UnsupportedMediaType",
+  429: "TooManyRequests",
+  503: "ServiceUnavailable",
+};
+
+const RETRY_AFTER = {
+  "Retry-After": {
+    description: "Seconds to wait before retrying.",
+    required: true,
+    schema: { type: "string", pattern: "^\\d+$" },
+  },
+};
+
+function errorResponse(description: string, headers?: Record<string, unknown>) {
+  return { description, content: json("ErrorBody"), ...(headers ? { headers } : {}) };
+}
+
+const ERROR_RESPONSES: Record<string, unknown> = {
+  BadRequest: errorResponse("The request is not valid; the message says which field."),
+  Unauthorized: errorResponse("The Bearer token is missing or not valid.", {
+    "WWW-Authenticate": {
+      description: "The Bearer challenge.",
+      required: true,
+      schema: { type: "string" },
+    },
+  }),
+  Forbidden: errorResponse("x-service-account does not match the key's account."),
+  NotFound: errorResponse("No such resource in this account."),
+  Conflict: errorResponse("The resource exists but cannot take this request."),
+  PayloadTooLarge: errorResponse("The request body is larger than the limit (1 MiB)."),
+  UnsupportedMediaType: errorResponse("The request body is not application/json."),
+  TooManyRequests: errorResponse("Rate limited; see the Retry-After header.", RETRY_AFTER),
+  ServiceUnavailable: errorResponse("Temporarily unavailable; retry later.", RETRY_AFTER),
+};
+
+function queryParameters(route: Route): unknown[] {
+  if (route.query === undefined) return [];
+  const properties = (jsonSchema(route.query.schema, "input").properties ?? {}) as Record<
+    string,
+    JsonSchema
+  >;
   return Object.entries(properties).map(([name, property]) => ({
     name,
     in: "query",
     required: false,
-    description: descriptions[name],
+    description: route.query?.descriptions[name],
     schema: property,
   }));
 }
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (name: string) => ({ "application/json": { schema: ref(name) } });
-const errorResponse = (description: string) => ({ description, content: json("ErrorBody") });
-const response = (code: string) => ({ $ref: `#/components/responses/${code}` });
+function pathParameters(route: Route): unknown[] {
+  return pathParamNames(route.path).map((name) => {
+    const param = route.pathParams[name];
+    if (param === undefined) {
+      throw new Error(`route ${route.operationId}: path parameter {${name}} is not described`);
+    }
+    return {
+      name,
+      in: "path",
+      required: true,
+      description: param.description,
+      schema: { type: "string", minLength: 1 },
+      ...(param.example === undefined ? {} : { example: param.example }),
+    };
+  });
+}
 
-const COMMON_ERRORS = {
-  "400": response("BadRequest"),
-  "401": response("Unauthorized"),
-  "403": response("Forbidden"),
-  "404": response("NotFound"),
-  "429": response("TooManyRequests"),
-  "503": response("ServiceUnavailable"),
-};
-
-function pathParameter(name: string, description: string) {
+function operation(route: Route, defaultSecurity: string): Record<string, unknown> {
+  const success = route.success.body
+    ? { description: route.success.description, content: json(route.success.body.name) }
+    : { description: route.success.description };
   return {
-    name,
-    in: "path",
-    required: true,
-    description,
-    schema: { type: "string", minLength: 1 },
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(route.tags ? { tags: [...route.tags] } : {}),
+    ...(route.security === defaultSecurity ? {} : { security: [{ [route.security]: [] }] }),
+    parameters: [
+      ...pathParameters(route),
+      ...(route.headers ?? []).map((name) => ({ $ref: `#/components/parameters/${name}` })),
+      ...queryParameters(route),
+    ],
+    ...(route.body ? { requestBody: { required: true, content: json(route.body.name) } } : {}),
+    responses: {
+      [String(route.success.status)]: success,
+      ...Object.fromEntries(
+        route.errors.map((status) => [
+          String(status),
+          { $ref: `#/components/responses/${RESPONSE_NAMES[status]}` },
+        ]),
+      ),
+    },
   };
 }
 
-const serviceAccount = { $ref: "#/components/parameters/ServiceAccount" };
+/** Every named schema of the routes, requests as input and responses as output JSON Schema. */
+function componentSchemas(routes: readonly Route[]): Record<string, unknown> {
+  const named = new Map<string, { schema: NamedSchema; io: "input" | "output" }>();
+  const add = (schema: NamedSchema | undefined, io: "input" | "output") => {
+    if (schema === undefined) return;
+    const known = named.get(schema.name);
+    if (known !== undefined && (known.schema.schema !== schema.schema || known.io !== io)) {
+      throw new Error(`two different schemas are both named ${schema.name}`);
+    }
+    named.set(schema.name, { schema, io });
+  };
+  for (const route of routes) {
+    add(route.body, "input");
+    add(route.success.body, "output");
+  }
+  add({ name: "ErrorBody", schema: ErrorBody }, "output");
+  return Object.fromEntries(
+    [...named].map(([name, { schema, io }]) => [name, jsonSchema(schema.schema, io)]),
+  );
+}
 
-/** Builds the document; `serverUrl` becomes its one server entry. */
-export function buildOpenApiDocument(serverUrl = "/"): OpenApiDocument {
+/**
+ * Builds the document of the five operations; `serverUrl` becomes its one server entry.
+ * A server that offers more (the emulator's control API) passes them as `extension`.
+ */
+export function buildOpenApiDocument(
+  serverUrl = "/",
+  extension?: OpenApiExtension,
+): OpenApiDocument {
+  const routes = [...PUBLIC_ROUTES, ...(extension?.routes ?? [])];
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    paths[route.path] ??= {};
+    (paths[route.path] as Record<string, unknown>)[route.method.toLowerCase()] = operation(
+      route,
+      API_KEY_SCHEME,
+    );
+  }
   return {
     openapi: "3.1.0",
     info: {
       title: "Monitoring API: status-page incidents, heartbeat events and error groups",
       version: "1.0.0",
-      description:
+      description: [
         "The five operations incident-sync uses. Errors are `{ statusCode, error, message }`.",
+        ...(extension ? [extension.description] : []),
+      ].join("\n\n"),
     },
     servers: [{ url: serverUrl }],
-    security: [{ bearerAuth: [] }],
-    paths: {
-      "/v1/status-pages/incidents/{incidentId}": {
-        put: {
-          operationId: "updateIncident",
-          summary: "Update an incident",
-          parameters: [pathParameter("incidentId", "The incident to update."), serviceAccount],
-          requestBody: { required: true, content: json("IncidentRequest") },
-          responses: {
-            "200": { description: "Successful", content: json("Incident") },
-            ...COMMON_ERRORS,
-            "413": errorResponse("The request body is larger than 1 MiB."),
-            "415": errorResponse("The request body is not application/json."),
-          },
-        },
-      },
-      "/v1/status-pages/incidents/{incidentId}/incident-updates": {
-        get: {
-          operationId: "listIncidentUpdates",
-          summary: "List the 100 latest updates of an incident, newest first",
-          parameters: [pathParameter("incidentId", "The incident."), serviceAccount],
-          responses: {
-            "200": { description: "Successful", content: json("IncidentUpdateList") },
-            ...COMMON_ERRORS,
-          },
-        },
-      },
-      "/v1/checks/heartbeats/{checkId}/events": {
-        get: {
-          operationId: "listHeartbeatEvents",
-          summary: "List the events of a heartbeat with success-ratio statistics",
-          parameters: [
-            pathParameter("checkId", "The heartbeat check."),
-            serviceAccount,
-            ...queryParameters(HeartbeatEventsQuery, {
-              startTime: "Start of the window, inclusive. Default: one day before endTime.",
-              endTime: "End of the window, inclusive. Default: now.",
-              limit: "Most events returned, newest first. Default 10.",
-            }),
-          ],
-          responses: {
-            "200": { description: "Successful", content: json("HeartbeatEventsResponse") },
-            ...COMMON_ERRORS,
-          },
-        },
-      },
-      "/v1/error-groups/checks/{checkId}": {
-        get: {
-          operationId: "listErrorGroupsForCheck",
-          summary: "List the error groups of a check, lastSeen newest first",
-          parameters: [
-            pathParameter("checkId", "The check."),
-            serviceAccount,
-            ...queryParameters(ErrorGroupsQuery, {
-              limit: "Groups per page. Default 10.",
-              page: "Page number from 1. Default 1.",
-            }),
-          ],
-          responses: {
-            "200": { description: "Successful", content: json("ErrorGroupList") },
-            ...COMMON_ERRORS,
-          },
-        },
-      },
-      "/v1/error-groups/{id}": {
-        get: {
-          operationId: "getErrorGroup",
-          summary: "Retrieve one error group",
-          parameters: [pathParameter("id", "The error group identifier."), serviceAccount],
-          responses: {
-            "200": { description: "Successful", content: json("ErrorGroup") },
-            ...COMMON_ERRORS,
-          },
-        },
-      },
-    },
+    security: [{ [API_KEY_SCHEME]: [] }],
+    tags: [
+      { name: "monitoring API", description: "The operations of the spec (section 4)." },
+      ...(extension?.tags ?? []),
+    ],
+    paths,
     components: {
-      schemas: {
-        IncidentRequest: schema(IncidentRequest, "input"),
-        Incident: schema(Incident, "output"),
-        IncidentUpdateList: schema(IncidentUpdateList, "output"),
-        HeartbeatEventsResponse: schema(HeartbeatEventsResponse, "output"),
-        ErrorGroupList: schema(ErrorGroupList, "output"),
-        ErrorGroup: schema(ErrorGroup, "output"),
-        ErrorBody: schema(ErrorBody, "output"),
-      },
-      responses: {
-        BadRequest: errorResponse("The request is not valid; the message says which field."),
-        Unauthorized: errorResponse("The Bearer API key is missing or not valid."),
-        Forbidden: errorResponse("x-service-account does not match the key's account."),
-        NotFound: errorResponse("No such resource in this account."),
-        TooManyRequests: errorResponse("Rate limited; see the Retry-After header."),
-        ServiceUnavailable: errorResponse("Temporarily unavailable; retry later."),
-      },
+      schemas: componentSchemas(routes),
+      responses: ERROR_RESPONSES,
       parameters: {
         ServiceAccount: {
           name: "x-service-account",
@@ -188,7 +215,14 @@ export function buildOpenApiDocument(serverUrl = "/"): OpenApiDocument {
           schema: { type: "string" },
         },
       },
-      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } },
+      securitySchemes: {
+        [API_KEY_SCHEME]: {
+          type: "http",
+          scheme: "bearer",
+          description: "The API key: `Authorization: Bearer <API key>`.",
+        },
+        ...extension?.securitySchemes,
+      },
     },
   };
 }

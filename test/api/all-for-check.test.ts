@@ -49,6 +49,18 @@ describe("errorGroups.allForCheck", () => {
     expect(Math.max(...server.requests.map((r) => pageOf(r.rawPath)))).toBeLessThanOrEqual(26 + 3);
   });
 
+  test("a check whose groups fit in one page costs one request, however many pages may run ahead", async () => {
+    const groups = makeGroups(42);
+    server = await startTestServer((request, response) => {
+      serveErrorGroups(() => groups, request, response);
+    });
+    const client = createClient({ baseUrl: server.url, apiKey: API_KEY, concurrency: 8 });
+    const ids: string[] = [];
+    for await (const group of client.errorGroups.allForCheck("chk_1")) ids.push(group.id);
+    expect(ids).toHaveLength(42);
+    expect(server.requests.map((r) => pageOf(r.rawPath))).toEqual([1]);
+  });
+
   test("stops at the first short page", async () => {
     const groups = makeGroups(250);
     server = await startTestServer((request, response) =>

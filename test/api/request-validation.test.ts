@@ -170,13 +170,58 @@ describe("requests outside the spec are refused before anything is sent", () => 
   });
 });
 
-describe("path parameters are URL-encoded", () => {
-  test("slashes, spaces and percent signs in ids stay inside one path segment", async () => {
+describe("path parameters stay one path segment", () => {
+  test("ids in any script, with colons and at signs, are percent-encoded into one segment", async () => {
     const before = server.requests.length;
-    await client.errorGroups.listForCheck("chk/1 a%b?c#d");
-    expect(server.requests[before]?.rawPath).toBe(
-      "/v1/error-groups/checks/chk%2F1%20a%25b%3Fc%23d",
-    );
+    await client.errorGroups.listForCheck("chk:ü@1");
+    expect(server.requests[before]?.rawPath).toBe("/v1/error-groups/checks/chk%3A%C3%BC%401");
+  });
+
+  test("an id that would leave its segment or hide a character is refused before sending", async () => {
+    const refused = [
+      "..",
+      ".",
+      "a/b",
+      "a\\b",
+      "a?b",
+      "a#b",
+      "%2e%2e",
+      "a b",
+      " ",
+      "inc\u0000",
+      "inc\u0007",
+      "inc\u202Eabc",
+      "inc\u200Bx",
+      "x".repeat(256),
+    ];
+    for (const id of refused) {
+      await refusal(() => client.incidents.update(id, validBody));
+      await refusal(() => client.incidents.listUpdates(id));
+      await refusal(() => client.heartbeats.listEvents(id));
+      await refusal(() => client.errorGroups.listForCheck(id));
+      await refusal(() => client.errorGroups.get(id));
+    }
+    const bidi = await refusal(() => client.incidents.update("inc\u202Eabc", validBody));
+    expect(bidi.message).toMatchInlineSnapshot(`
+      "incidents.update refused before sending (PUT /v1/status-pages/incidents/{incidentId}):
+      ✖ must not contain U+202E RIGHT-TO-LEFT OVERRIDE (character 4); an id is one URL path segment of visible characters, without whitespace, /, \\, ?, # or %
+        → at incidentId"
+    `);
+    const slash = await refusal(() => client.errorGroups.get("eg/1"));
+    expect(slash.problems).toMatchInlineSnapshot(`
+      "✖ must not contain "/" (character 3); an id is one URL path segment of visible characters, without whitespace, /, \\, ?, # or %
+        → at id"
+    `);
+    const blank = await refusal(() => client.heartbeats.listEvents("  "));
+    expect(blank.problems).toMatchInlineSnapshot(`
+      "✖ must not be blank (it holds only whitespace)
+        → at checkId"
+    `);
+    const long = await refusal(() => client.incidents.listUpdates("x".repeat(256)));
+    expect(long.problems).toMatchInlineSnapshot(`
+      "✖ must be at most 255 characters long
+        → at incidentId"
+    `);
   });
 
   test("the incident id is encoded in the PUT path and the server-owned fields are not sent", async () => {
@@ -188,14 +233,14 @@ describe("path parameters are URL-encoded", () => {
       ),
     );
     const own = createClient({ baseUrl: local.url, apiKey: API_KEY });
-    const result = await own.incidents.update("inc/ü 1", {
+    const result = await own.incidents.update("inc-ü:1", {
       ...validBody,
       id: "ignored",
       created_at: "2026-05-01",
     });
     await local.close();
-    expect(result.id).toBe("inc/ü 1");
-    expect(local.requests[0]?.rawPath).toBe("/v1/status-pages/incidents/inc%2F%C3%BC%201");
+    expect(result.id).toBe("inc-ü:1");
+    expect(local.requests[0]?.rawPath).toBe("/v1/status-pages/incidents/inc-%C3%BC%3A1");
     expect(JSON.parse(local.requests[0]?.body ?? "")).toEqual(validBody);
     expect(local.requests[0]?.headers["content-type"]).toMatch(/^application\/json/);
   });

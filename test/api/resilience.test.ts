@@ -37,6 +37,24 @@ const failFirst = (fail: (n: number) => [number, Record<string, string>?] | unde
 };
 
 describe("retries", () => {
+  test("the retry budget is shared by every call of a client: once used up, a call fails at its next error", async () => {
+    server = await failFirst(() => [503]);
+    const client = createClient({
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      retry: { baseDelayMs: 40, backoffLimitMs: 40, limit: 10, budgetMs: 100 },
+    });
+    const first = await client.errorGroups.get("eg_1").catch((error: unknown) => error);
+    expect(first).toBeInstanceOf(ServerError);
+    const spent = server.requests.length;
+    expect(spent).toBeGreaterThan(1);
+    expect(spent).toBeLessThan(11);
+    const second = await client.errorGroups.get("eg_1").catch((error: unknown) => error);
+    expect(second).toBeInstanceOf(ServerError);
+    expect((second as ServerError).attempts).toBe(1);
+    expect(server.requests.length).toBe(spent + 1);
+  });
+
   test("a 503 is retried and the call succeeds", async () => {
     server = await failFirst((n) => (n < 2 ? [503] : undefined));
     const retries: RetryEvent[] = [];

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { ERROR_GROUPS_LIMIT_MAX, ErrorGroup, ErrorGroupList, ErrorGroupsQuery } from "../schemas";
+import { buildPath, ROUTES } from "../routes";
+import { ERROR_GROUPS_LIMIT_MAX, type ErrorGroup, PathId } from "../schemas";
 import { streamPages } from "./page-stream";
-import { checkRequest, PathParam, segment, type Target } from "./request-checks";
+import { checkRequest, target } from "./request-checks";
 import type { Transport } from "./transport";
 
 /** Query of `errorGroups.listForCheck` (spec 4.4). */
@@ -42,19 +43,17 @@ export interface ErrorGroupsApi {
   allForCheck(checkId: string, options?: AllErrorGroupsOptions): AsyncIterableIterator<ErrorGroup>;
 }
 
-const LIST: Target = {
-  operation: "errorGroups.listForCheck",
-  method: "GET",
-  path: "/v1/error-groups/checks/{checkId}",
-};
-const GET: Target = { operation: "errorGroups.get", method: "GET", path: "/v1/error-groups/{id}" };
-const ALL: Target = { ...LIST, operation: "errorGroups.allForCheck" };
+const LIST_ROUTE = ROUTES.listErrorGroupsForCheck;
+const GET_ROUTE = ROUTES.getErrorGroup;
+const LIST = target("errorGroups.listForCheck", LIST_ROUTE);
+const GET = target("errorGroups.get", GET_ROUTE);
+const ALL = target("errorGroups.allForCheck", LIST_ROUTE);
 
-const ListInput = ErrorGroupsQuery.extend({ checkId: PathParam });
-const GetInput = z.strictObject({ id: PathParam });
+const ListInput = LIST_ROUTE.query.schema.extend({ checkId: PathId });
+const GetInput = z.strictObject({ id: PathId });
 const AllInput = z.strictObject({
-  checkId: PathParam,
-  pageSize: ErrorGroupsQuery.shape.limit.unwrap().default(ERROR_GROUPS_LIMIT_MAX),
+  checkId: PathId,
+  pageSize: LIST_ROUTE.query.schema.shape.limit.unwrap().default(ERROR_GROUPS_LIMIT_MAX),
   onPage: z
     .custom<(page: number, count: number) => void>(
       (value) => typeof value === "function",
@@ -64,16 +63,14 @@ const AllInput = z.strictObject({
 });
 
 export function createErrorGroupsApi(transport: Transport, pagesInFlight: number): ErrorGroupsApi {
-  const listPath = (checkId: string) => `/v1/error-groups/checks/${segment(checkId)}`;
-
   return {
     async listForCheck(checkId, query = {}) {
       const input = checkRequest(LIST, ListInput, { checkId, ...query });
       return transport.call({
         ...LIST,
-        path: listPath(input.checkId),
+        path: buildPath(LIST_ROUTE, input),
         query: { limit: input.limit, page: input.page },
-        schema: ErrorGroupList,
+        schema: LIST_ROUTE.success.body.schema,
       });
     },
 
@@ -81,23 +78,24 @@ export function createErrorGroupsApi(transport: Transport, pagesInFlight: number
       const input = checkRequest(GET, GetInput, { id });
       return transport.call({
         ...GET,
-        path: `/v1/error-groups/${segment(input.id)}`,
-        schema: ErrorGroup,
+        path: buildPath(GET_ROUTE, input),
+        schema: GET_ROUTE.success.body.schema,
       });
     },
 
     allForCheck(checkId, options = {}) {
       // Checked now, so a bad call fails before the first page is even requested.
       const input = checkRequest(ALL, AllInput, { checkId, ...options });
+      const path = buildPath(LIST_ROUTE, input);
       const groups = streamPages({
         pageSize: input.pageSize,
         pagesInFlight,
         fetchPage: (page, signal) =>
           transport.call({
             ...ALL,
-            path: listPath(input.checkId),
+            path,
             query: { limit: input.pageSize, page },
-            schema: ErrorGroupList,
+            schema: LIST_ROUTE.success.body.schema,
             signal,
           }),
         onPage: input.onPage,

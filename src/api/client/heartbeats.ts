@@ -1,13 +1,14 @@
 import { z } from "zod";
+import { buildPath, ROUTES } from "../routes";
 import {
   HEARTBEAT_EVENTS_LIMIT_MAX,
   type HeartbeatEvent,
-  HeartbeatEventsQuery,
-  HeartbeatEventsResponse,
+  type HeartbeatEventsResponse,
   type HeartbeatStats,
+  PathId,
 } from "../schemas";
 import { walkEvents } from "./events-walk";
-import { checkRequest, PathParam, segment, type Target, TimeInput } from "./request-checks";
+import { checkRequest, TimeInput, target } from "./request-checks";
 import type { Transport } from "./transport";
 
 /** Query of `heartbeats.listEvents`; times as `Date` or ISO 8601 strings. */
@@ -54,12 +55,10 @@ export interface HeartbeatsApi {
   ): Promise<HeartbeatEventsWindow>;
 }
 
-const LIST_EVENTS: Target = {
-  operation: "heartbeats.listEvents",
-  method: "GET",
-  path: "/v1/checks/heartbeats/{checkId}/events",
-};
-const EVENTS_BETWEEN: Target = { ...LIST_EVENTS, operation: "heartbeats.eventsBetween" };
+const ROUTE = ROUTES.listHeartbeatEvents;
+const RESPONSE = ROUTE.success.body.schema;
+const LIST_EVENTS = target("heartbeats.listEvents", ROUTE);
+const EVENTS_BETWEEN = target("heartbeats.eventsBetween", ROUTE);
 
 const notAfter = (
   window: { startTime?: string | undefined; endTime?: string | undefined },
@@ -79,23 +78,25 @@ const notAfter = (
 };
 
 // The spec's query schema, with the path parameter and Date objects accepted as times.
-const ListEventsInput = HeartbeatEventsQuery.extend({
-  checkId: PathParam,
-  startTime: TimeInput.optional(),
-  endTime: TimeInput.optional(),
-}).superRefine(notAfter);
+const ListEventsInput = ROUTE.query.schema
+  .extend({
+    checkId: PathId,
+    startTime: TimeInput.optional(),
+    endTime: TimeInput.optional(),
+  })
+  .superRefine(notAfter);
 
 const BetweenInput = z
-  .strictObject({ checkId: PathParam, startTime: TimeInput, endTime: TimeInput })
+  .strictObject({ checkId: PathId, startTime: TimeInput, endTime: TimeInput })
   .superRefine(notAfter);
 
 export function createHeartbeatsApi(transport: Transport): HeartbeatsApi {
-  const fetchPage = (checkId: string, startTime: string, endTime: string) =>
+  const fetchPage = (path: string, startTime: string, endTime: string) =>
     transport.call({
       ...EVENTS_BETWEEN,
-      path: `/v1/checks/heartbeats/${segment(checkId)}/events`,
+      path,
       query: { startTime, endTime, limit: HEARTBEAT_EVENTS_LIMIT_MAX },
-      schema: HeartbeatEventsResponse,
+      schema: RESPONSE,
     });
 
   return {
@@ -103,9 +104,9 @@ export function createHeartbeatsApi(transport: Transport): HeartbeatsApi {
       const input = checkRequest(LIST_EVENTS, ListEventsInput, { checkId, ...query });
       return transport.call({
         ...LIST_EVENTS,
-        path: `/v1/checks/heartbeats/${segment(input.checkId)}/events`,
+        path: buildPath(ROUTE, input),
         query: { startTime: input.startTime, endTime: input.endTime, limit: input.limit },
-        schema: HeartbeatEventsResponse,
+        schema: RESPONSE,
       });
     },
 
@@ -117,12 +118,13 @@ export function createHeartbeatsApi(transport: Transport): HeartbeatsApi {
       });
       // Full UTC instants from here on: later pages' ends are computed ones.
       const start = new Date(input.startTime).toISOString();
+      const path = buildPath(ROUTE, input);
       return walkEvents({
-        path: `/v1/checks/heartbeats/${segment(input.checkId)}/events`,
+        path,
         from: start,
         to: new Date(input.endTime).toISOString(),
         pageSize: HEARTBEAT_EVENTS_LIMIT_MAX,
-        fetchPage: (endTime) => fetchPage(input.checkId, start, endTime),
+        fetchPage: (endTime) => fetchPage(path, start, endTime),
         onPage: options.onPage,
       });
     },

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { Incident, IncidentRequest, type IncidentUpdate, IncidentUpdateList } from "../schemas";
-import { checkRequest, PathParam, segment, type Target } from "./request-checks";
+import { buildPath, ROUTES } from "../routes";
+import { type Incident, type IncidentRequest, type IncidentUpdate, PathId } from "../schemas";
+import { checkRequest, target } from "./request-checks";
 import type { Transport } from "./transport";
 
 /** Status-page incidents (spec 4.1 and 4.2). */
@@ -17,19 +18,13 @@ export interface IncidentsApi {
   listUpdates(incidentId: string): Promise<IncidentUpdate[]>;
 }
 
-const UPDATE: Target = {
-  operation: "incidents.update",
-  method: "PUT",
-  path: "/v1/status-pages/incidents/{incidentId}",
-};
-const LIST_UPDATES: Target = {
-  operation: "incidents.listUpdates",
-  method: "GET",
-  path: "/v1/status-pages/incidents/{incidentId}/incident-updates",
-};
+const UPDATE_ROUTE = ROUTES.updateIncident;
+const LIST_UPDATES_ROUTE = ROUTES.listIncidentUpdates;
+const UPDATE = target("incidents.update", UPDATE_ROUTE);
+const LIST_UPDATES = target("incidents.listUpdates", LIST_UPDATES_ROUTE);
 
-const UpdateInput = z.strictObject({ incidentId: PathParam, body: IncidentRequest });
-const ListUpdatesInput = z.strictObject({ incidentId: PathParam });
+const UpdateInput = z.strictObject({ incidentId: PathId, body: UPDATE_ROUTE.body.schema });
+const ListUpdatesInput = z.strictObject({ incidentId: PathId });
 
 export function createIncidentsApi(transport: Transport): IncidentsApi {
   return {
@@ -38,9 +33,9 @@ export function createIncidentsApi(transport: Transport): IncidentsApi {
       const { id: _id, created_at: _created, updated_at: _updated, ...sent } = input.body;
       return transport.call({
         ...UPDATE,
-        path: `/v1/status-pages/incidents/${segment(input.incidentId)}`,
+        path: buildPath(UPDATE_ROUTE, input),
         body: sent,
-        schema: Incident,
+        schema: UPDATE_ROUTE.success.body.schema,
       });
     },
 
@@ -48,8 +43,8 @@ export function createIncidentsApi(transport: Transport): IncidentsApi {
       const input = checkRequest(LIST_UPDATES, ListUpdatesInput, { incidentId });
       return transport.call({
         ...LIST_UPDATES,
-        path: `/v1/status-pages/incidents/${segment(input.incidentId)}/incident-updates`,
-        schema: IncidentUpdateList,
+        path: buildPath(LIST_UPDATES_ROUTE, input),
+        schema: LIST_UPDATES_ROUTE.success.body.schema,
       });
     },
   };

@@ -42,6 +42,13 @@ export interface RetryOptions {
    * @default true
    */
   onTimeout?: boolean;
+  /**
+   * Time one client may spend waiting between retries, over all its calls. Once it is used up,
+   * a call fails at its next error instead of retrying, so an API that keeps failing cannot hold
+   * a pipeline run for `limit` retries of every call.
+   * @default 300_000
+   */
+  budgetMs?: number;
 }
 
 /** Options of `createClient`. */
@@ -86,6 +93,7 @@ export const DEFAULTS = {
     backoffLimitMs: 10_000,
     maxRetryAfterMs: 60_000,
     onTimeout: true,
+    budgetMs: 300_000,
   },
   rateLimit: { limit: 600, intervalMs: 60_000 },
   concurrency: 8,
@@ -124,6 +132,7 @@ const OptionsShape = z.object({
       backoffLimitMs: nonNegative.optional(),
       maxRetryAfterMs: nonNegative.optional(),
       onTimeout: z.boolean().optional(),
+      budgetMs: nonNegative.optional(),
     })
     .optional(),
   rateLimit: z.strictObject({ limit: positiveInt, intervalMs: positiveInt }).optional(),

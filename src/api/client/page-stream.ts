@@ -7,8 +7,10 @@ interface PageStream<T> {
 }
 
 /**
- * Yields the items of pages 1, 2, 3… in order, keeping up to `pagesInFlight` requests
- * running ahead of the reader, and stops after the first page shorter than `pageSize`.
+ * Yields the items of pages 1, 2, 3… in order, and stops after the first page shorter than
+ * `pageSize`. Page 1 is requested alone: most lists fit in one page, which then costs one
+ * request. Once a full page shows there is more, up to `pagesInFlight` requests run ahead of
+ * the reader.
  * Once any page comes back short no page after it is requested; pages already in flight
  * past the end, and pages prefetched for a reader that stops early, are aborted.
  */
@@ -34,7 +36,7 @@ export async function* streamPages<T>(stream: PageStream<T>): AsyncGenerator<T, 
 
   try {
     for (let page = 1; ; page++) {
-      requestUpTo(page + stream.pagesInFlight - 1);
+      requestUpTo(page === 1 ? 1 : page + stream.pagesInFlight - 1);
       const items = await (requested.get(page) as Promise<T[]>);
       requested.delete(page);
       stream.onPage?.(page, items.length);

@@ -1,21 +1,21 @@
 import { z } from "zod";
 import { RequestValidationError } from "../errors/request-validation-error";
-import { DateOrDateTime, PathId } from "../schemas";
+import type { HttpMethod, Route } from "../routes";
+import { DateOrDateTime } from "../schemas";
 
 /** Where a refused request would have gone; named in the error. */
 export interface Target {
   readonly operation: string;
-  readonly method: "GET" | "PUT";
+  readonly method: HttpMethod;
   /** The path template, e.g. `/v1/error-groups/{id}`: the real path may not be buildable. */
   readonly path: string;
 }
 
-/**
- * A path parameter. Dot segments are refused too: `.` and `..` (even percent-encoded) are
- * resolved away by URL parsing and would send the request to a different resource.
- */
-export const PathParam = PathId.refine((value) => value !== "." && value !== "..", {
-  message: "must not be '.' or '..' (URL parsing would change the path)",
+/** The target of a client operation (`errorGroups.get`) that calls `route`. */
+export const target = (operation: string, route: Route): Target => ({
+  operation,
+  method: route.method,
+  path: route.path,
 });
 
 /**
@@ -48,6 +48,3 @@ export function checkRequest<S extends z.ZodType>(
   if (result.success) return result.data;
   throw new RequestValidationError({ ...target, problems: z.prettifyError(result.error) });
 }
-
-/** Encodes a validated path parameter for use as one path segment. */
-export const segment = (value: string): string => encodeURIComponent(value);

@@ -8,6 +8,7 @@ import { httpErrorFor } from "../errors/http-errors";
 import { NetworkError } from "../errors/network-error";
 import { ResponseValidationError } from "../errors/response-validation-error";
 import { TimeoutError } from "../errors/timeout-error";
+import type { HttpMethod } from "../routes";
 import { ErrorBody } from "../schemas/error-body";
 import type { ResolvedOptions } from "./options";
 import { retryAfterMs } from "./retry-after";
@@ -17,7 +18,7 @@ import { kyRetryOptions, RETRY_STATUSES } from "./retry-policy";
 export interface CallSpec<S extends z.ZodType> {
   /** The client operation, named in errors: `errorGroups.get`. */
   readonly operation: string;
-  readonly method: "GET" | "PUT";
+  readonly method: HttpMethod;
   /** Path under the base URL, starting with `/v1/`, path parameters already URL-encoded. */
   readonly path: string;
   readonly query?: Readonly<Record<string, string | number | undefined>>;
@@ -48,9 +49,12 @@ export function createTransport(options: ResolvedOptions): Transport {
     interval: options.rateLimit.intervalMs,
     strict: true,
   })(() => undefined);
+  const retry = kyRetryOptions(options);
+  // Time spent waiting between retries by every call of this client (see RetryOptions.budgetMs).
+  let retryWaitMs = 0;
   const api = ky.create({
     timeout: options.timeoutMs,
-    retry: kyRetryOptions(options),
+    retry,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     headers: {
       // ky would otherwise ask for text/* when the body is read as text.
@@ -65,6 +69,7 @@ export function createTransport(options: ResolvedOptions): Transport {
     const path = query ? `${spec.path}?${query}` : spec.path;
     const where = { operation: spec.operation, method: spec.method, path };
     let attempts = 1;
+    let failedAt = 0;
 
     return inFlight(async () => {
       // A page dropped while it waited for a slot is never sent.
@@ -74,6 +79,14 @@ export function createTransport(options: ResolvedOptions): Transport {
       try {
         const pending = api(options.baseUrl + path, {
           method: spec.method,
+          retry: {
+            ...retry,
+            shouldRetry: (state) => {
+              if (retryWaitMs >= options.retry.budgetMs) return false;
+              failedAt = Date.now();
+              return retry.shouldRetry?.(state);
+            },
+          },
           ...(spec.body === undefined ? {} : { json: spec.body }),
           ...(spec.signal ? { signal: spec.signal } : {}),
           hooks: {
@@ -82,6 +95,7 @@ export function createTransport(options: ResolvedOptions): Transport {
             beforeRequest: [async () => void (await nextSlot())],
             beforeRetry: [
               async ({ error, retryCount }) => {
+                retryWaitMs += Date.now() - failedAt;
                 attempts = retryCount + 1;
                 options.onRetry?.({ ...where, retry: retryCount, reason: describe(error) });
                 await nextSlot();

@@ -1,3 +1,4 @@
+export * from "./characters";
 export * from "./dates";
 export * from "./enums";
 export * from "./error-body";
@@ -6,4 +7,5 @@ export * from "./heartbeat";
 export * from "./incident";
 export * from "./incident-update";
 export * from "./params";
+export * from "./path-id";
 export * from "./service";

@@ -1,9 +1,6 @@
 import { z } from "zod";
 import { DateOrDateTime } from "./dates";
 
-/** A path parameter: any non-empty string; the client URL-encodes it. */
-export const PathId = z.string().min(1, "must not be empty");
-
 export const HEARTBEAT_EVENTS_LIMIT_MAX = 10;
 export const ERROR_GROUPS_LIMIT_MAX = 100;
 

@@ -1,0 +1,78 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { buildOpenApiDocument } from "../../src/api/openapi";
+import {
+  buildPath,
+  type PathParams,
+  PUBLIC_ROUTES,
+  pathParamNames,
+  ROUTES,
+  type Route,
+} from "../../src/api/routes";
+import { createEmulator } from "../../src/emulator";
+
+const emulator = createEmulator({ seed: "demo" });
+afterAll(() => emulator.close());
+
+/** Path values for any route: the route's examples, else a placeholder. */
+function exampleParams(route: Route): Record<string, string> {
+  return Object.fromEntries(
+    pathParamNames(route.path).map((name) => [name, route.pathParams[name]?.example ?? "x-1"]),
+  );
+}
+
+describe("the route table", () => {
+  it("describes every parameter of each path template, and no other", () => {
+    for (const route of PUBLIC_ROUTES) {
+      expect(Object.keys(route.pathParams), route.operationId).toEqual(pathParamNames(route.path));
+    }
+  });
+
+  it("builds paths with each parameter encoded as one path segment", () => {
+    expect(buildPath(ROUTES.getErrorGroup, { id: "eg 1/../x?y#z" })).toBe(
+      "/v1/error-groups/eg%201%2F..%2Fx%3Fy%23z",
+    );
+    const params: PathParams<typeof ROUTES.listIncidentUpdates.path> = { incidentId: "inc-1" };
+    expect(buildPath(ROUTES.listIncidentUpdates, params)).toBe(
+      "/v1/status-pages/incidents/inc-1/incident-updates",
+    );
+  });
+
+  it("gives the OpenAPI document one operation per route, at the route's path and method", () => {
+    const document = buildOpenApiDocument();
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({
+        path,
+        method: method.toUpperCase(),
+        operationId: (operation as { operationId: string }).operationId,
+      })),
+    );
+    expect(operations).toEqual(
+      PUBLIC_ROUTES.map(({ path, method, operationId }) => ({ path, method, operationId })),
+    );
+  });
+
+  it("is what the emulator serves: each route's method is handled, another method is 405", async () => {
+    for (const route of PUBLIC_ROUTES) {
+      const path = buildPath(route, exampleParams(route) as PathParams<string>);
+      const init = {
+        method: route.method,
+        headers: { authorization: "Bearer demo-key", "content-type": "application/json" },
+        ...(route.body
+          ? {
+              body: JSON.stringify({ name: "n", severity: "MINOR", services: [{ id: "svc-api" }] }),
+            }
+          : {}),
+      };
+      const response = await emulator.app.request(path, init);
+      expect([200, 404], `${route.method} ${path}`).toContain(response.status);
+      if (response.status === 404) {
+        expect(await response.json()).not.toMatchObject({
+          message: expect.stringMatching(/^no route/),
+        });
+      }
+      const other = await emulator.app.request(path, { method: "DELETE" });
+      expect(other.status, `DELETE ${path}`).toBe(405);
+      expect(other.headers.get("allow")).toBe(route.method);
+    }
+  });
+});
