@@ -1,10 +1,13 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { buildOpenApiDocument } from "../api/openapi";
+import { settleRequestBody } from "./connection";
 import type { EmulatorControl } from "./control";
 import { ConnectionResetFault, type FaultInjector } from "./faults";
 import { ApiError, reasonPhrase } from "./http-error";
+import type { RequestCounter } from "./request-stats";
 import { controlApi } from "./routes/control-api";
+import { CONTROL_OPENAPI } from "./routes/control-routes";
 import { publicApi } from "./routes/public-api";
 import { SeedError } from "./seed";
 import type { Stores } from "./store";
@@ -13,6 +16,7 @@ export interface AppContext {
   stores: Stores;
   control: EmulatorControl;
   faults: FaultInjector;
+  requests: RequestCounter;
   adminToken: string;
   now: () => Date;
   /** Receives unexpected errors (bugs); the client only sees a generic 500. */
@@ -26,15 +30,16 @@ function errorResponse(status: number, message: string, headers: Record<string, 
   );
 }
 
-/** The whole emulator as one Hono app: public API, control API and `/openapi.json`. */
+/** The whole emulator as one Hono app: public API, control API and `/openapi.json` of both. */
 export function createApp(context: AppContext): Hono {
   const app = new Hono();
+  app.use("*", settleRequestBody());
   let openApi: string | undefined;
   app.get("/openapi.json", (c) => {
-    openApi ??= JSON.stringify(buildOpenApiDocument("/"));
+    openApi ??= JSON.stringify(buildOpenApiDocument("/", CONTROL_OPENAPI));
     return c.body(openApi, 200, { "content-type": "application/json" });
   });
-  app.route("/", publicApi(context.stores, context.faults, context.now));
+  app.route("/", publicApi(context));
   app.route("/", controlApi(context.control, context.adminToken));
 
   app.notFound((c) =>

@@ -1,60 +1,22 @@
-import { z } from "zod";
-import type { ErrorGroup, IncidentUpdate } from "../api/schemas";
-import { IncidentStatus } from "../api/schemas";
+import type {
+  ErrorGroup,
+  Incident,
+  IncidentStatus,
+  IncidentUpdate,
+  Severity,
+} from "../api/schemas";
+import type { RecordedResult } from "./control-schemas";
 import { transaction } from "./database";
 import type { FaultInjector, Faults, ResolvedFaults } from "./faults";
 import { ApiError } from "./http-error";
+import type { RequestCounter, RequestStats } from "./request-stats";
 import { applySeed, loadSeedFile, parseSeed } from "./seed";
-import { SeedDuration, type SeedFile, SeedInstant } from "./seed-schema";
-import type { RecordedResult, Stores } from "./store";
+import type { SeedFile } from "./seed-schema";
+import type { Stores } from "./store";
 import { parseDuration, resolveInstant } from "./time";
 
 /** When something happened: a Date, an ISO date-time, `now` or a relative time (`-2h`). */
 export type Instant = Date | string;
-
-const At = SeedInstant.optional();
-
-export const NewIncidentUpdateBody = z.strictObject({
-  description: z.string().min(1),
-  status: IncidentStatus.optional(),
-  notifySubscribers: z.boolean().optional(),
-  at: At,
-});
-export type NewIncidentUpdateBody = z.input<typeof NewIncidentUpdateBody>;
-
-export const CheckResultBody = z.strictObject({
-  at: At,
-  /** The error message; `null` records a passing result. */
-  error: z.string().max(65_536).nullable(),
-});
-export type CheckResultBody = z.input<typeof CheckResultBody>;
-
-export const BulkCheckResultsBody = z.strictObject({
-  results: z
-    .array(CheckResultBody.extend({ checkId: z.string().min(1) }))
-    .min(1)
-    .max(100_000),
-});
-
-export const GenerateErrorGroupsBody = z.strictObject({
-  count: z.int().min(1).max(100_000),
-  at: At,
-});
-
-export const HeartbeatPingBody = z.strictObject({
-  at: At,
-  ok: z.boolean(),
-  source: z.string().max(1_000).optional(),
-  userAgent: z.string().max(1_000).optional(),
-});
-export type HeartbeatPingBody = z.input<typeof HeartbeatPingBody>;
-
-export const HeartbeatSettingsBody = z.strictObject({
-  name: z.string().optional(),
-  period: SeedDuration.nullable().optional(),
-  grace: SeedDuration.optional(),
-});
-export type HeartbeatSettingsBody = z.input<typeof HeartbeatSettingsBody>;
 
 /**
  * What tests and demos do to the emulator that the public API cannot: events that would
@@ -73,6 +35,22 @@ export interface EmulatorControl {
       at?: Instant;
     },
   ): IncidentUpdate;
+  /**
+   * Edits an incident as a person would in the status page UI. Name, severity and services
+   * (ids of the account's services) change without an update; a new status posts the
+   * update `Status changed to <STATUS>` with that status, as a PUT does.
+   */
+  editIncident(
+    accountId: string,
+    incidentId: string,
+    edit: {
+      name?: string;
+      severity?: Severity;
+      services?: readonly string[];
+      status?: IncidentStatus;
+      at?: Instant;
+    },
+  ): Incident;
   /** Records one check result; an error joins (or starts) its error group. */
   recordCheckResult(
     accountId: string,
@@ -105,17 +83,25 @@ export interface EmulatorControl {
   /** Replaces the faults of the public API; `{}` turns them off. */
   setFaults(faults: Faults): ResolvedFaults;
   getFaults(): ResolvedFaults;
+  /** The public API requests since the start or the last `resetStats()`, by operation and status. */
+  stats(): RequestStats;
+  /** Starts counting from zero. */
+  resetStats(): void;
 }
 
 export function createControl(
   stores: Stores,
   faults: FaultInjector,
+  requests: RequestCounter,
   now: () => Date,
 ): EmulatorControl {
   const instant = (at: Instant | undefined): number => {
     if (at === undefined) return now().getTime();
     if (at instanceof Date) {
-      if (Number.isNaN(at.getTime())) throw new ApiError(400, "at: invalid Date");
+      const year = at.getUTCFullYear();
+      if (Number.isNaN(year) || year < 0 || year > 9999) {
+        throw new ApiError(400, "at: must be a valid Date in the years 0000 to 9999");
+      }
       return at.getTime();
     }
     const ms = resolveInstant(at, now());
@@ -143,6 +129,16 @@ export function createControl(
           atMs: instant(update.at),
         }),
       );
+    },
+    editIncident(accountId, incidentId, edit) {
+      requireAccount(accountId);
+      return stores.incidents.edit(accountId, incidentId, {
+        name: edit.name,
+        severity: edit.severity,
+        serviceIds: edit.services,
+        status: edit.status,
+        atMs: instant(edit.at),
+      });
     },
     recordCheckResult(accountId, checkId, result) {
       requireAccount(accountId);
@@ -202,5 +198,7 @@ export function createControl(
     },
     setFaults: (next) => faults.set(next),
     getFaults: () => faults.get(),
+    stats: () => requests.snapshot(),
+    resetStats: () => requests.reset(),
   };
 }

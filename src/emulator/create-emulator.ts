@@ -4,6 +4,7 @@ import { createApp } from "./app";
 import { createControl, type EmulatorControl } from "./control";
 import { openDatabase, transaction } from "./database";
 import { FaultInjector, type Faults } from "./faults";
+import { RequestCounter } from "./request-stats";
 import { applySeed, loadSeedFile, parseSeed } from "./seed";
 import type { ParsedSeedFile, SeedFile } from "./seed-schema";
 import { createStores } from "./store";
@@ -72,12 +73,14 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     }
     const faults = new FaultInjector(options.random);
     if (options.faults !== undefined) faults.set(options.faults);
-    const control = createControl(stores, faults, now);
+    const requests = new RequestCounter(now);
+    const control = createControl(stores, faults, requests, now);
     const adminToken = options.adminToken ?? randomBytes(18).toString("base64url");
     const app = createApp({
       stores,
       control,
       faults,
+      requests,
       adminToken,
       now,
       onInternalError:

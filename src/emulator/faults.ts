@@ -7,20 +7,46 @@ import { ApiError } from "./http-error";
  * `/openapi.json`). Every member is optional; `setFaults` replaces the whole set, so
  * `setFaults({})` turns every fault off.
  */
-export const Faults = z.strictObject({
-  /** Fixed delay added to every response, in ms. @default 0 */
-  latencyMs: z.int().min(0).max(60_000).default(0),
-  /** Random extra delay, uniform in `[0, jitterMs]`, in ms. @default 0 */
-  jitterMs: z.int().min(0).max(60_000).default(0),
-  /** Share of requests (0..1) answered 503 Service Unavailable. @default 0 */
-  failRate: z.number().min(0).max(1).default(0),
-  /** Every Nth request is answered 429 Too Many Requests with `Retry-After`; 0 is off. @default 0 */
-  rateLimitEvery: z.int().min(0).default(0),
-  /** The `Retry-After` of 429 responses, in seconds. @default 1 */
-  retryAfterSeconds: z.int().min(0).max(3_600).default(1),
-  /** Share of requests (0..1) whose connection is reset without a response. @default 0 */
-  resetRate: z.number().min(0).max(1).default(0),
-});
+export const Faults = z
+  .strictObject({
+    /** Fixed delay added to every response, in ms. @default 0 */
+    latencyMs: z.int().min(0).max(60_000).default(0),
+    /** Random extra delay, uniform in `[0, jitterMs]`, in ms. @default 0 */
+    jitterMs: z.int().min(0).max(60_000).default(0),
+    /** Share of requests (0..1) answered 503 Service Unavailable. @default 0 */
+    failRate: z.number().min(0).max(1).default(0),
+    /**
+     * Every Nth request is answered 429 Too Many Requests with `Retry-After`; 0 is off.
+     * With `rateLimitBurst` k, the last k requests of every N are.
+     * @default 0
+     */
+    rateLimitEvery: z.int().min(0).max(1_000_000).default(0),
+    /**
+     * How many requests in a row each rate limit answers 429: a burst of k ending at every
+     * Nth request (`rateLimitEvery: 20, rateLimitBurst: 5`: requests 16 to 20, 36 to 40, …).
+     * At most `rateLimitEvery`.
+     * @default 1
+     */
+    rateLimitBurst: z.int().min(1).max(1_000_000).default(1),
+    /** The `Retry-After` of 429 and 503 responses, in seconds. @default 1 */
+    retryAfterSeconds: z.int().min(0).max(3_600).default(1),
+    /** Share of requests (0..1) whose connection is reset without a response. @default 0 */
+    resetRate: z.number().min(0).max(1).default(0),
+  })
+  .refine(
+    (faults) => faults.rateLimitEvery === 0 || faults.rateLimitBurst <= faults.rateLimitEvery,
+    {
+      path: ["rateLimitBurst"],
+      message:
+        "must be at most rateLimitEvery: a burst is the end of every rateLimitEvery requests",
+    },
+  );
+
+/** Whether the `count`th request (from 1) falls in a rate-limit burst. */
+export function inRateLimitBurst(faults: ResolvedFaults, count: number): boolean {
+  if (faults.rateLimitEvery === 0) return false;
+  return (count - 1) % faults.rateLimitEvery >= faults.rateLimitEvery - faults.rateLimitBurst;
+}
 /** Faults as given (any member may be left out). */
 export type Faults = z.input<typeof Faults>;
 /** Faults with every member filled in. */
@@ -71,10 +97,14 @@ export class FaultInjector {
         socket?.destroy();
         throw new ConnectionResetFault();
       }
-      if (faults.rateLimitEvery > 0 && this.requests % faults.rateLimitEvery === 0) {
+      if (inRateLimitBurst(faults, this.requests)) {
+        const every =
+          faults.rateLimitBurst === 1
+            ? `every ${faults.rateLimitEvery} requests`
+            : `the last ${faults.rateLimitBurst} of every ${faults.rateLimitEvery} requests`;
         throw new ApiError(
           429,
-          `rate limit exceeded (fault injection: every ${faults.rateLimitEvery} requests); retry after ${faults.retryAfterSeconds} s`,
+          `rate limit exceeded (fault injection: ${every}); retry after ${faults.retryAfterSeconds} s`,
           { "Retry-After": String(faults.retryAfterSeconds) },
         );
       }

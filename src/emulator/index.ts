@@ -3,6 +3,7 @@ export { createEmulator, type Emulator, type EmulatorOptions } from "./create-em
 export { cleanErrorMessage, errorHash } from "./error-cleaning";
 export { ConnectionResetFault, Faults, type ResolvedFaults } from "./faults";
 export { demoSeedPath } from "./package-root";
+export type { OperationStats, RequestStats } from "./request-stats";
 export { SeedError } from "./seed";
 export type { SeedFile } from "./seed-schema";
 export { type RunningEmulator, type StartEmulatorOptions, startEmulator } from "./server";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { INCIDENT_NAME_MAX, IncidentStatus, Severity } from "../api/schemas";
-import { parseDuration, resolveInstant } from "./time";
+import { DateOrDateTime, INCIDENT_NAME_MAX, IncidentStatus, Severity } from "../api/schemas";
+import { DURATION_PATTERN, RELATIVE_TIME_PATTERN } from "./time";
 
 /**
  * The seed file: accounts with their keys, services, incidents, heartbeats and check
@@ -10,16 +10,22 @@ import { parseDuration, resolveInstant } from "./time";
 
 const Id = z.string().min(1, "must not be empty");
 
-/** `now`, a relative time (`-2h`, `-3d4h`, `+15m`) or an ISO 8601 date or date-time. */
-export const SeedInstant = z
-  .string()
-  .refine((text) => resolveInstant(text, new Date()) !== undefined, {
-    message: "must be an ISO 8601 date-time, `now`, or a relative time such as -2h or -3d",
-  });
+/**
+ * `now`, a relative time (`-2h`, `-3d4h`, `+15m`), or an ISO 8601 date-time with an offset
+ * or a plain date. Each form is a pattern or format in the JSON Schema, so generated
+ * documents (OpenAPI) say exactly what is accepted; `resolveInstant` reads them.
+ */
+export const SeedInstant = z.union(
+  [z.literal("now"), z.string().regex(RELATIVE_TIME_PATTERN, { abort: true }), DateOrDateTime],
+  {
+    error:
+      "must be an ISO 8601 date-time with an offset (2026-11-03T10:00:00Z), a date (2026-11-03), `now`, or a relative time such as -2h or -3d",
+  },
+);
 
-/** A duration such as `30s`, `15m`, `1h30m` or `1d`. */
-export const SeedDuration = z.string().refine((text) => parseDuration(text) !== undefined, {
-  message: "must be a duration such as 30s, 15m, 1h30m or 1d",
+/** A duration such as `30s`, `15m`, `1h30m` or `1d` (see `DURATION_PATTERN`). */
+export const SeedDuration = z.string().regex(DURATION_PATTERN, {
+  error: "must be a duration such as 30s, 15m, 1h30m or 1d (at most four parts of four digits)",
 });
 
 export const SeedService = z.strictObject({ id: Id, name: z.string().min(1) });

@@ -35,7 +35,7 @@ describe("authentication", () => {
     expect(unknown.json).toMatchInlineSnapshot(`
       {
         "error": "Unauthorized",
-        "message": "the API key is not valid: check MONITORING_API_KEY or --api-key",
+        "message": "the API key is not valid",
         "statusCode": 401,
       }
     `);
@@ -149,26 +149,41 @@ describe("errors", () => {
     `);
   });
 
-  it("serves an OpenAPI 3.1 document of the five operations without a key", async () => {
+  it("serves an OpenAPI 3.1 document of the five operations and the control API without a key", async () => {
     emulator = demoEmulator();
     const { status, json } = await call(emulator.app, "GET", "/openapi.json", { key: null });
     expect(status).toBe(200);
     const document = json as {
       openapi: string;
-      paths: Record<string, Record<string, { operationId: string }>>;
+      paths: Record<
+        string,
+        Record<string, { operationId: string; security?: Record<string, string[]>[] }>
+      >;
+      components: { securitySchemes: Record<string, unknown> };
     };
     expect(document.openapi).toBe("3.1.0");
-    expect(
-      Object.values(document.paths).flatMap((item) =>
-        Object.values(item).map((operation) => operation.operationId),
-      ),
-    ).toEqual([
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.values(item).map((operation) => ({ path, ...operation })),
+    );
+    const publicOperations = operations.filter(({ path }) => path.startsWith("/v1/"));
+    expect(publicOperations.map((operation) => operation.operationId)).toEqual([
       "updateIncident",
       "listIncidentUpdates",
       "listHeartbeatEvents",
       "listErrorGroupsForCheck",
       "getErrorGroup",
     ]);
+    expect(publicOperations.every((operation) => operation.security === undefined)).toBe(true);
+    const controlOperations = operations.filter(({ path }) => !path.startsWith("/v1/"));
+    expect(controlOperations.map((operation) => operation.operationId)).toContain("editIncident");
+    for (const operation of controlOperations) {
+      expect(operation.path, operation.operationId).toMatch(/^\/_control\//);
+      expect(operation.security, operation.operationId).toEqual([{ adminToken: [] }]);
+    }
+    expect(document.components.securitySchemes).toEqual({
+      bearerAuth: expect.objectContaining({ type: "http", scheme: "bearer" }),
+      adminToken: expect.objectContaining({ type: "http", scheme: "bearer" }),
+    });
   });
 });
 
@@ -216,10 +231,54 @@ describe("control API", () => {
     expect(bad.json).toMatchInlineSnapshot(`
       {
         "error": "Bad Request",
-        "message": "invalid body: at: must be an ISO 8601 date-time, \`now\`, or a relative time such as -2h or -3d; ok: Invalid input: expected boolean, received string",
+        "message": "invalid body: at: must be an ISO 8601 date-time with an offset (2026-11-03T10:00:00Z), a date (2026-11-03), \`now\`, or a relative time such as -2h or -3d; ok: Invalid input: expected boolean, received string",
         "statusCode": 400,
       }
     `);
+  });
+
+  it("refuses times and durations no answer could write back, and answers for the largest it takes", async () => {
+    emulator = demoEmulator();
+    const ping = (at: string) =>
+      call(emulator.app, "POST", "/_control/accounts/acct-demo/heartbeats/hb-billing-sync/pings", {
+        key: ADMIN,
+        body: { ok: true, at },
+      });
+    expect((await ping("-9999999999999999w")).status).toBe(400);
+    expect((await ping("2026-02-30")).status).toBe(400);
+    expect((await ping("2026-11-03T10:00:00")).status).toBe(400);
+    const period = await call(
+      emulator.app,
+      "PUT",
+      "/_control/accounts/acct-demo/heartbeats/hb-billing-sync",
+      { key: ADMIN, body: { period: "99999999999999999999w" } },
+    );
+    expect((period.json as { message: string }).message).toMatchInlineSnapshot(
+      `"invalid body: period: must be a duration such as 30s, 15m, 1h30m or 1d (at most four parts of four digits)"`,
+    );
+
+    expect(() =>
+      emulator.control.recordHeartbeatPing("acct-demo", "hb-billing-sync", {
+        ok: true,
+        at: new Date(8.64e15),
+      }),
+    ).toThrow("at: must be a valid Date in the years 0000 to 9999");
+
+    expect((await ping("-9999w9999w9999w9999w")).status).toBe(201);
+    expect((await ping("+9999w9999w9999w9999w")).status).toBe(201);
+    const settings = await call(
+      emulator.app,
+      "PUT",
+      "/_control/accounts/acct-demo/heartbeats/hb-billing-sync",
+      { key: ADMIN, body: { period: "9999w9999w9999w9999w", grace: "9999w9999w9999w9999w" } },
+    );
+    expect(settings.status).toBe(204);
+    const events = await call(
+      emulator.app,
+      "GET",
+      "/v1/checks/heartbeats/hb-billing-sync/events?startTime=0000-01-01&endTime=9999-12-31",
+    );
+    expect(events.status).toBe(200);
   });
 
   it("refuses pings on an API check", async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Emulator } from "../../src/emulator";
-import { call, demoEmulator, incidentBody, NOW } from "./helpers";
+import { ADMIN, call, demoEmulator, incidentBody, NOW } from "./helpers";
 
 let emulator: Emulator;
 afterEach(() => emulator?.close());
@@ -272,5 +272,111 @@ describe("GET /v1/status-pages/incidents/{incidentId}/incident-updates", () => {
       error: "Not Found",
       message: "incident inc-x not found",
     });
+  });
+});
+
+describe("PATCH /_control/accounts/{a}/incidents/{i}: an edit in the status page UI", () => {
+  const path = "/_control/accounts/acct-demo/incidents/inc-checkout-latency";
+  const updates = async () =>
+    (
+      await call(
+        emulator.app,
+        "GET",
+        "/v1/status-pages/incidents/inc-checkout-latency/incident-updates",
+      )
+    ).json as { description: string; status?: string; created_at: string }[];
+
+  it("changes name, severity and services without posting an update", async () => {
+    emulator = demoEmulator();
+    const before = await updates();
+    const { status, json } = await call(emulator.app, "PATCH", path, {
+      key: ADMIN,
+      body: { name: "Checkout is slow everywhere", severity: "CRITICAL", services: ["svc-web"] },
+    });
+    expect(status).toBe(200);
+    expect(json).toMatchObject({
+      id: "inc-checkout-latency",
+      name: "Checkout is slow everywhere",
+      severity: "CRITICAL",
+      lastUpdateStatus: "INVESTIGATING",
+      services: [{ id: "svc-web", name: "Web app", accountId: "acct-demo" }],
+      updated_at: NOW.toISOString(),
+    });
+    expect(await updates()).toEqual(before);
+  });
+
+  it("posts `Status changed to X` with that status when the status changes, at the given time", async () => {
+    emulator = demoEmulator();
+    const { json } = await call(emulator.app, "PATCH", path, {
+      key: ADMIN,
+      body: { status: "MONITORING", at: "-5m" },
+    });
+    const at = new Date(NOW.getTime() - 5 * 60_000).toISOString();
+    expect(json).toMatchObject({ lastUpdateStatus: "MONITORING", updated_at: at });
+    expect((await updates())[0]).toEqual({
+      id: expect.stringMatching(/^iu_/),
+      description: "Status changed to MONITORING",
+      status: "MONITORING",
+      created_at: at,
+      publicIncidentUpdateDate: at,
+      notifySubscribers: false,
+    });
+    const again = await call(emulator.app, "PATCH", path, {
+      key: ADMIN,
+      body: { status: "MONITORING" },
+    });
+    expect(again.status).toBe(200);
+    expect((await updates()).filter((update) => update.status === "MONITORING")).toHaveLength(1);
+  });
+
+  it("is a method of emulator.control, whose edit the next PUT answer shows", async () => {
+    emulator = demoEmulator();
+    emulator.control.editIncident("acct-demo", "inc-checkout-latency", {
+      severity: "MINOR",
+      status: "IDENTIFIED",
+    });
+    const put = await call(emulator.app, "PUT", "/v1/status-pages/incidents/inc-checkout-latency", {
+      body: { ...incidentBody, services: [{ id: "svc-checkout" }] },
+    });
+    expect(put.json).toMatchObject({
+      lastUpdateStatus: "IDENTIFIED",
+      incidentUpdates: [{ description: "Status changed to IDENTIFIED", status: "IDENTIFIED" }, {}],
+    });
+  });
+
+  it("refuses unknown services, an unknown incident or account, and unknown fields", async () => {
+    emulator = demoEmulator();
+    const unknownService = await call(emulator.app, "PATCH", path, {
+      key: ADMIN,
+      body: { services: ["svc-api", "svc-nope"] },
+    });
+    expect(unknownService.status).toBe(400);
+    expect((unknownService.json as { message: string }).message).toMatchInlineSnapshot(
+      `"services: svc-nope is not a service of this account; known services: svc-api, svc-auth, svc-checkout, svc-db, svc-web"`,
+    );
+    const unknownIncident = await call(
+      emulator.app,
+      "PATCH",
+      "/_control/accounts/acct-demo/incidents/inc-nope",
+      { key: ADMIN, body: { name: "x" } },
+    );
+    expect(unknownIncident.json).toMatchObject({
+      statusCode: 404,
+      message: "incident inc-nope not found",
+    });
+    const otherAccount = await call(
+      emulator.app,
+      "PATCH",
+      "/_control/accounts/acct-other/incidents/inc-checkout-latency",
+      { key: ADMIN, body: { name: "x" } },
+    );
+    expect(otherAccount.status).toBe(404);
+    const typo = await call(emulator.app, "PATCH", path, {
+      key: ADMIN,
+      body: { severty: "MINOR", status: "DONE" },
+    });
+    expect((typo.json as { message: string }).message).toMatchInlineSnapshot(
+      `"invalid body: status: Invalid option: expected one of "INVESTIGATING"|"IDENTIFIED"|"MONITORING"|"RESOLVED"; body: Unrecognized key: "severty""`,
+    );
   });
 });

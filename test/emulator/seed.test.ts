@@ -35,7 +35,7 @@ describe("seed files", () => {
     expect(message).toMatchInlineSnapshot(`
       "seed from <dir>/bad.yaml is not valid (2 problems):
         - <dir>/bad.yaml:7 accounts[0].incidents[0].severity: Invalid option: expected one of "CRITICAL"|"MAJOR"|"MEDIUM"|"MINOR"
-        - <dir>/bad.yaml:9 accounts[0].incidents[0].updates[0].created_at: must be an ISO 8601 date-time, \`now\`, or a relative time such as -2h or -3d
+        - <dir>/bad.yaml:9 accounts[0].incidents[0].updates[0].created_at: must be an ISO 8601 date-time with an offset (2026-11-03T10:00:00Z), a date (2026-11-03), \`now\`, or a relative time such as -2h or -3d
       See examples/seed/demo.yaml for the format."
     `);
   });

@@ -63,6 +63,42 @@ describe("faults", () => {
     expect(retryAfter).toBe("7");
   });
 
+  it("answers a burst of k 429s at the end of every n requests", async () => {
+    const emulator = createEmulator({
+      seed: "demo",
+      faults: { rateLimitEvery: 4, rateLimitBurst: 2, retryAfterSeconds: 3 },
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const response = await emulator.app.request("/v1/error-groups/checks/chk-api", {
+        headers: auth,
+      });
+      statuses.push(response.status);
+      if (response.status === 429) {
+        expect(response.headers.get("retry-after")).toBe("3");
+        expect((await response.json()) as unknown).toMatchObject({
+          message:
+            "rate limit exceeded (fault injection: the last 2 of every 4 requests); retry after 3 s",
+        });
+      }
+    }
+    expect(statuses).toEqual([200, 200, 429, 429, 200, 200, 429, 429]);
+    emulator.close();
+  });
+
+  it("refuses a burst longer than the cycle it ends", async () => {
+    const emulator = createEmulator({ seed: "demo", adminToken: ADMIN });
+    const refused = await call(emulator.app, "PUT", "/_control/faults", {
+      key: ADMIN,
+      body: { rateLimitEvery: 3, rateLimitBurst: 5 },
+    });
+    expect(refused.status).toBe(400);
+    expect((refused.json as { message: string }).message).toMatchInlineSnapshot(
+      `"invalid body: rateLimitBurst: must be at most rateLimitEvery: a burst is the end of every rateLimitEvery requests"`,
+    );
+    emulator.close();
+  });
+
   it("answers 503 at the fail rate and leaves the control API alone", async () => {
     running = await startEmulator({ port: 0 });
     await setFaults({ failRate: 1 });

@@ -37,11 +37,7 @@ export function apiKeyAuth(accounts: AccountStore): MiddlewareHandler<AccountEnv
     }
     const accountId = accounts.accountForKey(key);
     if (accountId === undefined) {
-      throw new ApiError(
-        401,
-        "the API key is not valid: check MONITORING_API_KEY or --api-key",
-        CHALLENGE,
-      );
+      throw new ApiError(401, "the API key is not valid", CHALLENGE);
     }
     const claimed = c.req.header("x-service-account");
     if (claimed !== undefined && claimed !== accountId) {

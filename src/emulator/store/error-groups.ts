@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { ErrorGroup } from "../../api/schemas";
+import type { RecordedResult } from "../control-schemas";
 import { statement, transaction } from "../database";
 import { cleanErrorMessage, errorHash } from "../error-cleaning";
 import { notFound } from "../http-error";
@@ -13,10 +14,7 @@ export interface NewCheckResult {
   error: string | null;
 }
 
-export interface RecordedResult {
-  /** The error group the result joined, or `null` for a passing result. */
-  errorGroupId: string | null;
-}
+export type { RecordedResult };
 
 /**
  * Error group ids are derived from the account, check and hash, so the same seed gives

@@ -22,6 +22,15 @@ export interface NewIncidentUpdate {
   atMs: number;
 }
 
+/** An edit made in the status page UI; members left out stay as they are. */
+export interface IncidentEdit {
+  name?: string | undefined;
+  severity?: Severity | undefined;
+  serviceIds?: readonly string[] | undefined;
+  status?: IncidentStatus | undefined;
+  atMs: number;
+}
+
 export interface IncidentSeed {
   id: string;
   name: string;
@@ -88,23 +97,12 @@ export class IncidentStore {
     body: IncidentRequest,
     nowMs: number,
   ): Incident {
-    const current = statement(
-      this.db,
-      "SELECT last_update_status FROM incidents WHERE account_id = ? AND id = ?",
-    ).get(accountId, incidentId);
-    if (current === undefined) throw notFound("incident", incidentId);
-    const serviceIds = body.services.map((service) => service.id);
-    const known = this.accounts.services(accountId, serviceIds);
-    const unknown = [...new Set(serviceIds.filter((id) => !known.has(id)))];
-    if (unknown.length > 0) {
-      const available = this.accounts.serviceIds(accountId);
-      throw new ApiError(
-        400,
-        `services: ${unknown.join(", ")} ${unknown.length === 1 ? "is not a service" : "are not services"} of this account; known services: ${available.length > 0 ? available.join(", ") : "none"}`,
-      );
-    }
-    const nextStatus =
-      body.lastUpdateStatus ?? (String(current.last_update_status) as IncidentStatus);
+    const currentStatus = this.currentStatus(accountId, incidentId);
+    const serviceIds = this.requireServices(
+      accountId,
+      body.services.map((service) => service.id),
+    );
+    const nextStatus = body.lastUpdateStatus ?? currentStatus;
     statement(
       this.db,
       `UPDATE incidents SET name = ?, severity = ?, last_update_status = ?, updated_ms = ?,
@@ -120,15 +118,85 @@ export class IncidentStore {
       accountId,
       incidentId,
     );
-    this.replaceServices(accountId, incidentId, [...new Set(serviceIds)]);
-    if (nextStatus !== current.last_update_status) {
-      this.insertUpdate(accountId, incidentId, {
-        description: `Status changed to ${nextStatus}`,
-        status: nextStatus,
-        atMs: nowMs,
-      });
-    }
+    this.replaceServices(accountId, incidentId, serviceIds);
+    if (nextStatus !== currentStatus)
+      this.postStatusChange(accountId, incidentId, nextStatus, nowMs);
     return this.render(accountId, incidentId);
+  }
+
+  /**
+   * An edit in the status page UI: name, severity and services change without an update;
+   * a changed status posts `Status changed to <STATUS>` as a PUT does. `updated_at`
+   * moves to the time of the edit when anything changed.
+   */
+  edit(accountId: string, incidentId: string, edit: IncidentEdit): Incident {
+    return transaction(this.db, () => {
+      const currentStatus = this.currentStatus(accountId, incidentId);
+      const serviceIds =
+        edit.serviceIds === undefined
+          ? undefined
+          : this.requireServices(accountId, edit.serviceIds);
+      const changed =
+        edit.name !== undefined ||
+        edit.severity !== undefined ||
+        serviceIds !== undefined ||
+        (edit.status !== undefined && edit.status !== currentStatus);
+      if (!changed) return this.render(accountId, incidentId);
+      statement(
+        this.db,
+        `UPDATE incidents SET name = COALESCE(?, name), severity = COALESCE(?, severity),
+             last_update_status = COALESCE(?, last_update_status), updated_ms = ?
+           WHERE account_id = ? AND id = ?`,
+      ).run(
+        edit.name ?? null,
+        edit.severity ?? null,
+        edit.status ?? null,
+        edit.atMs,
+        accountId,
+        incidentId,
+      );
+      if (serviceIds !== undefined) this.replaceServices(accountId, incidentId, serviceIds);
+      if (edit.status !== undefined && edit.status !== currentStatus) {
+        this.postStatusChange(accountId, incidentId, edit.status, edit.atMs);
+      }
+      return this.render(accountId, incidentId);
+    });
+  }
+
+  private currentStatus(accountId: string, incidentId: string): IncidentStatus {
+    const current = statement(
+      this.db,
+      "SELECT last_update_status FROM incidents WHERE account_id = ? AND id = ?",
+    ).get(accountId, incidentId);
+    if (current === undefined) throw notFound("incident", incidentId);
+    return String(current.last_update_status) as IncidentStatus;
+  }
+
+  /** The ids, each once; every one must be a service of the account (no auto-create: typos are caught). */
+  private requireServices(accountId: string, ids: readonly string[]): string[] {
+    const known = this.accounts.services(accountId, ids);
+    const unknown = [...new Set(ids.filter((id) => !known.has(id)))];
+    if (unknown.length > 0) {
+      const available = this.accounts.serviceIds(accountId);
+      throw new ApiError(
+        400,
+        `services: ${unknown.join(", ")} ${unknown.length === 1 ? "is not a service" : "are not services"} of this account; known services: ${available.length > 0 ? available.join(", ") : "none"}`,
+      );
+    }
+    return [...new Set(ids)];
+  }
+
+  private postStatusChange(
+    accountId: string,
+    incidentId: string,
+    status: IncidentStatus,
+    atMs: number,
+  ): void {
+    this.insertUpdate(accountId, incidentId, {
+      description: `Status changed to ${status}`,
+      status,
+      atMs,
+    });
   }
 
   /**

@@ -1,0 +1,61 @@
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { describe, expect, it } from "vitest";
+import { CLI, runCli } from "../cli/run-cli";
+
+describe("incident-sync emulator", () => {
+  it("takes --rate-limit-burst with --rate-limit-every and applies it to /v1", async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        "emulator",
+        "--port",
+        "0",
+        "--format",
+        "json",
+        "--rate-limit-every",
+        "3",
+        "--rate-limit-burst",
+        "2",
+        "--admin-token",
+        "cli-admin",
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    try {
+      const line = await new Promise<string>((done, fail) => {
+        createInterface({ input: child.stdout }).once("line", done);
+        child.once("exit", (code) => fail(new Error(`emulator exited with ${code}`)));
+      });
+      const { url } = JSON.parse(line) as { url: string };
+      const faults = await fetch(`${url}/_control/faults`, {
+        headers: { authorization: "Bearer cli-admin" },
+      });
+      expect(await faults.json()).toMatchObject({ rateLimitEvery: 3, rateLimitBurst: 2 });
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const response = await fetch(`${url}/v1/error-groups/checks/chk-api`, {
+          headers: { authorization: "Bearer demo-key" },
+        });
+        await response.arrayBuffer();
+        statuses.push(response.status);
+      }
+      expect(statuses).toEqual([200, 429, 429, 200, 429, 429]);
+    } finally {
+      child.kill("SIGTERM");
+    }
+  });
+
+  it("refuses a burst longer than --rate-limit-every, saying what to change", async () => {
+    const run = await runCli(
+      ["emulator", "--port", "0", "--rate-limit-every", "3", "--rate-limit-burst", "5"],
+      process.cwd(),
+    );
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toMatchInlineSnapshot(`
+      "incident-sync emulator: --rate-limit-burst 5 is more than --rate-limit-every 3: a burst is the last requests of every --rate-limit-every; lower it or raise --rate-limit-every.
+      "
+    `);
+  });
+});
