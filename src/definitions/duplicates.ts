@@ -1,36 +1,43 @@
-import type { LoadedDefinition } from "./parse-file";
+import { quoteText } from "../api/schemas";
+import type { DefinitionIdentity } from "./parse-file";
 import type { Position } from "./position";
 import { compareText, type DefinitionProblem } from "./problem";
+
+/** Other places named in one duplicate's message; the rest are counted. */
+const PLACES_NAMED = 3;
 
 /**
  * Incident ids and resource names must be unique across all files. Each occurrence
  * gets its own problem that names the others, so every file involved is flagged.
  * A resource name defaulted from an id is not reported again when the ids clash.
+ * Documents with other problems take part too, so a clash is told at once with them.
  */
-export function findDuplicates(definitions: readonly LoadedDefinition[]): DefinitionProblem[] {
+export function findDuplicates(identities: readonly DefinitionIdentity[]): DefinitionProblem[] {
   const problems: DefinitionProblem[] = [];
-  for (const group of groupBy(definitions, (loaded) => loaded.definition.id)) {
-    for (const loaded of group) {
+  for (const group of groupBy(identities, (identity) => identity.id)) {
+    const places = sortedPlaces(group, (identity) => identity.idAt);
+    for (const identity of group) {
       problems.push({
-        file: loaded.file,
-        ...loaded.idAt,
+        file: identity.file,
+        ...identity.idAt,
         code: "duplicate-id",
-        message: `incident id "${loaded.definition.id}" is also defined at ${elsewhere(group, loaded, (other) => other.idAt)}; each incident must be defined once`,
+        message: `incident id ${quoteText(identity.id)} is also defined at ${elsewhere(places, identity)}; each incident must be defined once`,
       });
     }
   }
-  for (const group of groupBy(definitions, (loaded) => loaded.definition.resource)) {
-    if (group.every((loaded) => loaded.definition.id === group[0]?.definition.id)) {
-      if (group.every((loaded) => loaded.resourceAt === undefined)) continue;
+  for (const group of groupBy(identities, (identity) => identity.resource)) {
+    if (group.every((identity) => identity.id === group[0]?.id)) {
+      if (group.every((identity) => identity.resourceAt === undefined)) continue;
     }
-    for (const loaded of group) {
-      const at = loaded.resourceAt ?? loaded.idAt;
-      const origin = loaded.resourceAt === undefined ? " (taken from its id)" : "";
+    const positionOf = (identity: DefinitionIdentity) => identity.resourceAt ?? identity.idAt;
+    const places = sortedPlaces(group, positionOf);
+    for (const identity of group) {
+      const origin = identity.resourceAt === undefined ? " (taken from its id)" : "";
       problems.push({
-        file: loaded.file,
-        ...at,
+        file: identity.file,
+        ...positionOf(identity),
         code: "duplicate-resource",
-        message: `resource name "${loaded.definition.resource}"${origin} is also used at ${elsewhere(group, loaded, (other) => other.resourceAt ?? other.idAt)}; give each definition its own "resource"`,
+        message: `resource name ${quoteText(identity.resource ?? "")}${origin} is also used at ${elsewhere(places, identity)}; give each definition its own "resource"`,
       });
     }
   }
@@ -38,28 +45,44 @@ export function findDuplicates(definitions: readonly LoadedDefinition[]): Defini
 }
 
 function groupBy(
-  definitions: readonly LoadedDefinition[],
-  keyOf: (loaded: LoadedDefinition) => string,
-): LoadedDefinition[][] {
-  const groups = new Map<string, LoadedDefinition[]>();
-  for (const loaded of definitions) {
-    const key = keyOf(loaded);
+  identities: readonly DefinitionIdentity[],
+  keyOf: (identity: DefinitionIdentity) => string | undefined,
+): DefinitionIdentity[][] {
+  const groups = new Map<string, DefinitionIdentity[]>();
+  for (const identity of identities) {
+    const key = keyOf(identity);
+    if (key === undefined) continue;
     const group = groups.get(key);
-    if (group) group.push(loaded);
-    else groups.set(key, [loaded]);
+    if (group) group.push(identity);
+    else groups.set(key, [identity]);
   }
   return [...groups.values()].filter((group) => group.length > 1);
 }
 
-function elsewhere(
-  group: readonly LoadedDefinition[],
-  self: LoadedDefinition,
-  positionOf: (loaded: LoadedDefinition) => Position,
-): string {
+interface Place extends Position {
+  readonly file: string;
+  readonly identity: DefinitionIdentity;
+}
+
+/** A group's places in file order, sorted once for all of its messages. */
+function sortedPlaces(
+  group: readonly DefinitionIdentity[],
+  positionOf: (identity: DefinitionIdentity) => Position,
+): Place[] {
   return group
-    .filter((other) => other !== self)
-    .map((other) => ({ file: other.file, ...positionOf(other) }))
-    .sort((a, b) => compareText(a.file, b.file) || a.line - b.line || a.column - b.column)
-    .map((at) => `${at.file}:${at.line}:${at.column}`)
-    .join(", ");
+    .map((identity) => ({ file: identity.file, ...positionOf(identity), identity }))
+    .sort((a, b) => compareText(a.file, b.file) || a.line - b.line || a.column - b.column);
+}
+
+/** `a.yaml:1:5, b.yaml:2:5` — the first few other places, and how many more there are. */
+function elsewhere(places: readonly Place[], self: DefinitionIdentity): string {
+  const named: string[] = [];
+  for (const place of places) {
+    if (named.length === PLACES_NAMED) break;
+    if (place.identity !== self) named.push(`${place.file}:${place.line}:${place.column}`);
+  }
+  const more = places.length - 1 - named.length;
+  return more > 0
+    ? `${named.join(", ")} and ${more.toLocaleString("en-US")} more`
+    : named.join(", ");
 }

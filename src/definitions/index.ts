@@ -1,4 +1,5 @@
 export { type GitDefinitions, GitSourceError, readDefinitionsAtRef } from "./git-source";
+export { InvalidDefinitionsError } from "./invalid-definitions-error";
 export { definitionJsonSchema, definitionJsonSchemaText, JSON_SCHEMA_PATH } from "./json-schema";
 export {
   isDefinitionFile,
@@ -13,12 +14,12 @@ export {
   parseDefinitionFile,
   type SourceFile,
 } from "./parse-file";
-export * from "./plan";
 export type { Position } from "./position";
 export {
   compareProblems,
   type DefinitionProblem,
   formatLocation,
+  formatProblem,
   type ProblemCode,
 } from "./problem";
 export {

@@ -1,16 +1,21 @@
 import type { z } from "zod";
+import { type PathIdProblem, quoteText } from "../api/schemas";
+import type { Message } from "./file-problems";
 import type { ProblemCode } from "./problem";
-import { DEFINITION_KEYS, DefinitionServiceObject, Evidence } from "./schema";
+import { DEFINITION_KEYS, DefinitionServiceObject, Evidence, type TextProblem } from "./schema";
 import { closestMatch } from "./suggest";
 
 /** A zod issue turned into words, with where it should be pointed at. */
 export interface IssueText {
   readonly code: ProblemCode;
-  readonly message: string;
+  /** The words, or how to write them (for issues that can come by the thousand). */
+  readonly message: Message;
   /** The path of the node to point at. */
   readonly path: readonly PropertyKey[];
   /** Point at this key of the mapping at `path` rather than at its value. */
   readonly key?: string;
+  /** Point at this character (an index in the text value at `path`) rather than at the value. */
+  readonly characterIndex?: number;
 }
 
 const SERVICE_KEYS = Object.keys(DefinitionServiceObject.shape);
@@ -59,7 +64,7 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): IssueTex
     case "invalid_value": {
       const allowed = issue.values.map(String);
       const suggestion = typeof value === "string" ? closestMatch(value, allowed) : undefined;
-      const shown = typeof value === "string" ? `"${value}"` : describeValue(value);
+      const shown = typeof value === "string" ? quoteText(value) : describeValue(value);
       return [
         {
           code: "invalid-value",
@@ -96,7 +101,15 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): IssueTex
         return [{ code: "too-short", path, message: `${label} must not be empty` }];
       }
       return [{ code: "invalid-value", path, message: `${label} is too small: ${issue.message}` }];
-    case "invalid_union":
+    case "invalid_union": {
+      // A service written in the right form gets that form's own problems.
+      const branch = typeof value === "string" ? 0 : isMapping(value) ? 1 : undefined;
+      const inner = branch === undefined ? [] : (issue.errors[branch] ?? []);
+      if (inner.length > 0) {
+        return inner.flatMap((nested) =>
+          describeIssue({ ...nested, path: [...path, ...nested.path] }, input),
+        );
+      }
       return [
         {
           code: "invalid-type",
@@ -104,24 +117,61 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): IssueTex
           message: `${label} must be a service id or a mapping with "id" and an optional "name", not ${describeValue(value)}`,
         },
       ];
+    }
     case "custom":
-      return [{ code: "repeated-item", path, message: `${label}: ${issue.message}` }];
+      return [customIssue(issue, path, label, value)];
     default:
       return [{ code: "invalid-value", path, message: `${label}: ${issue.message}` }];
   }
 }
 
+/** Issues of our own rules: a repeated item, or a text problem from `PathId` or the schema. */
+function customIssue(
+  issue: z.core.$ZodIssueCustom,
+  path: readonly PropertyKey[],
+  label: string,
+  value: unknown,
+): IssueText {
+  const params = issue.params as
+    | { repeat?: true; pathId?: PathIdProblem; text?: TextProblem }
+    | undefined;
+  const problem = params?.pathId ?? params?.text;
+  const shown = typeof value === "string" ? ` ${quoteText(value)}` : "";
+  switch (problem?.kind) {
+    case "blank":
+      return { code: "blank-text", path, message: `${label} ${issue.message}` };
+    case "dot-segment":
+      return { code: "invalid-value", path, message: `${label}${shown} ${issue.message}` };
+    case "character":
+      return {
+        code: "invalid-character",
+        path,
+        characterIndex: problem.index,
+        message: `${label}${shown} ${issue.message}`,
+      };
+    default:
+      return {
+        code: params?.repeat ? "repeated-item" : "invalid-value",
+        path,
+        message: `${label}: ${issue.message}`,
+      };
+  }
+}
+
+/** One per unknown key, so a file of many keys is many problems: written only if listed. */
 function unknownKey(path: readonly PropertyKey[], key: string): IssueText {
-  const allowed = allowedKeysAt(path);
-  const suggestion = closestMatch(key, allowed);
-  const where = path.length === 0 ? "" : ` in ${fieldLabel(path)}`;
   return {
     code: "unknown-key",
     path,
     key,
-    message: suggestion
-      ? `unknown field "${key}"${where}; did you mean "${suggestion}"?`
-      : `unknown field "${key}"${where}; allowed fields are ${allowed.join(", ")}`,
+    message: () => {
+      const allowed = allowedKeysAt(path);
+      const suggestion = closestMatch(key, allowed);
+      const where = path.length === 0 ? "" : ` in ${fieldLabel(path)}`;
+      return suggestion
+        ? `unknown field ${quoteText(key)}${where}; did you mean "${suggestion}"?`
+        : `unknown field ${quoteText(key)}${where}; allowed fields are ${allowed.join(", ")}`;
+    },
   };
 }
 
@@ -189,12 +239,16 @@ function expectedText(expected: string): string {
   }
 }
 
+function isMapping(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 function describeValue(value: unknown): string {
   if (value === null) return "empty (null)";
   if (Array.isArray(value)) return "a list";
   switch (typeof value) {
     case "string":
-      return `the text "${value}"`;
+      return `the text ${quoteText(value)}`;
     case "number":
       return `the number ${value}`;
     case "boolean":

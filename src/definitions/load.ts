@@ -1,8 +1,11 @@
-import { readdir, stat } from "node:fs/promises";
+import type { Dirent } from "node:fs";
+import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import pLimit from "p-limit";
 import { findDuplicates } from "./duplicates";
+import { capPerFile, type OmittedProblems } from "./file-problems";
 import {
+  type DefinitionIdentity,
   type LoadedDefinition,
   type ParsedFile,
   parseDefinitionFile,
@@ -10,6 +13,7 @@ import {
 } from "./parse-file";
 import { errorText, type ParseJob, parseJobsInParallel } from "./parse-jobs";
 import { compareProblems, compareText, type DefinitionProblem } from "./problem";
+import { kindOf, notRegular, type Refusal } from "./read-regular-file";
 
 /** The outcome of loading definitions: every valid definition and every problem found. */
 export interface LoadResult {
@@ -23,8 +27,9 @@ export interface LoadResult {
 
 export interface LoadDefinitionsOptions {
   /**
-   * Reads one file as UTF-8 text, e.g. from somewhere other than the local disk.
-   * @default synchronous reads spread over parser threads
+   * Reads one file as UTF-8 text, e.g. from somewhere other than the local disk. The
+   * reader decides what it reads; the text is then held to the same limits.
+   * @default synchronous reads of regular files only, spread over parser threads
    */
   readonly readFile?: (file: string) => Promise<string>;
   /**
@@ -75,10 +80,10 @@ export async function loadDefinitions(
     };
   }
 
-  const files = listed.files.map((relative) => path.join(shown, relative));
+  const files = listed.files.map((entry) => path.join(shown, entry.relative));
   const jobs = options.readFile
     ? await readWith(options.readFile, files)
-    : files.map((file) => ({ path: file, readFrom: file }));
+    : listed.files.map((entry, index): ParseJob => ({ ...entry.job, path: files[index]! }));
   const parsed = await parseJobsInParallel(jobs, options.threads);
   return { ...combine(parsed), files };
 }
@@ -95,7 +100,13 @@ async function readWith(
         try {
           return { path: file, text: await readFile(file) };
         } catch (error) {
-          return { path: file, readError: errorText(error) };
+          return {
+            path: file,
+            refused: {
+              code: "unreadable-file",
+              message: `the file could not be read: ${errorText(error)}`,
+            },
+          };
         }
       }),
     ),
@@ -111,19 +122,35 @@ export function loadDefinitionSources(files: readonly SourceFile[]): LoadResult 
   return { ...combine(ordered.map(parseDefinitionFile)), files: ordered.map((file) => file.path) };
 }
 
-/** Joins per-file results and adds the problems that span files (duplicates). */
+/**
+ * Joins per-file results and adds the problems that span files (duplicate ids and
+ * resource names), then caps each file's problems again. Loops, not spreads: a spread
+ * of a very long array overflows the stack.
+ */
 function combine(parsed: readonly ParsedFile[]): Omit<LoadResult, "files"> {
   const definitions: LoadedDefinition[] = [];
+  const identities: DefinitionIdentity[] = [];
   const problems: DefinitionProblem[] = [];
+  const omitted = new Map<string, OmittedProblems>();
   for (const file of parsed) {
-    definitions.push(...file.definitions);
-    problems.push(...file.problems);
+    for (const definition of file.definitions) definitions.push(definition);
+    for (const identity of file.identities) identities.push(identity);
+    for (const problem of file.problems) {
+      if (problem.code !== "too-many-problems") problems.push(problem);
+    }
+    if (file.omitted) omitted.set(file.omitted.file, file.omitted);
   }
-  problems.push(...findDuplicates(definitions));
-  return { definitions, problems: problems.sort(compareProblems) };
+  for (const problem of findDuplicates(identities)) problems.push(problem);
+  return { definitions, problems: capPerFile(problems.sort(compareProblems), omitted) };
 }
 
-type Listing = { files: string[] } | { problem: DefinitionProblem };
+/** A definitions file found in the directory, and how to parse it. */
+interface ListedFile {
+  readonly relative: string;
+  readonly job: { readonly readFrom: string } | { readonly refused: Refusal };
+}
+
+type Listing = { files: ListedFile[] } | { problem: DefinitionProblem };
 
 async function listDefinitionFiles(dir: string): Promise<Listing> {
   const shown = path.normalize(dir);
@@ -150,11 +177,55 @@ async function listDefinitionFiles(dir: string): Promise<Listing> {
     }
     throw error;
   }
+  const root = await realpath(dir);
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const files = entries
-    .filter((entry) => entry.isFile() || entry.isSymbolicLink())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
-    .filter(isDefinitionFile)
-    .sort(compareText);
+  const candidates = entries
+    .filter((entry) => !entry.isDirectory())
+    .map((entry) => ({
+      entry,
+      relative: path.relative(dir, path.join(entry.parentPath, entry.name)),
+    }))
+    .filter((candidate) => isDefinitionFile(candidate.relative))
+    .sort((a, b) => compareText(a.relative, b.relative));
+  const files: ListedFile[] = [];
+  for (const { entry, relative } of candidates) {
+    const file = path.join(dir, relative);
+    // Links are rare: resolving them one at a time keeps the common case synchronous.
+    const job = entry.isSymbolicLink() ? await linkJob(file, root) : fileJob(entry, file);
+    files.push({ relative, job });
+  }
   return { files };
+}
+
+/**
+ * How to read one directory entry: a regular file as it is; a symbolic link by the file
+ * it resolves to, if that is inside the definitions directory; anything else (a FIFO, a
+ * socket, a device, a link out of the directory) is refused without being opened.
+ */
+function fileJob(entry: Dirent, file: string): ListedFile["job"] {
+  return entry.isFile() ? { readFrom: file } : { refused: notRegular(kindOf(entry)) };
+}
+
+async function linkJob(file: string, root: string): Promise<ListedFile["job"]> {
+  let target: string;
+  try {
+    target = await realpath(file);
+  } catch (error) {
+    return {
+      refused: {
+        code: "unreadable-file",
+        message: `the file could not be read: it is a symbolic link that does not resolve (${errorText(error)})`,
+      },
+    };
+  }
+  const inside = path.relative(root, target);
+  if (inside.startsWith("..") || path.isAbsolute(inside)) {
+    return {
+      refused: {
+        code: "link-outside-directory",
+        message: `the file is a symbolic link to ${target}, outside the definitions directory; only files inside it are read: copy the file in or remove the link`,
+      },
+    };
+  }
+  return { readFrom: target };
 }

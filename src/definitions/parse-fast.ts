@@ -1,15 +1,17 @@
 import { CORE_SCHEMA, loadAll } from "js-yaml";
-import type { LoadedDefinition, ParsedFile, SourceFile } from "./parse-file";
+import { MAX_DOCUMENTS, MAX_FILE_BYTES } from "./limits";
+import type { DefinitionIdentity, LoadedDefinition, ParsedFile, SourceFile } from "./parse-file";
 import { PositionIndex } from "./position";
-import { IncidentDefinition } from "./schema";
+import { DEFINITION_KEYS, IncidentDefinition } from "./schema";
 
 /*
  * Why a second YAML parser: speed. js-yaml parses a small definition about 2.5 times
  * faster than `yaml`, which is most of the time of loading many files. It is only
  * trusted for plainly written, valid files; anything else (an error, a schema failure,
- * anchors, tags, flow or indented top-level mappings, tabs, CR) returns `undefined` and
- * the caller runs the full `yaml` path, which stays the authority for every problem
- * and every position. Positions here come from a line scan that only accepts files
+ * an unknown or repeated key, anchors, tags, flow or indented top-level mappings, tabs,
+ * CR, a file over a third of the size limit or past the document limit) returns
+ * `undefined` and the caller runs the full `yaml` path, which stays the authority for
+ * every problem, every position and every limit. Positions here come from a line scan that only accepts files
  * whose top-level keys start their lines, where the scan cannot disagree with `yaml`.
  */
 
@@ -23,6 +25,8 @@ const NOT_PLAINLY_STRING =
 /** How a top-level number, boolean or null must be written to be read alike by both. */
 const PLAIN_NON_STRING = /^(?:-?(?:0|[1-9][0-9]*)|true|false|null)$/;
 
+const KNOWN_KEYS = new Set(DEFINITION_KEYS);
+
 interface ScannedDocument {
   /** Offset of the first key, where the mapping (the document's contents) starts. */
   readonly start: number;
@@ -31,7 +35,8 @@ interface ScannedDocument {
 
 /** The definitions of a plainly written valid file, or `undefined` to take the full path. */
 export function parseDefinitionFileFast(file: SourceFile): ParsedFile | undefined {
-  if (UNUSUAL.test(file.text)) return undefined;
+  // Files that may be near the size limit are left to the full path, which measures them.
+  if (file.text.length * 3 > MAX_FILE_BYTES || UNUSUAL.test(file.text)) return undefined;
   const scanned = scanDocuments(file.text);
   if (scanned === undefined || scanned.length === 0) return undefined;
   let values: unknown[];
@@ -43,6 +48,7 @@ export function parseDefinitionFileFast(file: SourceFile): ParsedFile | undefine
   if (values.length !== scanned.length) return undefined;
   const positions = new PositionIndex(file.text);
   const definitions: LoadedDefinition[] = [];
+  const identities: DefinitionIdentity[] = [];
   for (const [index, value] of values.entries()) {
     const document = scanned[index];
     if (document === undefined || !matchesScan(value, document)) return undefined;
@@ -51,16 +57,20 @@ export function parseDefinitionFileFast(file: SourceFile): ParsedFile | undefine
     const id = document.keys.find((key) => key.name === "id");
     const resource = document.keys.find((key) => key.name === "resource");
     if (id === undefined) return undefined;
+    const idAt = positions.at(id.valueAt);
+    const resourceAt = resource === undefined ? undefined : positions.at(resource.valueAt);
     definitions.push({
       definition: result.data,
       file: file.path,
       document: index + 1,
       at: positions.at(document.start),
-      idAt: positions.at(id.valueAt),
-      resourceAt: resource === undefined ? undefined : positions.at(resource.valueAt),
+      idAt,
+      resourceAt,
     });
+    const { id: idValue, resource: resourceName } = result.data;
+    identities.push({ file: file.path, id: idValue, idAt, resource: resourceName, resourceAt });
   }
-  return { definitions, problems: [] };
+  return { definitions, identities, problems: [] };
 }
 
 /**
@@ -93,8 +103,12 @@ function scanDocuments(text: string): ScannedDocument[] | undefined {
       continue;
     }
     const key = KEY_LINE.exec(line);
-    if (key === null) return undefined;
+    // An unknown key, a repeated one or too many documents: a problem, for yaml to tell.
+    if (key === null || !KNOWN_KEYS.has(key[1] ?? "")) return undefined;
     current ??= { start: lineStart, keys: [] };
+    if (current.keys.length === KNOWN_KEYS.size || documents.length === MAX_DOCUMENTS) {
+      return undefined;
+    }
     const rest = line.slice(key[0].length);
     // The value written on the key's line, without a comment (which may be all there is).
     const raw = rest.replace(/(?:^| +)#.*$/, "").trimEnd();

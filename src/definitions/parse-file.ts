@@ -1,10 +1,15 @@
-import { type Alias, type Document, isAlias, parseAllDocuments, visit, type YAMLError } from "yaml";
+import type { Document } from "yaml";
+import type { z } from "zod";
+import { type AliasBudget, documentValue } from "./document-value";
+import { FileProblems, type OmittedProblems } from "./file-problems";
 import { describeIssue } from "./issue-message";
+import { MAX_FILE_BYTES } from "./limits";
 import { parseDefinitionFileFast } from "./parse-fast";
 import { type Position, PositionIndex } from "./position";
-import type { DefinitionProblem, ProblemCode } from "./problem";
+import type { DefinitionProblem } from "./problem";
 import { IncidentDefinition } from "./schema";
-import { hasKey, offsetOfKey, offsetOfPath } from "./yaml-locate";
+import { readYamlDocuments } from "./yaml-documents";
+import { Locator } from "./yaml-locate";
 
 /** A definitions file by its path and content; the path is only used in messages. */
 export interface SourceFile {
@@ -26,9 +31,28 @@ export interface LoadedDefinition {
   readonly resourceAt: Position | undefined;
 }
 
+/**
+ * The id and resource name a document claims, whether or not the rest of it is valid,
+ * so a clash is reported together with the document's other problems.
+ */
+export interface DefinitionIdentity {
+  readonly file: string;
+  readonly id: string;
+  readonly idAt: Position;
+  /** The resource name (the id when not written), or `undefined` when it is invalid. */
+  readonly resource: string | undefined;
+  /** Where `resource` is written, or `undefined` when it defaults to the id. */
+  readonly resourceAt: Position | undefined;
+}
+
 export interface ParsedFile {
   readonly definitions: LoadedDefinition[];
+  /** The identity of every document with a valid id, valid or not otherwise. */
+  readonly identities: DefinitionIdentity[];
+  /** Problems in file order: at most `MAX_PROBLEMS_PER_FILE`, then one `too-many-problems`. */
   readonly problems: DefinitionProblem[];
+  /** What the `too-many-problems` problem counts, if there is one. */
+  readonly omitted?: OmittedProblems | undefined;
 }
 
 /**
@@ -43,120 +67,99 @@ export function parseDefinitionFile(file: SourceFile): ParsedFile {
 /** The full path with `yaml`: the authority for every problem and every position. */
 export function parseDefinitionFileFully(file: SourceFile): ParsedFile {
   const positions = new PositionIndex(file.text);
+  const problems = new FileProblems(file.path, file.text);
+  const { report } = problems;
   const definitions: LoadedDefinition[] = [];
-  const problems: DefinitionProblem[] = [];
-  const report = (offset: number, code: ProblemCode, message: string) =>
-    problems.push({ file: file.path, ...positions.at(offset), code, message });
+  const identities: DefinitionIdentity[] = [];
 
-  const documents = parseAllDocuments(file.text, { prettyErrors: false });
-  let count = 0;
-  documents.forEach((document, index) => {
-    if (document.errors.length > 0) {
-      for (const error of document.errors) {
-        const quoteStart = unclosedQuoteStart(document, error);
-        if (error.code === "DUPLICATE_KEY") {
-          const key = /^[^:\n]*/.exec(file.text.slice(error.pos[0]))?.[0].trim() ?? "";
-          report(
-            error.pos[0],
-            "yaml-syntax",
-            `YAML syntax error: the key ${key === "" ? "" : `"${key}" `}appears twice in this mapping; keep one`,
-          );
-        } else if (quoteStart === undefined) {
-          report(error.pos[0], "yaml-syntax", `YAML syntax error: ${sentence(error.message)}`);
-        } else {
-          report(
-            quoteStart,
-            "yaml-syntax",
-            "YAML syntax error: the quoted text that starts here has no closing quote",
-          );
-        }
-      }
-      return;
-    }
-    if (isEmptyDocument(document)) return;
+  const bytes = oversizeBytes(file.text);
+  if (bytes !== undefined) {
+    report(0, "file-too-large", fileTooLargeMessage(bytes));
+    return { definitions, identities, ...problems.list() };
+  }
+
+  const { documents, skipped } = readYamlDocuments(file.text, report);
+  const budget: AliasBudget = { used: 0 };
+  let count = skipped;
+  for (const { document, number, broken, warned } of documents) {
+    if (broken) continue;
+    if (isEmptyDocument(document)) continue;
     count++;
-    let value: unknown;
-    try {
-      value = document.toJS();
-    } catch (error) {
-      report(
-        offsetOfBrokenAlias(document) ?? document.range[0],
-        "yaml-syntax",
-        `YAML error: ${sentence(error instanceof Error ? error.message : String(error))}`,
-      );
-      return;
-    }
+    const before = problems.count;
+    const converted = documentValue(document, budget, report);
+    if (converted === undefined) continue;
+    const { value } = converted;
+    const locator = new Locator(document, converted.index, file.text);
     const result = IncidentDefinition.safeParse(value);
-    if (!result.success) {
-      for (const issue of result.error.issues) {
-        for (const text of describeIssue(issue, value)) {
-          const offset =
-            text.key === undefined
-              ? offsetOfPath(document, text.path)
-              : offsetOfKey(document, text.path, text.key);
-          report(offset, text.code, text.message);
-        }
+    const issues = result.success ? [] : result.error.issues;
+    for (const issue of issues) {
+      for (const text of describeIssue(issue, value)) {
+        const offset =
+          text.characterIndex !== undefined
+            ? locator.offsetOfCharacter(text.path, text.characterIndex)
+            : text.key === undefined
+              ? locator.offsetOfPath(text.path)
+              : locator.offsetOfKey(text.path, text.key);
+        report(offset, text.code, text.message);
       }
-      return;
     }
+    const identity = identityOf(file.path, value, issues, locator, positions);
+    if (identity !== undefined) identities.push(identity);
+    if (!result.success || warned || problems.count > before || identity === undefined) continue;
     definitions.push({
       definition: result.data,
       file: file.path,
-      document: index + 1,
+      document: number,
       at: positions.at(document.contents?.range?.[0] ?? document.range[0]),
-      idAt: positions.at(offsetOfPath(document, ["id"])),
-      resourceAt: hasKey(document, [], "resource")
-        ? positions.at(offsetOfPath(document, ["resource"]))
-        : undefined,
+      idAt: identity.idAt,
+      resourceAt: identity.resourceAt,
     });
-  });
+  }
 
-  if (count === 0 && problems.length === 0) {
+  if (count === 0 && problems.count === 0) {
     report(0, "empty-file", "the file holds no incident definition; add one or delete the file");
   }
-  return { definitions, problems };
+  return { definitions, identities, ...problems.list() };
 }
 
-function isEmptyDocument(document: Document): boolean {
+/** The id and resource a document claims, when its id passed the schema. */
+function identityOf(
+  file: string,
+  value: unknown,
+  issues: readonly z.core.$ZodIssue[],
+  locator: Locator,
+  positions: PositionIndex,
+): DefinitionIdentity | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { id, resource } = value as { id?: unknown; resource?: unknown };
+  const failed = (field: string) => issues.some((issue) => issue.path[0] === field);
+  if (typeof id !== "string" || failed("id")) return undefined;
+  const written = locator.hasKey([], "resource");
+  const resourceValid = !written || (typeof resource === "string" && !failed("resource"));
+  return {
+    file,
+    id,
+    idAt: positions.at(locator.offsetOfPath(["id"])),
+    resource: resourceValid ? (written ? (resource as string) : id) : undefined,
+    resourceAt: written ? positions.at(locator.offsetOfPath(["resource"])) : undefined,
+  };
+}
+
+function isEmptyDocument(document: Document.Parsed): boolean {
   const contents = document.contents as { value?: unknown } | null;
   return contents === null || (contents.value === null && !("items" in contents));
 }
 
-/**
- * yaml reports a missing closing quote where the file ends; the opening quote is where
- * the person has to look.
- */
-function unclosedQuoteStart(document: Document, error: YAMLError): number | undefined {
-  if (error.code !== "MISSING_CHAR" || !/quote/i.test(error.message)) return undefined;
-  let start: number | undefined;
-  visit(document, {
-    Scalar(_key, node) {
-      const quoted = node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE";
-      if (quoted && node.range && node.range[0] <= error.pos[0] && node.range[2] >= error.pos[0]) {
-        start = node.range[0];
-      }
-    },
-  });
-  return start;
+/** The size of `text` in UTF-8 when it is over `MAX_FILE_BYTES`, else `undefined`. */
+function oversizeBytes(text: string): number | undefined {
+  if (text.length * 3 <= MAX_FILE_BYTES) return undefined;
+  const bytes = Buffer.byteLength(text, "utf8");
+  return bytes > MAX_FILE_BYTES ? bytes : undefined;
 }
 
-/** yaml throws on an alias to an anchor defined later or not at all; find that alias. */
-function offsetOfBrokenAlias(document: Document): number | undefined {
-  let offset: number | undefined;
-  visit(document, {
-    Alias(_key, node: Alias) {
-      if (isAlias(node) && node.resolve(document) === undefined && node.range) {
-        offset = node.range[0];
-        return visit.BREAK;
-      }
-      return undefined;
-    },
-  });
-  return offset;
-}
-
-/** yaml's messages start with a capital and may end without a period; keep them as one clause. */
-function sentence(message: string): string {
-  const firstLine = message.split("\n")[0] ?? message;
-  return firstLine.charAt(0).toLowerCase() + firstLine.slice(1).replace(/\.$/, "");
+/** Why a file over the size limit is not read; `bytes` is its size, or what was read of it. */
+export function fileTooLargeMessage(bytes: number, exact = true): string {
+  const limit = MAX_FILE_BYTES.toLocaleString("en-US");
+  const size = `${exact ? "" : "more than "}${bytes.toLocaleString("en-US")} bytes`;
+  return `the file is ${size}; the limit is ${limit} bytes (${MAX_FILE_BYTES / 1024} KiB), so it is not read: split it into several files`;
 }

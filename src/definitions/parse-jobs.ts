@@ -1,17 +1,19 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { type ParsedFile, parseDefinitionFile } from "./parse-file";
+import type { ProblemCode } from "./problem";
+import { type Refusal, readRegularFile } from "./read-regular-file";
 
 /**
- * One file to parse, shown as `path`: its text, the path to read it from, or why it
- * could not be read.
+ * One file to parse, shown as `path`: its text, the path to read it from (a regular file
+ * inside the definitions directory, links resolved), or why it is not read.
  */
 export type ParseJob =
   | { readonly path: string; readonly text: string }
   | { readonly path: string; readonly readFrom: string }
-  | { readonly path: string; readonly readError: string };
+  | { readonly path: string; readonly refused: Refusal };
 
 /**
  * Files each thread must have before another thread is started. A worker's start-up
@@ -24,19 +26,14 @@ const MAX_THREADS = 8;
 
 /**
  * Reads and parses files in this thread. Reads are synchronous on purpose: for many
- * small files `readFileSync` is about ten times faster than `fs.promises.readFile`.
+ * small files a synchronous read is about ten times faster than `fs.promises.readFile`.
  */
 export function parseJobs(jobs: readonly ParseJob[]): ParsedFile[] {
   return jobs.map((job) => {
     if ("text" in job) return parseDefinitionFile(job);
-    if ("readError" in job) return unreadable(job.path, job.readError);
-    let text: string;
-    try {
-      text = readFileSync(job.readFrom, "utf8");
-    } catch (error) {
-      return unreadable(job.path, errorText(error));
-    }
-    return parseDefinitionFile({ path: job.path, text });
+    const read = "refused" in job ? job.refused : readRegularFile(job.readFrom);
+    if ("text" in read) return parseDefinitionFile({ path: job.path, text: read.text });
+    return fileProblem(job.path, read.code, read.message);
   });
 }
 
@@ -44,18 +41,12 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function unreadable(file: string, reason: string): ParsedFile {
+/** A file that was not read, with the one problem that says why. */
+export function fileProblem(file: string, code: ProblemCode, message: string): ParsedFile {
   return {
     definitions: [],
-    problems: [
-      {
-        file,
-        line: 1,
-        column: 1,
-        code: "unreadable-file",
-        message: `the file could not be read: ${reason}`,
-      },
-    ],
+    identities: [],
+    problems: [{ file, line: 1, column: 1, code, message }],
   };
 }
 

@@ -1,11 +1,20 @@
+import { escapeLine } from "../api/schemas/characters";
 /** Stable identifiers of the problems the loader reports, for tools that read JSON. */
 export type ProblemCode =
   | "missing-directory"
   | "not-a-directory"
   | "empty-directory"
   | "unreadable-file"
+  | "not-a-regular-file"
+  | "link-outside-directory"
+  | "file-too-large"
+  | "too-many-documents"
+  | "too-deep"
+  | "too-many-aliases"
+  | "too-many-problems"
   | "empty-file"
   | "yaml-syntax"
+  | "unsupported-tag"
   | "not-a-mapping"
   | "unknown-key"
   | "missing-key"
@@ -13,6 +22,8 @@ export type ProblemCode =
   | "invalid-value"
   | "too-long"
   | "too-short"
+  | "blank-text"
+  | "invalid-character"
   | "empty-list"
   | "repeated-item"
   | "duplicate-id"
@@ -52,4 +63,13 @@ export function formatLocation(
 ): string {
   if (problem.line === undefined) return problem.file;
   return `${problem.file}:${problem.line}:${problem.column ?? 1}`;
+}
+
+/**
+ * One problem as one line, `file:line:column: message [code]`, as `validate` prints it and
+ * every other command repeats it: a line break or control character from a file name or a
+ * quoted value is shown as an escape, so one problem is always one line.
+ */
+export function formatProblem(problem: DefinitionProblem): string {
+  return escapeLine(`${formatLocation(problem)}: ${problem.message} [${problem.code}]`);
 }

@@ -1,5 +1,70 @@
 import { z } from "zod";
-import { IncidentRequest, IncidentStatus, PathId, ServiceRef, Severity } from "../api/schemas";
+import {
+  describeCharacter,
+  findCharacter,
+  IncidentRequest,
+  IncidentStatus,
+  isHiddenCharacter,
+  PathId,
+  type PathIdProblem,
+  pathIdMessage,
+  quoteText,
+  ServiceRef,
+  Severity,
+} from "../api/schemas";
+
+/**
+ * What is wrong with a name or id written in a definition, in the shape `PathId` uses
+ * (`params.pathId`), so one reader turns both into problems.
+ */
+export type TextProblem = Exclude<PathIdProblem, { kind: "dot-segment" }>;
+
+/** Whether a text is non-empty but only whitespace. */
+function isBlank(value: string): boolean {
+  return value !== "" && value.trim() === "";
+}
+
+/**
+ * Text checks are plain checks, not superRefine: they run for every id and name of every
+ * definition, and superRefine adds a closure to each parse's payload.
+ */
+type TextPayload = z.core.ParsePayload<string>;
+
+function addTextIssue(payload: TextPayload, problem: TextProblem, message: string): void {
+  payload.issues.push({
+    code: "custom",
+    message,
+    input: payload.value,
+    params: { text: problem },
+    continue: true,
+  });
+}
+
+/** A title must say something: text that is only whitespace is refused. */
+function notBlank(payload: TextPayload): void {
+  if (isBlank(payload.value)) {
+    addTextIssue(payload, { kind: "blank" }, pathIdMessage({ kind: "blank" }));
+  }
+}
+
+/**
+ * An id that is not a path parameter (a service id, a resource name): not blank, and
+ * free of characters a reader cannot see (controls, zero-width and bidirectional
+ * characters), which make two different ids look alike.
+ */
+function visibleId(payload: TextPayload): void {
+  if (isBlank(payload.value)) {
+    notBlank(payload);
+    return;
+  }
+  const found = findCharacter(payload.value, isHiddenCharacter);
+  if (found === undefined) return;
+  addTextIssue(
+    payload,
+    { kind: "character", ...found },
+    `must not contain ${describeCharacter(found.codePoint)} (character ${found.position}), which cannot be seen and makes different ids look alike`,
+  );
+}
 
 /**
  * What happens on the status page when a definition is deleted from `incidents/`.
@@ -14,33 +79,39 @@ export const OnRemove = z
 export type OnRemove = z.infer<typeof OnRemove>;
 
 /** A service in a definition: the API's service reference reduced to what a person writes. */
-export const DefinitionServiceObject = ServiceRef.pick({ id: true, name: true }).describe(
-  "An affected service: its id, and optionally its name for readers of the file and the status page.",
-);
+export const DefinitionServiceObject = z
+  .strictObject({ id: ServiceRef.shape.id.check(visibleId), name: ServiceRef.shape.name })
+  .describe(
+    "An affected service: its id, and optionally its name for readers of the file and the status page.",
+  );
 
 /**
  * A service is written either as a bare id (`- svc-api`) or as a mapping
  * (`- { id: svc-api, name: Public API }`); both come out as `{ id, name? }`.
  */
 export const DefinitionService = z.union([
-  ServiceRef.shape.id
+  DefinitionServiceObject.shape.id
     .describe("A service id.")
     .transform((id): z.output<typeof DefinitionServiceObject> => ({ id })),
   DefinitionServiceObject,
 ]);
 export type DefinitionService = z.output<typeof DefinitionService>;
 
-const CheckIdList = z.array(PathId);
+/** Check ids (`what`: heartbeat or check), each a path parameter of the API, each listed once. */
+const checkIdList = (what: string) =>
+  z.array(PathId).superRefine(noRepeats(what), { when: always });
 
 /** Where the evidence for an incident lives; read back by the program for reports. */
 export const Evidence = z
   .strictObject({
-    heartbeats: CheckIdList.optional().describe(
-      "Heartbeat check ids whose events (state changes and success ratios) belong with this incident.",
-    ),
-    checks: CheckIdList.optional().describe(
-      "Check ids whose error groups belong with this incident.",
-    ),
+    heartbeats: checkIdList("heartbeat")
+      .optional()
+      .describe(
+        "Heartbeat check ids whose events (state changes and success ratios) belong with this incident.",
+      ),
+    checks: checkIdList("check")
+      .optional()
+      .describe("Check ids whose error groups belong with this incident."),
   })
   .describe("Checks whose data is read back alongside the incident.");
 export type Evidence = z.infer<typeof Evidence>;
@@ -53,12 +124,15 @@ export const IncidentDefinitionFields = z.strictObject({
   resource: z
     .string()
     .min(1)
+    .check(visibleId)
     .optional()
     .describe(
       "The Pulumi resource name, unique across all definitions. Defaults to `id`. Keep it stable: changing `id` under the same resource replaces the incident.",
     ),
   id: PathId.describe("The id of the incident on the status page (the `{incidentId}` of the API)."),
-  name: IncidentRequest.shape.name.describe("The incident title, at most 255 characters."),
+  name: IncidentRequest.shape.name
+    .check(notBlank)
+    .describe("The incident title, at most 255 characters."),
   severity: Severity.describe("How bad it is: CRITICAL, MAJOR, MEDIUM or MINOR."),
   status: IncidentStatus.describe(
     "Where the incident stands; sent as `lastUpdateStatus`. Going from RESOLVED back to another status needs `reopen: true`.",
@@ -66,6 +140,7 @@ export const IncidentDefinitionFields = z.strictObject({
   services: z
     .array(DefinitionService)
     .min(1)
+    .superRefine(noRepeats("service"), { when: always })
     .describe("The affected services, at least one: a service id or `{ id, name }`."),
   duration: IncidentRequest.shape.duration.describe(
     "Passed to the API as is; the API does not define its unit.",
@@ -81,7 +156,7 @@ export const IncidentDefinitionFields = z.strictObject({
     .min(1)
     .optional()
     .describe(
-      "Why this change is made. `plan` requires a new reason when the severity is lowered.",
+      "Why this change is made, for the pull request's reviewers; it stays in git and is not sent to the status page. `plan` requires a new reason when the severity is lowered.",
     ),
 });
 
@@ -92,48 +167,51 @@ export const DEFINITION_KEYS: readonly string[] = Object.keys(IncidentDefinition
  * A validated definition. `resource` falls back to `id`, and `services` are objects
  * whichever way they were written.
  */
-export const IncidentDefinition = IncidentDefinitionFields.superRefine((definition, ctx) => {
-  reportRepeats(
-    definition.services.map((service) => service.id),
-    ["services"],
-    "service",
-    ctx,
-  );
-  reportRepeats(
-    definition.evidence?.heartbeats ?? [],
-    ["evidence", "heartbeats"],
-    "heartbeat",
-    ctx,
-  );
-  reportRepeats(definition.evidence?.checks ?? [], ["evidence", "checks"], "check", ctx);
-})
-  .transform((definition) => ({ ...definition, resource: definition.resource ?? definition.id }))
-  .meta({
-    title: "incident-sync incident definition",
-    description:
-      "One status-page incident managed by incident-sync. A YAML file may hold several, separated by `---`.",
-  });
+export const IncidentDefinition = IncidentDefinitionFields.transform((definition) => ({
+  ...definition,
+  resource: definition.resource ?? definition.id,
+})).meta({
+  title: "incident-sync incident definition",
+  description:
+    "One status-page incident managed by incident-sync. A YAML file may hold several, separated by `---`.",
+});
 export type IncidentDefinition = z.output<typeof IncidentDefinition>;
 export type IncidentDefinitionInput = z.input<typeof IncidentDefinition>;
 
-function reportRepeats(
-  ids: readonly string[],
-  path: readonly (string | number)[],
-  what: string,
-  ctx: z.RefinementCtx,
-): void {
-  const firstIndex = new Map<string, number>();
-  ids.forEach((id, index) => {
-    const first = firstIndex.get(id);
-    if (first === undefined) {
-      firstIndex.set(id, index);
-      return;
-    }
-    ctx.addIssue({
-      code: "custom",
-      path: [...path, index],
-      message: `${what} "${id}" is listed twice (also item ${first + 1}); remove one`,
-      params: { repeat: true },
+/** Runs a list's check even when some items failed, so every problem is told at once. */
+function always(): boolean {
+  return true;
+}
+
+/**
+ * Reports each id listed again, naming the item it repeats. Items that failed their own
+ * schema are skipped, so a list with a bad item still gets its repeats reported.
+ */
+function noRepeats(what: string) {
+  return (items: readonly unknown[], ctx: z.RefinementCtx): void => {
+    if (!Array.isArray(items)) return;
+    const firstIndex = new Map<string, number>();
+    items.forEach((item, index) => {
+      const id = typeof item === "string" ? item : idOf(item);
+      if (id === undefined) return;
+      const first = firstIndex.get(id);
+      if (first === undefined) {
+        firstIndex.set(id, index);
+        return;
+      }
+      ctx.addIssue({
+        code: "custom",
+        path: [index],
+        message: `${what} ${quoteText(id)} is listed twice (also item ${first + 1}); remove one`,
+        input: item,
+        params: { repeat: true },
+      });
     });
-  });
+  };
+}
+
+function idOf(item: unknown): string | undefined {
+  if (typeof item !== "object" || item === null) return undefined;
+  const id: unknown = (item as { id?: unknown }).id;
+  return typeof id === "string" ? id : undefined;
 }

@@ -1,48 +1,146 @@
-import { type Document, isMap, isNode, isPair, isScalar, type Node, type Pair } from "yaml";
+import { type Document, isAlias, isMap, isPair, isScalar, isSeq, type Node } from "yaml";
+import type { ValueIndex } from "./document-value";
 
 type Path = readonly PropertyKey[];
 
-/** Offset of the node at `path`, or of its nearest ancestor that exists. */
-export function offsetOfPath(document: Document, path: Path): number {
-  for (let length = path.length; length >= 0; length--) {
-    const node = nodeAt(document, path.slice(0, length));
-    if (node?.range) return node.range[0];
-  }
-  return document.range?.[0] ?? 0;
-}
+/**
+ * Finds where a value of a document is written, through the indexes built while
+ * converting it: each step of a path is one lookup, and an alias leads to the node it
+ * repeats (where that value is written).
+ */
+export class Locator {
+  constructor(
+    private readonly document: Document.Parsed,
+    private readonly index: ValueIndex,
+    private readonly text: string,
+  ) {}
 
-/** Offset of the key `key` in the mapping at `path`, for problems about the key itself. */
-export function offsetOfKey(document: Document, path: Path, key: string): number {
-  const map = nodeAt(document, path);
-  if (isMap(map)) {
-    const pair = map.items.find((item: Pair) => keyText(item.key) === key);
-    if (pair && isNode(pair.key) && pair.key.range) return pair.key.range[0];
-  }
-  return offsetOfPath(document, path);
-}
-
-/** Whether the mapping at `path` spells out `key` (as opposed to it being defaulted). */
-export function hasKey(document: Document, path: Path, key: string): boolean {
-  const map = nodeAt(document, path);
-  return isMap(map) && map.items.some((item: Pair) => keyText(item.key) === key);
-}
-
-function nodeAt(document: Document, path: Path): Node | undefined {
-  let node: unknown = document.contents;
-  for (const segment of path) {
-    if (isMap(node)) {
-      node = node.items.find((item: Pair) => keyText(item.key) === String(segment))?.value;
-    } else if (isNode(node) && "items" in node && Array.isArray(node.items)) {
-      const item: unknown = node.items[Number(segment)];
-      node = isPair(item) ? item.value : item;
-    } else {
-      return undefined;
+  /** Offset of the node at `path`, or of its nearest ancestor that exists. */
+  offsetOfPath(path: Path): number {
+    let offset = this.document.contents?.range?.[0] ?? this.document.range[0];
+    let node: Node | undefined = this.resolve(this.document.contents);
+    for (const segment of path) {
+      node = this.child(node, segment);
+      if (node?.range) offset = node.range[0];
+      else break;
     }
+    return offset;
   }
-  return isNode(node) ? node : undefined;
+
+  /** Offset of the key `key` in the mapping at `path`, for problems about the key itself. */
+  offsetOfKey(path: Path, key: string): number {
+    const map = this.nodeAt(path);
+    const pair = isMap(map) ? this.index.pairs.get(map)?.get(key) : undefined;
+    const keyNode: unknown = pair?.key;
+    if (isScalar(keyNode) && keyNode.range) return keyNode.range[0];
+    return this.offsetOfPath(path);
+  }
+
+  /** Whether the mapping at `path` spells out `key` (as opposed to it being defaulted). */
+  hasKey(path: Path, key: string): boolean {
+    const map = this.nodeAt(path);
+    return isMap(map) && this.index.pairs.get(map)?.has(key) === true;
+  }
+
+  /**
+   * Offset of the first occurrence of a character in the text value at `path`, given by
+   * its index in the value (the first character a rule refuses is its first occurrence).
+   * The character is found in the source as written: itself, or a `\` escape in double
+   * quotes; a space that line folding made is found at the start of the next line. Where
+   * the source does not show it, the value's start.
+   */
+  offsetOfCharacter(path: Path, characterIndex: number): number {
+    const node = this.nodeAt(path);
+    const start = this.offsetOfPath(path);
+    if (!isScalar(node) || typeof node.value !== "string" || !node.range) return start;
+    const codePoint = node.value.codePointAt(characterIndex);
+    if (codePoint === undefined) return start;
+    const [from, to] = node.range;
+    const found =
+      node.type === "QUOTE_DOUBLE"
+        ? findInDoubleQuoted(this.text, from + 1, to, codePoint)
+        : findLiteral(this.text, from, to, codePoint);
+    return found ?? start;
+  }
+
+  private nodeAt(path: Path): Node | undefined {
+    let node: Node | undefined = this.resolve(this.document.contents);
+    for (const segment of path) {
+      node = this.child(node, segment);
+      if (node === undefined) return undefined;
+    }
+    return node;
+  }
+
+  private child(node: Node | undefined, segment: PropertyKey): Node | undefined {
+    if (isMap(node)) {
+      const value: unknown = this.index.pairs.get(node)?.get(String(segment))?.value;
+      return this.resolve(value);
+    }
+    if (isSeq(node)) {
+      const item: unknown = node.items[Number(segment)];
+      return this.resolve(isPair(item) ? item.value : item);
+    }
+    return undefined;
+  }
+
+  private resolve(node: unknown): Node | undefined {
+    if (isAlias(node)) return this.index.aliases.get(node);
+    return isMap(node) || isSeq(node) || isScalar(node) ? node : undefined;
+  }
 }
 
-function keyText(key: unknown): string | undefined {
-  if (isScalar(key)) return String(key.value);
-  return typeof key === "string" ? key : undefined;
+function findLiteral(
+  text: string,
+  from: number,
+  to: number,
+  codePoint: number,
+): number | undefined {
+  for (let at = from; at < to; at++) if (text.codePointAt(at) === codePoint) return at;
+  return undefined;
+}
+
+/** Single-character escapes of YAML double-quoted scalars and what they stand for. */
+const ESCAPED: Readonly<Record<string, number>> = {
+  "0": 0x00,
+  a: 0x07,
+  b: 0x08,
+  t: 0x09,
+  "\t": 0x09,
+  n: 0x0a,
+  v: 0x0b,
+  f: 0x0c,
+  r: 0x0d,
+  e: 0x1b,
+  " ": 0x20,
+  N: 0x85,
+  _: 0xa0,
+  L: 0x2028,
+  P: 0x2029,
+};
+const HEX_ESCAPE_LENGTH: Readonly<Record<string, number>> = { x: 2, u: 4, U: 8 };
+
+function findInDoubleQuoted(
+  text: string,
+  from: number,
+  to: number,
+  codePoint: number,
+): number | undefined {
+  for (let at = from; at < to; at++) {
+    let found: number | undefined = text.codePointAt(at);
+    const start = at;
+    if (found === 0x5c) {
+      const kind = text.charAt(at + 1);
+      const hexLength = HEX_ESCAPE_LENGTH[kind];
+      if (hexLength === undefined) {
+        found = ESCAPED[kind] ?? text.codePointAt(at + 1);
+        at += 1;
+      } else {
+        found = Number.parseInt(text.slice(at + 2, at + 2 + hexLength), 16);
+        at += 1 + hexLength;
+      }
+    }
+    if (found === codePoint) return start;
+  }
+  return undefined;
 }

@@ -2,9 +2,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { parseDefinitionFile, type SourceFile } from "../../src/definitions";
+import { MAX_DOCUMENTS, MAX_FILE_BYTES } from "../../src/definitions/limits";
 import { parseDefinitionFileFast } from "../../src/definitions/parse-fast";
 import { parseDefinitionFileFully } from "../../src/definitions/parse-file";
+import { definitionYaml } from "./helpers";
 import { apply, EXAMPLES, FRAGMENTS, mutation } from "./mutations";
+
+/** A valid, plainly written definition with its own id. */
+const plainDefinition = (index: number) => definitionYaml({ id: `inc-${index}` });
 
 /**
  * A scalar as a person might write it: mostly a plain id, sometimes an odd string that
@@ -26,6 +31,14 @@ const scalar = fc.oneof(
       "a: b",
       "a #b",
       "é😀",
+      "..",
+      ".",
+      "a/b",
+      "a%2e",
+      "inc\u202Ex",
+      "inc\u200B",
+      "inc\u0007",
+      "\u3000",
     ),
   },
   { weight: 1, arbitrary: fc.string({ maxLength: 10 }) },
@@ -42,6 +55,10 @@ const written = (value: string) =>
     fc.constantFrom(
       `&a ${value}`,
       `!!str ${value}`,
+      `!!timestamp ${value}`,
+      `!!set {${value}}`,
+      `!why ${value}`,
+      '" "',
       `\t${value}`,
       `${value} # why`,
       `|\n  ${value}`,
@@ -151,6 +168,19 @@ describe("the fast path for plainly written files", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("leaves files past a limit to yaml, which reports them the same way", () => {
+    const many = Array.from({ length: MAX_DOCUMENTS + 1 }, (_, index) =>
+      plainDefinition(index),
+    ).join("---\n");
+    const big = `${plainDefinition(0)}reason: ${"x".repeat(MAX_FILE_BYTES)}\n`;
+    for (const text of [many, big]) {
+      const file = { path: "incidents/limits.yaml", text };
+      expect(parseDefinitionFileFast(file)).toBeUndefined();
+      expectSameResult(file);
+      expect(parseDefinitionFile(file).problems.length).toBeGreaterThan(0);
+    }
   });
 
   it("takes the fast path for the shipped examples and for files written like them", () => {

@@ -116,8 +116,10 @@ describe("the loader's problems", () => {
     expect(backward).toEqual(forward);
     expect(problemLines(forward)).toMatchInlineSnapshot(`
       "incidents/a.yaml:1:1 missing-key: missing required field "name" (the incident title)
+      incidents/a.yaml:1:5 duplicate-id: incident id "inc-api-errors" is also defined at incidents/z.yaml:1:5; each incident must be defined once
       incidents/a.yaml:11:9 invalid-value: status "DONE" is not allowed; use one of INVESTIGATING, IDENTIFIED, MONITORING, RESOLVED
-      incidents/m.yaml:2:1 yaml-syntax: YAML syntax error: flow sequence in block collection must be sufficiently indented and end with a ]
+      incidents/m.yaml:1:5 yaml-syntax: YAML syntax error: the [ that opens here is never closed; flow sequence in block collection must be sufficiently indented and end with a ]
+      incidents/z.yaml:1:5 duplicate-id: incident id "inc-api-errors" is also defined at incidents/a.yaml:1:5; each incident must be defined once
       incidents/z.yaml:3:11 invalid-value: severity "HIGH" is not allowed; use one of CRITICAL, MAJOR, MEDIUM, MINOR"
     `);
   });
