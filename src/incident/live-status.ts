@@ -1,0 +1,56 @@
+import type { IncidentStatus, IncidentUpdate } from "../api/schemas";
+
+/*
+ * The API has no read of an incident, so its live status is read from its updates. This is
+ * the one rule for it: the provider's refresh, the program's outputs and `drift` call it.
+ */
+
+/** When an update was published (what customers see), else created; 0 when it has neither. */
+export function publishedAt(update: IncidentUpdate): number {
+  return Date.parse(update.publicIncidentUpdateDate ?? update.created_at ?? "") || 0;
+}
+
+/** Updates newest first. Updates published at the same instant keep the API's order. */
+export function newestFirst(updates: readonly IncidentUpdate[]): IncidentUpdate[] {
+  return [...updates].sort((a, b) => publishedAt(b) - publishedAt(a));
+}
+
+/** The updates published after `at` (outside the last apply), newest first. */
+export function updatesAfter(updates: readonly IncidentUpdate[], at: string): IncidentUpdate[] {
+  const since = Date.parse(at) || 0;
+  return newestFirst(updates).filter((update) => publishedAt(update) > since);
+}
+
+/** What the last apply set: its status, at the server time of its PUT. */
+export interface AppliedStatus {
+  status: IncidentStatus;
+  at: string;
+}
+
+export interface LiveStatus {
+  /** `null` when nothing tells: no update carries a status and nothing was applied. */
+  status: IncidentStatus | null;
+  /** `update`: the newest update with a status says so; `applied`: the last apply set it. */
+  source: "update" | "applied" | "none";
+  /** The update that set the status, when `source` is `update`. */
+  update?: IncidentUpdate;
+}
+
+/**
+ * The live status of an incident from its updates.
+ *
+ * With `applied` (the provider's state knows the last PUT): the newest update with a status
+ * published after that PUT, else the status the PUT set. A PUT need not post an update, so an
+ * older update's status may be stale. Without `applied` (`drift` reads git, not the state):
+ * the newest update with a status, else unknown.
+ */
+export function liveStatusOf(
+  updates: readonly IncidentUpdate[],
+  applied?: AppliedStatus,
+): LiveStatus {
+  const candidates = applied ? updatesAfter(updates, applied.at) : newestFirst(updates);
+  const update = candidates.find((candidate) => candidate.status !== undefined);
+  if (update?.status) return { status: update.status, source: "update", update };
+  if (applied) return { status: applied.status, source: "applied" };
+  return { status: null, source: "none" };
+}

@@ -1,0 +1,121 @@
+import { z } from "zod";
+import type { ClientOptions } from "../api";
+
+/** The namespace of incident-sync's stack config keys: `incident-sync:<name>`. */
+export const CONFIG_NAMESPACE = "incident-sync";
+
+/** The secret stack config key of the API key. */
+export const API_KEY_SETTING = "apiKey";
+
+/** `incident-sync:<name>`, as `pulumi config set` spells it. */
+export function configKey(name: string): string {
+  return `${CONFIG_NAMESPACE}:${name}`;
+}
+
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .regex(
+      /^\d+$/,
+      `must be a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? " up" : ` to ${max}`}`,
+    )
+    .transform(Number)
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+/**
+ * The stack config of incident-sync, every key but the secret `apiKey`. Values arrive as the
+ * strings Pulumi stores; the program and the provider both read them through
+ * `readStackSettings`, so the same config means the same behaviour on both sides.
+ */
+export const StackSettings = z.object({
+  /** Base URL of the monitoring API. */
+  baseUrl: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }),
+  /** Account, sent as `x-service-account`. */
+  accountId: z.string({ error: "must be set" }).trim().min(1, "must not be empty"),
+  /** Definitions directory, relative to the project directory (where Pulumi.yaml is). */
+  definitionsDir: z.string().min(1).default("incidents"),
+  /**
+   * Retries per call on 429, 502, 503, 504 and network failures: more than the CLI's 3, as a
+   * pipeline run should ride out a flaky API; the client's retry budget bounds the waiting.
+   */
+  retries: integer(0, 20).default(8),
+  /** Requests per minute, per client. */
+  rateLimit: integer(1).optional(),
+  /** Calls in flight, per client. */
+  concurrency: integer(1, 64).optional(),
+  /**
+   * `observed` (default): an incident is applied when git changes it, when its live status
+   * differs, or when anything was posted on the status page since the last apply.
+   * `always`: every incident is applied on every `up`, which also reverts edits the API does
+   * not let anyone read (name, severity, services), at one more request per incident.
+   */
+  enforce: z
+    .enum(["observed", "always"], { error: "must be observed or always" })
+    .default("observed"),
+  /**
+   * Which incidents the program reads back every run: `all` (default), or `open`: only those
+   * declared open, for a smaller rate-limit budget; a resolved incident reopened on the status
+   * page then goes unseen until the next `all` run or `incident-sync drift`.
+   */
+  readBack: z.enum(["all", "open"], { error: "must be all or open" }).default("all"),
+  /** `true`: an evidence heartbeat or check that does not exist fails the run instead of warning. */
+  strictEvidence: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .transform((value) => value === "true")
+    .default(false),
+});
+export type StackSettings = z.output<typeof StackSettings>;
+export type StackSettingName = keyof z.input<typeof StackSettings>;
+
+/** Every setting name, for reading them one by one from a config store. */
+export const STACK_SETTING_NAMES = Object.keys(StackSettings.shape) as StackSettingName[];
+
+/** The stack config is missing a key or holds a value outside its range; says which and how to fix it. */
+export class StackConfigError extends Error {
+  override name = "StackConfigError";
+}
+
+/**
+ * Reads and validates the stack config through `get(name)` (the program passes Pulumi's
+ * `Config.get`, the provider the config of its configure request), reporting every problem
+ * at once with the `pulumi config set` command that fixes it.
+ */
+export function readStackSettings(
+  get: (name: StackSettingName) => string | undefined,
+): StackSettings {
+  const raw = Object.fromEntries(
+    STACK_SETTING_NAMES.flatMap((name) => {
+      const value = get(name);
+      return value === undefined || value === "" ? [] : [[name, value]];
+    }),
+  );
+  const parsed = StackSettings.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? "");
+    const value = raw[name];
+    return value === undefined
+      ? `  ${configKey(name)} is not set: pulumi config set ${configKey(name)} <value>`
+      : `  ${configKey(name)} is ${JSON.stringify(value)}: it ${issue.message}`;
+  });
+  throw new StackConfigError(
+    `The stack config of incident-sync is not valid:\n${lines.join("\n")}`,
+  );
+}
+
+/**
+ * Client options from the stack settings; the program's reads and the provider's writes both
+ * build their client with it, so the same config means the same limits on both sides.
+ */
+export function clientOptionsOf(settings: StackSettings, apiKey: string): ClientOptions {
+  return {
+    baseUrl: settings.baseUrl,
+    apiKey,
+    accountId: settings.accountId,
+    retry: { limit: settings.retries },
+    ...(settings.rateLimit === undefined
+      ? {}
+      : { rateLimit: { limit: settings.rateLimit, intervalMs: 60_000 } }),
+    ...(settings.concurrency === undefined ? {} : { concurrency: settings.concurrency }),
+  };
+}

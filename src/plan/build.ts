@@ -1,0 +1,57 @@
+import type { LoadedDefinition } from "../definitions/parse-file";
+import type { DefinitionProblem } from "../definitions/problem";
+import { diffDefinitions } from "./diff";
+import { checkPolicy, sortFindings } from "./policy";
+import type { Plan, PolicyFinding } from "./types";
+
+export interface PlanInput {
+  readonly base: {
+    readonly ref: string;
+    readonly commit: string;
+    readonly definitions: readonly LoadedDefinition[];
+    readonly problems: readonly DefinitionProblem[];
+  };
+  /** The working tree's definitions; they must be valid. */
+  readonly head: readonly LoadedDefinition[];
+  readonly dir: string;
+}
+
+/** Compares the base with the working tree and applies the lifecycle policy. */
+export function buildPlan(input: PlanInput): Plan {
+  const { changes, unchanged } = diffDefinitions(input.base.definitions, input.head);
+  const count = (kind: string) => changes.filter((change) => change.kind === kind).length;
+  return withFindings(
+    {
+      base: { ref: input.base.ref, commit: input.base.commit },
+      dir: input.dir,
+      verdict: "no-changes",
+      summary: {
+        add: count("add"),
+        update: count("update"),
+        remove: count("remove"),
+        unchanged,
+        errors: 0,
+        warnings: 0,
+      },
+      changes,
+      findings: [],
+      baseProblems: [...input.base.problems],
+    },
+    checkPolicy(changes),
+  );
+}
+
+/**
+ * The plan with more policy findings (e.g. what `plan --evidence` learns from the status
+ * page), its verdict and counts recomputed.
+ */
+export function withFindings(plan: Plan, extra: readonly PolicyFinding[]): Plan {
+  const findings = sortFindings([...plan.findings, ...extra]);
+  const errors = findings.filter((finding) => finding.level === "error").length;
+  return {
+    ...plan,
+    verdict: errors > 0 ? "policy-violated" : plan.changes.length > 0 ? "changes" : "no-changes",
+    summary: { ...plan.summary, errors, warnings: findings.length - errors },
+    findings,
+  };
+}

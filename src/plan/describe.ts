@@ -1,0 +1,88 @@
+import type { IncidentDefinition, OnRemove } from "../definitions/schema";
+import { serviceLabel } from "./policy";
+import type { IncidentChange, Plan } from "./types";
+
+/** One line of a change, shared by the Markdown and text renderers. */
+export interface ChangeRow {
+  readonly field: string;
+  readonly before?: string;
+  readonly after?: string;
+}
+
+/** The rows of an update: changed fields, then services and evidence item by item. */
+export function updateRows(change: Extract<IncidentChange, { kind: "update" }>): ChangeRow[] {
+  const rows: ChangeRow[] = change.fields.map((field) => ({
+    field: field.field,
+    before: field.before,
+    after: field.after,
+  }));
+  for (const service of change.services.added)
+    rows.push({ field: "services", after: serviceLabel(service) });
+  for (const service of change.services.removed) {
+    rows.push({ field: "services", before: serviceLabel(service) });
+  }
+  for (const rename of change.services.renamed) {
+    rows.push({
+      field: `services (${rename.id}) name`,
+      before: rename.before,
+      after: rename.after,
+    });
+  }
+  for (const kind of ["heartbeats", "checks"] as const) {
+    for (const id of change.evidence[kind].added)
+      rows.push({ field: `evidence.${kind}`, after: id });
+    for (const id of change.evidence[kind].removed)
+      rows.push({ field: `evidence.${kind}`, before: id });
+  }
+  return rows;
+}
+
+/** The rows of a new definition: every field it sets. */
+export function definitionRows(definition: IncidentDefinition): ChangeRow[] {
+  const rows: ChangeRow[] = [
+    { field: "name", after: definition.name },
+    { field: "severity", after: definition.severity },
+    { field: "status", after: definition.status },
+    ...definition.services.map((service) => ({ field: "services", after: serviceLabel(service) })),
+  ];
+  if (definition.duration !== undefined && definition.duration !== null) {
+    rows.push({ field: "duration", after: String(definition.duration) });
+  }
+  for (const id of definition.evidence?.heartbeats ?? [])
+    rows.push({ field: "evidence.heartbeats", after: id });
+  for (const id of definition.evidence?.checks ?? [])
+    rows.push({ field: "evidence.checks", after: id });
+  if (definition.onRemove !== "release")
+    rows.push({ field: "onRemove", after: definition.onRemove });
+  return rows;
+}
+
+/** What removing a definition does on the status page. */
+export function removeOutcome(onRemove: OnRemove): string {
+  return onRemove === "resolve"
+    ? "resolved on the status page, then no longer managed"
+    : "released: left on the status page as it is, no longer managed";
+}
+
+/** `1 to add, 2 to update, 1 to remove`, or `no changes`. */
+export function countsSentence(plan: Plan): string {
+  const { add, update, remove } = plan.summary;
+  if (add + update + remove === 0) return "no changes";
+  return [
+    add > 0 ? `${add} to add` : "",
+    update > 0 ? `${update} to update` : "",
+    remove > 0 ? `${remove} to remove` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
+}
+
+/** `2 errors, 1 warning`, or `no findings`. */
+export function findingsSentence(plan: Plan): string {
+  const { errors, warnings } = plan.summary;
+  const parts = [
+    errors > 0 ? `${errors} ${errors === 1 ? "error" : "errors"}` : "",
+    warnings > 0 ? `${warnings} ${warnings === 1 ? "warning" : "warnings"}` : "",
+  ].filter(Boolean);
+  return parts.length === 0 ? "no findings" : parts.join(", ");
+}

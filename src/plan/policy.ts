@@ -1,0 +1,81 @@
+import { SEVERITY_ORDER } from "../api/schemas";
+import { compareText } from "../definitions/problem";
+import { type IncidentService, reopenRefused } from "../incident";
+import type { IncidentChange, PolicyFinding } from "./types";
+
+/**
+ * The lifecycle policy. Errors are changes that would mislead customers unless someone
+ * states they mean it; warnings are worth a reviewer's look.
+ *
+ * - RESOLVED back to an open status needs `reopen: true` (error).
+ * - A lower severity needs a `reason` that is new in this change (error): a downgrade
+ *   tells customers things got better, so the pull request must say why.
+ * - Removing services from an incident (warning).
+ * - A new incident id under the same resource name is a replace (error).
+ */
+export function checkPolicy(changes: readonly IncidentChange[]): PolicyFinding[] {
+  const findings: PolicyFinding[] = [];
+  for (const change of changes) {
+    if (change.kind !== "update") continue;
+    const { before, after } = change;
+    const finding = (level: PolicyFinding["level"], rule: PolicyFinding["rule"], message: string) =>
+      findings.push({
+        level,
+        rule,
+        resource: change.resource,
+        incidentId: change.incidentId,
+        file: change.file,
+        message,
+      });
+
+    if (change.replace) {
+      finding(
+        "error",
+        "incident-id-changed",
+        `the incident id changed from "${before.id}" to "${after.id}" under resource "${change.resource}", which replaces the incident: "${before.id}" would be ${before.onRemove === "resolve" ? "resolved" : "released"} and "${after.id}" taken over. Keep the id, or remove this definition and add a new one with its own resource name.`,
+      );
+      continue;
+    }
+    if (reopenRefused(before.status, after.status, after.reopen)) {
+      finding(
+        "error",
+        "reopen-without-flag",
+        `status goes from RESOLVED back to ${after.status}; add "reopen: true" to reopen a resolved incident on purpose.`,
+      );
+    }
+    const downgrade =
+      SEVERITY_ORDER.indexOf(after.severity) > SEVERITY_ORDER.indexOf(before.severity);
+    if (downgrade && (after.reason === undefined || after.reason === before.reason)) {
+      finding(
+        "error",
+        "severity-downgrade-without-reason",
+        after.reason === undefined
+          ? `severity is lowered from ${before.severity} to ${after.severity} without a reason; add a "reason" that says why.`
+          : `severity is lowered from ${before.severity} to ${after.severity} but "reason" is unchanged from before; update it to say why.`,
+      );
+    }
+    if (change.services.removed.length > 0) {
+      finding(
+        "warning",
+        "services-removed",
+        `${change.services.removed.length === 1 ? "service" : "services"} ${change.services.removed.map(serviceLabel).join(", ")} no longer ${change.services.removed.length === 1 ? "shows" : "show"} this incident on the status page.`,
+      );
+    }
+  }
+  return sortFindings(findings);
+}
+
+/** Errors first, then by resource and rule: the order every output lists findings in. */
+export function sortFindings(findings: PolicyFinding[]): PolicyFinding[] {
+  return findings.sort(
+    (a, b) =>
+      (a.level === b.level ? 0 : a.level === "error" ? -1 : 1) ||
+      compareText(a.resource, b.resource) ||
+      compareText(a.rule, b.rule),
+  );
+}
+
+/** `Checkout (svc-checkout)`, or the bare id when no name was written. */
+export function serviceLabel(service: IncidentService): string {
+  return service.name ? `${service.name} (${service.id})` : service.id;
+}

@@ -1,0 +1,147 @@
+import { formatLocation } from "../definitions/problem";
+import {
+  type ChangeRow,
+  countsSentence,
+  definitionRows,
+  findingsSentence,
+  removeOutcome,
+  updateRows,
+} from "./describe";
+import type { IncidentChange, Plan } from "./types";
+
+/** Marks the comment so sticky-comment actions find and replace it on the next push. */
+export const PLAN_COMMENT_MARKER = "<!-- incident-sync-plan -->";
+
+const KIND_LABEL: Record<IncidentChange["kind"], string> = {
+  add: "➕ add",
+  update: "✏️ update",
+  remove: "➖ remove",
+};
+
+/**
+ * The plan as a pull-request comment: a one-line verdict and counts first, then the
+ * policy findings, an overview table and one table per changed incident.
+ */
+export function renderPlanMarkdown(plan: Plan): string {
+  const lines: string[] = [
+    PLAN_COMMENT_MARKER,
+    `### incident-sync plan: ${countsSentence(plan)}`,
+    "",
+  ];
+  lines.push(verdictLine(plan), "");
+  lines.push(
+    `Compared ${code(`${plan.dir}/`)} at ${code(plan.base.ref)} (${code(plan.base.commit.slice(0, 12))}) with this branch; ${plan.summary.unchanged} unchanged.`,
+  );
+
+  if (plan.findings.length > 0) {
+    lines.push("", "#### Policy", "", "| Level | Incident | Rule | Finding |", "|---|---|---|---|");
+    for (const finding of plan.findings) {
+      lines.push(
+        `| ${finding.level === "error" ? "❌ error" : "⚠️ warning"} | ${code(finding.incidentId)} | ${code(finding.rule)} | ${cell(finding.message)} |`,
+      );
+    }
+  }
+
+  if (plan.changes.length > 0) {
+    lines.push(
+      "",
+      "#### Changes",
+      "",
+      "| Change | Incident | Resource | File |",
+      "|---|---|---|---|",
+    );
+    for (const change of plan.changes) {
+      lines.push(
+        `| ${KIND_LABEL[change.kind]}${change.kind === "update" && change.replace ? " (replace)" : ""} | ${code(change.incidentId)} | ${code(change.resource)} | ${code(change.file)} |`,
+      );
+    }
+    for (const change of plan.changes) lines.push("", ...changeDetails(change));
+  }
+
+  if (plan.baseProblems.length > 0) {
+    lines.push(
+      "",
+      `<details><summary>${plan.baseProblems.length} problem(s) in the definitions at ${escapeHtml(plan.base.ref)}; those definitions were left out of the comparison</summary>`,
+      "",
+      ...plan.baseProblems.map(
+        (problem) => `- ${code(formatLocation(problem))} ${cell(problem.message)}`,
+      ),
+      "",
+      "</details>",
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function verdictLine(plan: Plan): string {
+  switch (plan.verdict) {
+    case "policy-violated":
+      return `❌ **Policy violated**: ${findingsSentence(plan)}. Fix the errors below before merging.`;
+    case "changes":
+      return plan.summary.warnings > 0
+        ? `✅ **Policy passed** with ${findingsSentence(plan)} for reviewers.`
+        : "✅ **Policy passed.**";
+    default:
+      return "✅ **No changes** to incidents.";
+  }
+}
+
+function changeDetails(change: IncidentChange): string[] {
+  const title = `##### ${KIND_LABEL[change.kind]} ${code(change.incidentId)}`;
+  if (change.kind === "remove") {
+    return [
+      title,
+      "",
+      `${cell(capitalize(removeOutcome(change.onRemove)))} (\`onRemove: ${change.onRemove}\`).`,
+    ];
+  }
+  if (change.kind === "add") {
+    return [
+      title,
+      "",
+      "| Field | Value |",
+      "|---|---|",
+      ...definitionRows(change.after).map((row) => `| ${row.field} | ${cell(row.after)} |`),
+    ];
+  }
+  return [
+    title,
+    "",
+    "| Field | Before | After |",
+    "|---|---|---|",
+    ...updateRows(change).map(
+      (row: ChangeRow) => `| ${row.field}${mark(row)} | ${cell(row.before)} | ${cell(row.after)} |`,
+    ),
+  ];
+}
+
+/**
+ * `+` for an item added or a field set, `−` for one removed or unset: an empty cell alone
+ * reads as a list that became empty.
+ */
+function mark(row: ChangeRow): string {
+  if (row.before === undefined && row.after !== undefined) return " (+)";
+  if (row.after === undefined && row.before !== undefined) return " (−)";
+  return "";
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Text in a table cell: no pipes or newlines that would break the row, no live HTML. */
+function cell(text: string | undefined): string {
+  if (text === undefined) return "";
+  return escapeHtml(text).replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/** A code span that survives backticks and pipes in the text. */
+function code(text: string): string {
+  const fence = text.includes("`") ? "``" : "`";
+  const padded = text.includes("`") ? ` ${text} ` : text;
+  return `${fence}${padded.replace(/\|/g, "\\|").replace(/\r?\n/g, " ")}${fence}`;
+}

@@ -1,0 +1,55 @@
+import { formatLocation } from "../definitions/problem";
+import {
+  countsSentence,
+  definitionRows,
+  findingsSentence,
+  removeOutcome,
+  updateRows,
+} from "./describe";
+import type { Plan } from "./types";
+
+/** The plan for a terminal: one block per change, `+` add, `~` update, `-` remove. */
+export function renderPlanText(plan: Plan): string {
+  const lines = [
+    `Plan for ${plan.dir}/ against ${plan.base.ref} (${plan.base.commit.slice(0, 12)}): ${countsSentence(plan)}, ${plan.summary.unchanged} unchanged.`,
+  ];
+  for (const change of plan.changes) {
+    const where = `(resource ${change.resource}, ${change.file})`;
+    lines.push("");
+    if (change.kind === "add") {
+      lines.push(`+ ${change.incidentId} ${where}`);
+      for (const row of definitionRows(change.after))
+        lines.push(`    ${row.field}: ${row.after ?? ""}`);
+    } else if (change.kind === "remove") {
+      lines.push(`- ${change.incidentId} ${where}`, `    ${removeOutcome(change.onRemove)}`);
+    } else {
+      lines.push(`~ ${change.incidentId} ${where}${change.replace ? " [replace]" : ""}`);
+      for (const row of updateRows(change)) {
+        if (row.before !== undefined && row.after !== undefined) {
+          lines.push(`    ${row.field}: ${row.before} → ${row.after}`);
+        } else if (row.after !== undefined) {
+          lines.push(`    ${row.field}: + ${row.after}`);
+        } else {
+          lines.push(`    ${row.field}: - ${row.before ?? ""}`);
+        }
+      }
+    }
+  }
+  lines.push("");
+  const verdict = plan.verdict === "policy-violated" ? "violated" : "passed";
+  lines.push(`Policy ${verdict}: ${findingsSentence(plan)}.`);
+  for (const finding of plan.findings) {
+    lines.push(
+      `  ${finding.level.padEnd(7)} ${finding.incidentId} [${finding.rule}] ${finding.message}`,
+    );
+  }
+  if (plan.baseProblems.length > 0) {
+    lines.push(
+      "",
+      `${plan.baseProblems.length} problem(s) at ${plan.base.ref}; those definitions were left out:`,
+    );
+    for (const problem of plan.baseProblems)
+      lines.push(`  ${formatLocation(problem)} ${problem.message}`);
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,109 @@
+import type { DefinitionProblem } from "../definitions/problem";
+import type { IncidentDefinition, OnRemove } from "../definitions/schema";
+import type { ServiceChanges } from "../incident";
+
+/** A field whose value differs between the base and the working tree. */
+export interface FieldChange {
+  readonly field: PlanField;
+  /** The old value as people read it; `undefined` when it was not set. */
+  readonly before: string | undefined;
+  readonly after: string | undefined;
+}
+
+/** Fields compared one to one; services and evidence lists are compared by item. */
+export type PlanField =
+  | "id"
+  | "name"
+  | "severity"
+  | "status"
+  | "duration"
+  | "onRemove"
+  | "reopen"
+  | "reason";
+
+export type { ServiceChanges };
+
+export interface ListChanges {
+  readonly added: string[];
+  readonly removed: string[];
+}
+
+export type IncidentChange =
+  | {
+      readonly kind: "add";
+      readonly resource: string;
+      readonly incidentId: string;
+      readonly file: string;
+      readonly after: IncidentDefinition;
+    }
+  | {
+      readonly kind: "remove";
+      readonly resource: string;
+      readonly incidentId: string;
+      readonly file: string;
+      readonly before: IncidentDefinition;
+      /** What applying the change does to the incident on the status page. */
+      readonly onRemove: OnRemove;
+    }
+  | {
+      readonly kind: "update";
+      readonly resource: string;
+      readonly incidentId: string;
+      readonly file: string;
+      readonly before: IncidentDefinition;
+      readonly after: IncidentDefinition;
+      /** The incident id changed: the old incident is released and a new one managed. */
+      readonly replace: boolean;
+      /**
+       * Whether `up` changes the status page for it (what the provider's diff reports); false
+       * when only `reason` or `evidence` changed, which are for reviewers.
+       */
+      readonly applies: boolean;
+      readonly fields: FieldChange[];
+      readonly services: ServiceChanges;
+      readonly evidence: { readonly heartbeats: ListChanges; readonly checks: ListChanges };
+    };
+
+export type PolicyRule =
+  | "reopen-without-flag"
+  /** With `plan --evidence`: the status page shows the incident resolved; applying would reopen it. */
+  | "reopen-live-resolved"
+  | "severity-downgrade-without-reason"
+  | "services-removed"
+  | "incident-id-changed";
+
+/** A lifecycle policy finding: errors fail the plan (exit 3), warnings are for reviewers. */
+export interface PolicyFinding {
+  readonly level: "error" | "warning";
+  readonly rule: PolicyRule;
+  readonly resource: string;
+  readonly incidentId: string;
+  readonly file: string;
+  readonly message: string;
+}
+
+export type PlanVerdict = "no-changes" | "changes" | "policy-violated";
+
+/** The semantic difference between two sets of definitions and its policy verdict. */
+export interface Plan {
+  readonly base: { readonly ref: string; readonly commit: string };
+  readonly dir: string;
+  readonly verdict: PlanVerdict;
+  readonly summary: {
+    readonly add: number;
+    readonly update: number;
+    readonly remove: number;
+    readonly unchanged: number;
+    readonly errors: number;
+    readonly warnings: number;
+  };
+  /** Sorted by resource name. */
+  readonly changes: IncidentChange[];
+  /** Sorted errors first, then by resource name. */
+  readonly findings: PolicyFinding[];
+  /**
+   * Problems in the base definitions. Invalid base definitions are left out of the
+   * comparison (they show as added), so a broken base can still be fixed.
+   */
+  readonly baseProblems: DefinitionProblem[];
+}

@@ -1,0 +1,245 @@
+import { describe, expect, it } from "vitest";
+import { buildPlan, type Plan, renderPlanMarkdown, renderPlanText } from "../../src/plan";
+import { definitionYaml, load } from "../definitions/helpers";
+
+function plan(base: Record<string, string>, head: Record<string, string>): Plan {
+  const before = load(base);
+  const after = load(head);
+  expect(after.problems).toEqual([]);
+  return buildPlan({
+    dir: "incidents",
+    head: after.definitions,
+    base: { ref: "main", commit: "0123456789abcdef", ...before },
+  });
+}
+
+const api = definitionYaml();
+const checkout = definitionYaml({
+  id: "inc-checkout-latency",
+  name: "Slow checkout",
+  severity: "MEDIUM",
+  status: "MONITORING",
+  services: "\n  - { id: svc-checkout, name: Checkout }\n  - { id: svc-web, name: Web app }",
+});
+
+describe("plan's comparison", () => {
+  it("finds nothing when definitions only moved between files or changed order", () => {
+    const result = plan(
+      { "incidents/a.yaml": api, "incidents/b.yaml": checkout },
+      {
+        "incidents/all.yaml": `${checkout.replace(
+          "  - { id: svc-checkout, name: Checkout }\n  - { id: svc-web, name: Web app }",
+          "  - { name: Web app, id: svc-web }\n  - { id: svc-checkout, name: Checkout }",
+        )}---\n${api}`,
+      },
+    );
+    expect(result.verdict).toBe("no-changes");
+    expect(result.summary).toEqual({
+      add: 0,
+      update: 0,
+      remove: 0,
+      unchanged: 2,
+      errors: 0,
+      warnings: 0,
+    });
+  });
+
+  it("lists added and removed incidents with what removal does on the status page", () => {
+    const result = plan(
+      {
+        "incidents/a.yaml": api,
+        "incidents/gone.yaml": definitionYaml({ id: "inc-gone", onRemove: "resolve" }),
+      },
+      { "incidents/a.yaml": api, "incidents/b.yaml": checkout },
+    );
+    expect(result.changes.map((change) => `${change.kind} ${change.incidentId}`)).toEqual([
+      "add inc-checkout-latency",
+      "remove inc-gone",
+    ]);
+    expect(result.changes[1]).toMatchObject({ kind: "remove", onRemove: "resolve" });
+    expect(result.verdict).toBe("changes");
+  });
+
+  it("shows each changed field old to new and services added, removed and renamed by id", () => {
+    const result = plan(
+      { "incidents/b.yaml": checkout },
+      {
+        "incidents/b.yaml": definitionYaml({
+          id: "inc-checkout-latency",
+          name: "Slow checkout for some customers",
+          severity: "MAJOR",
+          status: "IDENTIFIED",
+          services:
+            "\n  - { id: svc-checkout, name: Checkout service }\n  - { id: svc-api, name: Public API }",
+          evidence: "\n  checks: [chk-checkout]",
+        }),
+      },
+    );
+    expect(renderPlanText(result)).toMatchInlineSnapshot(`
+      "Plan for incidents/ against main (0123456789ab): 1 to update, 0 unchanged.
+
+      ~ inc-checkout-latency (resource inc-checkout-latency, incidents/b.yaml)
+          name: Slow checkout → Slow checkout for some customers
+          severity: MEDIUM → MAJOR
+          status: MONITORING → IDENTIFIED
+          services: + Public API (svc-api)
+          services: - Web app (svc-web)
+          services (svc-checkout) name: Checkout → Checkout service
+          evidence.checks: + chk-checkout
+
+      Policy passed: 1 warning.
+        warning inc-checkout-latency [services-removed] service Web app (svc-web) no longer shows this incident on the status page.
+      "
+    `);
+    // In the comment's table an added or removed service says so, not only by an empty cell.
+    const rows = renderPlanMarkdown(result)
+      .split("\n")
+      .filter((line) => line.startsWith("| services") || line.startsWith("| evidence"));
+    expect(rows).toEqual([
+      "| services (+) |  | Public API (svc-api) |",
+      "| services (−) | Web app (svc-web) |  |",
+      "| services (svc-checkout) name | Checkout | Checkout service |",
+      "| evidence.checks (+) |  | chk-checkout |",
+    ]);
+  });
+
+  it("compares a broken base by its valid definitions and reports the rest", () => {
+    const result = plan(
+      { "incidents/a.yaml": api, "incidents/b.yaml": "id: [" },
+      { "incidents/a.yaml": api },
+    );
+    expect(result.verdict).toBe("no-changes");
+    expect(result.baseProblems.map((problem) => problem.file)).toEqual(["incidents/b.yaml"]);
+  });
+});
+
+describe("plan's lifecycle policy", () => {
+  const resolved = definitionYaml({ status: "RESOLVED" });
+
+  it("rejects a resolved incident going back to an open status without reopen: true", () => {
+    const rejected = plan({ "incidents/a.yaml": resolved }, { "incidents/a.yaml": api });
+    expect(rejected.verdict).toBe("policy-violated");
+    expect(
+      rejected.findings.map((finding) => `${finding.level} ${finding.rule}: ${finding.message}`),
+    ).toMatchInlineSnapshot(`
+      [
+        "error reopen-without-flag: status goes from RESOLVED back to IDENTIFIED; add "reopen: true" to reopen a resolved incident on purpose.",
+      ]
+    `);
+    const allowed = plan(
+      { "incidents/a.yaml": resolved },
+      { "incidents/a.yaml": definitionYaml({ reopen: "true" }) },
+    );
+    expect(allowed.verdict).toBe("changes");
+    expect(allowed.findings).toEqual([]);
+  });
+
+  it("rejects a severity downgrade unless a new reason comes with it", () => {
+    const minor = (fields: Record<string, string> = {}) =>
+      definitionYaml({ severity: "MINOR", ...fields });
+    const rejected = plan({ "incidents/a.yaml": api }, { "incidents/a.yaml": minor() });
+    const stale = plan(
+      { "incidents/a.yaml": definitionYaml({ reason: "First report" }) },
+      { "incidents/a.yaml": minor({ reason: "First report" }) },
+    );
+    const allowed = plan(
+      { "incidents/a.yaml": api },
+      { "incidents/a.yaml": minor({ reason: "Only EU customers are affected" }) },
+    );
+    const upgrade = plan({ "incidents/a.yaml": minor() }, { "incidents/a.yaml": api });
+    expect(
+      [...rejected.findings, ...stale.findings].map((finding) => finding.message),
+    ).toMatchInlineSnapshot(`
+      [
+        "severity is lowered from MAJOR to MINOR without a reason; add a "reason" that says why.",
+        "severity is lowered from MAJOR to MINOR but "reason" is unchanged from before; update it to say why.",
+      ]
+    `);
+    expect([allowed.verdict, upgrade.verdict]).toEqual(["changes", "changes"]);
+  });
+
+  it("warns when services are removed, without failing the plan", () => {
+    const result = plan(
+      { "incidents/b.yaml": checkout },
+      { "incidents/b.yaml": checkout.replace("  - { id: svc-web, name: Web app }\n", "") },
+    );
+    expect(result.verdict).toBe("changes");
+    expect(
+      result.findings.map((finding) => `${finding.level} ${finding.rule}: ${finding.message}`),
+    ).toMatchInlineSnapshot(`
+      [
+        "warning services-removed: service Web app (svc-web) no longer shows this incident on the status page.",
+      ]
+    `);
+  });
+
+  it("rejects a new incident id under the same resource name as a replace", () => {
+    const result = plan(
+      { "incidents/a.yaml": definitionYaml({ resource: "api", status: "RESOLVED" }) },
+      { "incidents/a.yaml": definitionYaml({ resource: "api", id: "inc-api-errors-2" }) },
+    );
+    expect(result.changes[0]).toMatchObject({ kind: "update", replace: true });
+    expect(
+      result.findings.map((finding) => `${finding.level} ${finding.rule}: ${finding.message}`),
+    ).toMatchInlineSnapshot(`
+      [
+        "error incident-id-changed: the incident id changed from "inc-api-errors" to "inc-api-errors-2" under resource "api", which replaces the incident: "inc-api-errors" would be released and "inc-api-errors-2" taken over. Keep the id, or remove this definition and add a new one with its own resource name.",
+      ]
+    `);
+  });
+});
+
+describe("plan's Markdown comment", () => {
+  it("starts with the sticky marker, the counts and the verdict, and puts details in tables below", () => {
+    const result = plan(
+      { "incidents/a.yaml": definitionYaml({ status: "RESOLVED" }), "incidents/b.yaml": checkout },
+      {
+        "incidents/a.yaml": definitionYaml({ name: "Errors | timeouts <b>on</b> the API" }),
+        "incidents/c.yaml": definitionYaml({ id: "inc-new", severity: "MINOR" }),
+      },
+    );
+    expect(renderPlanMarkdown(result)).toMatchInlineSnapshot(`
+      "<!-- incident-sync-plan -->
+      ### incident-sync plan: 1 to add, 1 to update, 1 to remove
+
+      ❌ **Policy violated**: 1 error. Fix the errors below before merging.
+
+      Compared \`incidents/\` at \`main\` (\`0123456789ab\`) with this branch; 0 unchanged.
+
+      #### Policy
+
+      | Level | Incident | Rule | Finding |
+      |---|---|---|---|
+      | ❌ error | \`inc-api-errors\` | \`reopen-without-flag\` | status goes from RESOLVED back to IDENTIFIED; add "reopen: true" to reopen a resolved incident on purpose. |
+
+      #### Changes
+
+      | Change | Incident | Resource | File |
+      |---|---|---|---|
+      | ✏️ update | \`inc-api-errors\` | \`inc-api-errors\` | \`incidents/a.yaml\` |
+      | ➖ remove | \`inc-checkout-latency\` | \`inc-checkout-latency\` | \`incidents/b.yaml\` |
+      | ➕ add | \`inc-new\` | \`inc-new\` | \`incidents/c.yaml\` |
+
+      ##### ✏️ update \`inc-api-errors\`
+
+      | Field | Before | After |
+      |---|---|---|
+      | name | Elevated error rates on the Public API | Errors \\| timeouts &lt;b&gt;on&lt;/b&gt; the API |
+      | status | RESOLVED | IDENTIFIED |
+
+      ##### ➖ remove \`inc-checkout-latency\`
+
+      Released: left on the status page as it is, no longer managed (\`onRemove: release\`).
+
+      ##### ➕ add \`inc-new\`
+
+      | Field | Value |
+      |---|---|
+      | name | Elevated error rates on the Public API |
+      | severity | MINOR |
+      | status | IDENTIFIED |
+      | services | Public API (svc-api) |
+      "
+    `);
+  });
+});
