@@ -13,10 +13,15 @@ import {
  */
 export = async () => {
   const config = readProgramConfig();
-  const definitions = await loadProgramDefinitions(config.definitionsDir);
-  const incidents = declareIncidents(definitions);
+  const definitions = await loadProgramDefinitions(config.definitionsDir, config.projectDir);
+  const options = {
+    client: programClient(config),
+    settings: config.settings,
+    projectDir: config.projectDir,
+  };
+  const incidents = declareIncidents(definitions, options);
   return {
-    accountId: config.accountId,
-    ...incidentOutputs(definitions, incidents, programClient(config)),
+    accountId: config.settings.accountId,
+    ...incidentOutputs(incidents, options),
   };
 };

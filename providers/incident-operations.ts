@@ -1,109 +1,115 @@
 import type * as pulumi from "@pulumi/pulumi";
 import {
+  ApiError,
   createClient,
-  type IncidentRequest,
   type IncidentStatus,
+  type IncidentUpdate,
   type MonitoringClient,
   NotFoundError,
-  type Severity,
 } from "../src/api";
 import { IncidentDefinition } from "../src/definitions/schema";
-import { clientOptionsOf, type StackConnection } from "../src/program/client-options";
-import { liveStatusOf, updatesAfter } from "../src/program/live-status";
+import {
+  API_KEY_SETTING,
+  clientOptionsOf,
+  configKey,
+  decideApply,
+  type IncidentDeclaration,
+  type LiveStatus,
+  liveStatusObserved,
+  liveStatusOf,
+  type Observation,
+  readStackSettings,
+  reopenMessage,
+  reopenRefused,
+  requestOf,
+  type StackSettings,
+  statusToSend,
+  updatesAfter,
+} from "../src/incident";
+import { apiErrorMessage } from "../src/settings";
 
 /*
- * The operations of the incident provider. This module is loaded by path inside the engine's
- * plugin process (see `incident.ts`), never serialized into the state, so it imports what it
- * needs like any module.
+ * The operations of the incident provider. The serialized provider in `incident.ts` loads this
+ * module by package name in the engine's plugin process, never serialized into the state, so
+ * it imports what it needs like any module. Every rule it applies lives in `src/incident`.
  */
 
-/** A service as applied: id, and a name when the definition gives one. */
-export interface IncidentService {
-  id: string;
-  name?: string;
-}
-
 /** Inputs as the provider receives them (after `check`). */
-export interface IncidentInputs {
-  incidentId: string;
-  name: string;
-  severity: Severity;
-  status: IncidentStatus;
-  services: IncidentService[];
-  duration?: number | null;
-  onRemove: "release" | "resolve";
-  reopen?: boolean;
+export interface IncidentInputs extends IncidentDeclaration {
+  /** The incident-sync release that declared them: a new release re-applies and re-records. */
   providerVersion: string;
+  /** What the program read of the incident's updates in this run (absent with `readBack: open` for resolved incidents). */
+  observed?: Observation;
 }
 
-/** State of an applied incident: the inputs plus what the server said. */
-export interface IncidentState extends IncidentInputs {
+/** The live status as the provider last knew it. */
+export interface KnownLiveStatus {
+  status: IncidentStatus;
+  /** When it was known: the PUT's server time, or the refresh's read. */
+  at: string;
+  /** `update`: an update posted on the status page says so; `applied`: the last PUT set it. */
+  source: "update" | "applied";
+}
+
+/** State of an applied incident: its declaration plus what the server said. */
+export interface IncidentState extends IncidentDeclaration {
+  providerVersion: string;
   /** Server time of the last PUT (`updated_at`), else the provider's clock. */
   appliedAt: string;
-  createdAt: string | null;
+  live: KnownLiveStatus;
+  /**
+   * The updates the last PUT returned that the program had not read before it (at most
+   * `APPLIED_UPDATES_LIMIT`, usually none or the one the PUT posted), so the outputs describe the
+   * status page after the apply without reading it again.
+   */
+  appliedUpdates: IncidentUpdate[];
 }
+
+const APPLIED_UPDATES_LIMIT = 5;
 
 /** What one provider instance keeps in the plugin process: never serialized, never in state. */
 export interface ProviderSession {
-  /** Where and how the provider calls the API; set by `configure` from the stack config. */
-  connection?: StackConnection;
+  /** The stack settings, from `configure`. */
+  settings?: StackSettings;
+  /** The API key, from the secret stack config in `configure`. */
+  apiKey?: string;
   /** The client of this plugin process, made on first use after `configure`. */
   api?: MonitoringClient;
 }
 
 /** The part of Pulumi's configure request the provider reads. */
 export interface ConfigureRequest {
-  config: { get(key: string): string | undefined; require(key: string): string };
+  config: { get(key: string): string | undefined };
 }
-
-/** Fields whose change is an update (a PUT); `incidentId` replaces. */
-const DIFFED_FIELDS = [
-  "name",
-  "severity",
-  "status",
-  "services",
-  "duration",
-  "onRemove",
-  "reopen",
-  "providerVersion",
-] as const;
 
 export async function configure(
   session: ProviderSession,
   request: ConfigureRequest,
 ): Promise<void> {
-  const number = (key: string): number | undefined => {
-    const value = request.config.get(`incident-sync:${key}`);
-    return value === undefined || value === "" ? undefined : Number(value);
-  };
-  const retries = number("retries");
-  const rateLimit = number("rateLimit");
-  const concurrency = number("concurrency");
-  session.connection = {
-    baseUrl: request.config.require("incident-sync:baseUrl"),
-    accountId: request.config.require("incident-sync:accountId"),
-    apiKey: request.config.require("incident-sync:apiKey"),
-    ...(retries === undefined ? {} : { retries }),
-    ...(rateLimit === undefined ? {} : { rateLimit }),
-    ...(concurrency === undefined ? {} : { concurrency }),
-  };
+  session.settings = readStackSettings((name) => request.config.get(configKey(name)));
+  session.apiKey = request.config.get(configKey(API_KEY_SETTING));
+  if (!session.apiKey) {
+    throw new Error(
+      `The stack config has no API key: set it as a secret with \`pulumi config set --secret ${configKey(API_KEY_SETTING)}\` (the value is read from standard input when omitted).`,
+    );
+  }
 }
 
 export async function check(
+  session: ProviderSession,
   olds: Partial<IncidentInputs>,
   news: Record<string, unknown>,
 ): Promise<pulumi.dynamic.CheckResult<IncidentInputs>> {
-  const candidate: Record<string, unknown> = {
+  const parsed = IncidentDefinition.safeParse({
     id: news.incidentId,
     name: news.name,
     severity: news.severity,
     status: news.status,
     services: news.services,
     onRemove: news.onRemove ?? "release",
-  };
-  if (news.duration !== undefined) candidate.duration = news.duration;
-  if (news.reopen !== undefined) candidate.reopen = news.reopen;
-  const parsed = IncidentDefinition.safeParse(candidate);
+    ...(news.duration === undefined ? {} : { duration: news.duration }),
+    ...(news.reopen === undefined ? {} : { reopen: news.reopen }),
+  });
   if (!parsed.success) {
     return {
       failures: parsed.error.issues.map((issue) => {
@@ -115,12 +121,14 @@ export async function check(
     };
   }
   const definition = parsed.data;
+  const observed = news.observed as Observation | undefined;
+  if (observed?.kind === "missing") {
+    return {
+      failures: [{ property: "incidentId", reason: missingMessage(definition.id, session) }],
+    };
+  }
   // Reopening a resolved incident notifies subscribers again: it has to be meant.
-  if (
-    olds.status === "RESOLVED" &&
-    definition.status !== "RESOLVED" &&
-    definition.reopen !== true
-  ) {
+  if (reopenRefused(olds.status, definition.status, definition.reopen)) {
     return {
       failures: [
         {
@@ -130,54 +138,40 @@ export async function check(
       ],
     };
   }
-  const inputs: IncidentInputs = {
-    ...incidentInputsOf(definition),
-    providerVersion: String(news.providerVersion ?? ""),
+  return {
+    inputs: {
+      incidentId: definition.id,
+      name: definition.name,
+      severity: definition.severity,
+      status: definition.status,
+      services: definition.services,
+      onRemove: definition.onRemove,
+      ...(definition.duration === undefined ? {} : { duration: definition.duration }),
+      ...(definition.reopen === undefined ? {} : { reopen: definition.reopen }),
+      providerVersion: String(news.providerVersion ?? ""),
+      ...(observed === undefined ? {} : { observed }),
+    },
   };
-  return { inputs };
 }
 
 /**
- * The resource inputs a definition declares: the one mapping used by the program to declare
- * resources and by `check` to normalize what it receives.
+ * Without a network call: what the program observed in this run is among the inputs. A reopen
+ * the definition does not allow is reported as a change, not an error: the engine stops the
+ * whole run on a diff error, whereas the update step refuses it alone (see `apply`), so every
+ * other incident is still applied.
  */
-export function incidentInputsOf(
-  definition: IncidentDefinition,
-): Omit<IncidentInputs, "providerVersion"> {
-  return {
-    incidentId: definition.id,
-    name: definition.name,
-    severity: definition.severity,
-    status: definition.status,
-    services: definition.services.map((service) =>
-      service.name === undefined ? { id: service.id } : { id: service.id, name: service.name },
-    ),
-    onRemove: definition.onRemove,
-    ...(definition.duration === undefined ? {} : { duration: definition.duration }),
-    ...(definition.reopen === undefined ? {} : { reopen: definition.reopen }),
-  };
-}
-
-/** Field by field and without a network call: what changes is what the engine shows. */
 export async function diff(
-  olds: IncidentInputs,
+  session: ProviderSession,
+  olds: IncidentState,
   news: IncidentInputs,
 ): Promise<pulumi.dynamic.DiffResult> {
-  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-  const replaces = olds.incidentId === news.incidentId ? [] : ["incidentId"];
-  const changed = DIFFED_FIELDS.filter((field) => !same(olds[field], news[field]));
-  // The engine shows the changed fields itself, from the old and new inputs; `stables` tells
-  // it which outputs an update keeps, so a preview knows them.
-  const stables = [
-    ...(replaces.length > 0 ? [] : ["incidentId"]),
-    ...DIFFED_FIELDS.filter((field) => !changed.includes(field)),
-  ];
+  const decision = decideApply(olds, news, news.observed, session.settings?.enforce ?? "observed");
+  const versionChanged = olds.providerVersion !== news.providerVersion;
   return {
-    changes: replaces.length > 0 || changed.length > 0,
-    replaces,
-    stables,
+    changes: decision.apply || decision.replace || versionChanged,
+    replaces: decision.replace ? ["incidentId"] : [],
     // Two resources never manage one incident: the old one lets go before the new one adopts.
-    deleteBeforeReplace: replaces.length > 0,
+    deleteBeforeReplace: decision.replace,
   };
 }
 
@@ -186,75 +180,139 @@ export async function create(
   session: ProviderSession,
   inputs: IncidentInputs,
 ): Promise<pulumi.dynamic.CreateResult<IncidentState>> {
-  return { id: inputs.incidentId, outs: await put(session, inputs, inputs.status) };
+  return { id: inputs.incidentId, outs: await apply(session, inputs, undefined) };
 }
 
 export async function update(
   session: ProviderSession,
+  olds: IncidentState,
   news: IncidentInputs,
 ): Promise<pulumi.dynamic.UpdateResult<IncidentState>> {
-  return { outs: await put(session, news, news.status) };
+  return { outs: await apply(session, news, olds) };
 }
 
-/**
- * The API has no GET for an incident, so the live status is the newest update with a status
- * posted after the last apply; without one, the status is what the last PUT set.
- */
+/** `pulumi refresh`: the live status from the incident's updates, by the one rule. */
 export async function read(
   session: ProviderSession,
   id: string,
   props: IncidentState | undefined,
 ): Promise<pulumi.dynamic.ReadResult<IncidentState>> {
   if (!props) return { id };
-  const updates = await client(session).incidents.listUpdates(id);
-  const status = liveStatusOf(updatesAfter(updates, props.appliedAt), props.status);
-  const state: IncidentState = { ...props, status };
+  const updates = await listUpdatesOrMissing(session, id);
+  const live = liveStatusOf(updates, { status: props.status, at: props.appliedAt });
+  const state: IncidentState = {
+    ...withoutLegacy(props),
+    appliedUpdates: props.appliedUpdates ?? [],
+    status: live.status ?? props.status,
+    live: known(live, props.status, new Date().toISOString()),
+  };
   return { id, props: state };
 }
 
 export async function remove(session: ProviderSession, props: IncidentState): Promise<void> {
-  if (props.onRemove === "resolve") await put(session, props, "RESOLVED");
+  if (props.onRemove === "resolve") await put(session, props, "RESOLVED", props.appliedAt);
+}
+
+/**
+ * Create and update: PUT the declaration, sending the status only when the live status
+ * differs, and never reopening a live RESOLVED the definition does not allow to reopen. When
+ * this run could not observe the incident, the live status is read here first.
+ */
+async function apply(
+  session: ProviderSession,
+  inputs: IncidentInputs,
+  olds: IncidentState | undefined,
+): Promise<IncidentState> {
+  const applied = olds ? { status: olds.status, at: olds.appliedAt } : undefined;
+  let live = liveStatusObserved(inputs.observed, applied);
+  if (!live) {
+    const updates = await listUpdatesOrMissing(session, inputs.incidentId);
+    live = liveStatusOf(updates, applied);
+  }
+  if (reopenRefused(live.status, inputs.status, inputs.reopen)) {
+    throw new Error(reopenMessage(inputs.incidentId, inputs.status, live));
+  }
+  const { observed, ...declared } = inputs;
+  const seenUntil = observed?.kind === "read" ? (observed.newestAt ?? "") : (olds?.appliedAt ?? "");
+  return {
+    ...declared,
+    ...(await put(session, inputs, statusToSend(inputs.status, live), seenUntil)),
+  };
+}
+
+async function put(
+  session: ProviderSession,
+  declaration: IncidentDeclaration,
+  status: IncidentStatus | undefined,
+  seenUntil: string,
+): Promise<Pick<IncidentState, "appliedAt" | "live" | "appliedUpdates">> {
+  try {
+    const incident = await client(session).incidents.update(
+      declaration.incidentId,
+      requestOf(declaration, status === undefined ? {} : { status }),
+    );
+    const appliedAt = incident.updated_at ?? new Date().toISOString();
+    return {
+      appliedAt,
+      live: { status: incident.lastUpdateStatus, at: appliedAt, source: "applied" },
+      appliedUpdates: updatesAfter(incident.incidentUpdates, seenUntil).slice(
+        0,
+        APPLIED_UPDATES_LIMIT,
+      ),
+    };
+  } catch (error) {
+    throw inPulumiTerms(error, declaration.incidentId, session);
+  }
+}
+
+async function listUpdatesOrMissing(session: ProviderSession, incidentId: string) {
+  try {
+    return await client(session).incidents.listUpdates(incidentId);
+  } catch (error) {
+    throw inPulumiTerms(error, incidentId, session);
+  }
+}
+
+/**
+ * An API failure as a Pulumi user reads it: a 404 says the incident does not exist, and the
+ * advice names the stack config (`incident-sync:apiKey`), not the CLI's flags.
+ */
+function inPulumiTerms(error: unknown, incidentId: string, session: ProviderSession): unknown {
+  if (error instanceof NotFoundError) return new Error(missingMessage(incidentId, session));
+  if (error instanceof ApiError) return new Error(apiErrorMessage(error, "pulumi"));
+  return error;
+}
+
+function missingMessage(incidentId: string, session: ProviderSession): string {
+  const account = session?.settings?.accountId;
+  return `Incident "${incidentId}" does not exist${account ? ` in account "${account}"` : ""}. The API cannot create incidents: create it on the status page first, or fix the id in its definition.`;
+}
+
+function known(live: LiveStatus, fallback: IncidentStatus, at: string): KnownLiveStatus {
+  return live.source === "update" && live.update
+    ? {
+        status: live.status ?? fallback,
+        at: live.update.publicIncidentUpdateDate ?? live.update.created_at ?? at,
+        source: "update",
+      }
+    : { status: live.status ?? fallback, at, source: "applied" };
+}
+
+/** State written by incident-sync 0.1 also held `createdAt`; it is dropped when next written. */
+function withoutLegacy(props: IncidentState): IncidentState {
+  const { createdAt: _createdAt, ...rest } = props as IncidentState & { createdAt?: unknown };
+  return rest;
 }
 
 // One client per plugin process, shared by every resource: one rate limit and one
 // concurrency cap, and no per-resource setup.
 export function client(session: ProviderSession): MonitoringClient {
   if (session.api) return session.api;
-  const connection = session.connection;
-  if (!connection) {
+  if (!session.settings || !session.apiKey) {
     throw new Error(
-      "The incident provider has no connection: set incident-sync:baseUrl, incident-sync:accountId and the secret incident-sync:apiKey in the stack config.",
+      `The incident provider has no connection: set ${configKey("baseUrl")}, ${configKey("accountId")} and the secret ${configKey(API_KEY_SETTING)} in the stack config.`,
     );
   }
-  session.api = createClient(clientOptionsOf(connection));
+  session.api = createClient(clientOptionsOf(session.settings, session.apiKey));
   return session.api;
-}
-
-export async function put(
-  session: ProviderSession,
-  inputs: IncidentInputs,
-  status: IncidentStatus,
-): Promise<IncidentState> {
-  const request: IncidentRequest = {
-    name: inputs.name,
-    severity: inputs.severity,
-    services: inputs.services,
-    lastUpdateStatus: status,
-  };
-  if (inputs.duration !== undefined) request.duration = inputs.duration;
-  try {
-    const incident = await client(session).incidents.update(inputs.incidentId, request);
-    return {
-      ...inputs,
-      appliedAt: incident.updated_at ?? new Date().toISOString(),
-      createdAt: incident.created_at ?? null,
-    };
-  } catch (error) {
-    if (error instanceof NotFoundError) {
-      throw new Error(
-        `Incident "${inputs.incidentId}" does not exist in account "${session.connection?.accountId}". The API cannot create incidents: create it on the status page first, or fix the id in its definition.`,
-      );
-    }
-    throw error;
-  }
 }

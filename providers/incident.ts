@@ -1,41 +1,33 @@
-import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { IncidentStatus, Severity } from "../src/api";
+import type { IncidentService, Observation } from "../src/incident";
 import { PACKAGE_VERSION } from "../src/package-version";
-import type {
-  IncidentInputs,
-  IncidentService,
-  IncidentState,
-  ProviderSession,
-} from "./incident-operations";
+import type { IncidentInputs, IncidentState, ProviderSession } from "./incident-operations";
 
-export type {
-  IncidentInputs,
-  IncidentService,
-  IncidentState,
-} from "./incident-operations";
-
-/**
- * The compiled module holding the provider's operations. The provider runs in the engine's
- * `pulumi-resource-pulumi-nodejs` process, which cannot resolve this package by name, so the
- * absolute path is captured as a plain string (not a secret) when the provider is serialized.
- */
-const OPERATIONS: string = join(__dirname, "incident-operations.js");
+export type { IncidentService } from "../src/incident";
+export type { IncidentInputs, IncidentState, KnownLiveStatus } from "./incident-operations";
 
 type Operations = typeof import("./incident-operations");
 
 /**
- * `read` and `delete` run the provider stored in the state, whose captured path names the
- * checkout that last applied it. `INCIDENT_SYNC_OPERATIONS` (set by the harness to the
- * current checkout) wins, so a moved or re-cloned checkout still refreshes and destroys;
- * then the captured path; then the package by name, for programs that install it.
+ * The provider's operations, loaded in the engine's plugin process by package name from the
+ * plugin's working directory, which the engine sets to the project directory (where
+ * Pulumi.yaml is). There `incident-sync` resolves to the project itself (this repository, by
+ * the self-reference of its `exports`) or to the installed package (a project that depends on
+ * it). So the code that runs is always the current checkout's, wherever the state was
+ * written, and the serialized provider holds no path. `createRequire` is needed because the
+ * engine compiles the serialized provider as a module with no file name, from which Node
+ * resolves neither self-references nor the project's node_modules.
  */
-const operations = (): Operations => {
-  const { existsSync } = require("node:fs") as typeof import("node:fs");
-  const found = [process.env.INCIDENT_SYNC_OPERATIONS, OPERATIONS].find(
-    (file) => file !== undefined && existsSync(file),
-  );
-  return require(found ?? "incident-sync/dist/providers/incident-operations") as Operations;
+// Resolved once per plugin process; every later call of every method reuses the module. The
+// body is what the state stores, so its comments live here, outside it.
+const operations = (provider: ProviderSession & { operations?: Operations }): Operations => {
+  const { createRequire } = require("node:module") as typeof import("node:module");
+  const { join } = require("node:path") as typeof import("node:path");
+  provider.operations ??= createRequire(join(process.cwd(), "package.json"))(
+    "incident-sync/provider-operations",
+  ) as Operations;
+  return provider.operations;
 };
 
 /** Inputs of one status-page incident, mapped to `PUT /v1/status-pages/incidents/{incidentId}`. */
@@ -53,6 +45,12 @@ export interface IncidentArgs {
   onRemove?: pulumi.Input<"release" | "resolve">;
   /** Allows moving a RESOLVED incident back to an open status. */
   reopen?: pulumi.Input<boolean>;
+  /**
+   * What the program read of the incident's updates in this run (`observe(updates)`), so the
+   * diff sees status changes and posts made on the status page. Optional: without it only
+   * git changes are applied.
+   */
+  observed?: pulumi.Input<Observation>;
 }
 
 export type IncidentProvider = pulumi.dynamic.ResourceProvider<IncidentInputs, IncidentState> &
@@ -60,33 +58,33 @@ export type IncidentProvider = pulumi.dynamic.ResourceProvider<IncidentInputs, I
 
 /**
  * The provider is serialized into the state of every incident with its closure
- * (pulumi/pulumi#6490), so it is a small plain object of one-line methods that capture one
- * path string and `require()` the operations when called: no client, schema or key is in the
- * closure, and the state stays small (the engine rewrites it after every step). One object is
- * shared by all incidents, so Pulumi serializes it once per program run. The API key is read in
- * `configure()` from the stack's secret config into this object in the plugin process only.
+ * (pulumi/pulumi#6490), so it is a small plain object of one-line methods that load the
+ * operations when called: no client, schema, key or path is in the closure, and the state stays
+ * small (the engine rewrites it after every step). One object is shared by all incidents, so
+ * Pulumi serializes it once per program run. The API key is read in `configure()` from the
+ * stack's secret config into this object, in the plugin process only.
  */
 export const incidentProvider: IncidentProvider = {
   async configure(request) {
-    await operations().configure(this, request);
+    await operations(this).configure(this, request);
   },
   async check(olds, news) {
-    return operations().check(olds, news as unknown as Record<string, unknown>);
+    return operations(this).check(this, olds, news as unknown as Record<string, unknown>);
   },
   async diff(_id, olds, news) {
-    return operations().diff(olds, news);
+    return operations(this).diff(this, olds, news);
   },
   async create(inputs) {
-    return operations().create(this, inputs);
+    return operations(this).create(this, inputs);
   },
-  async update(_id, _olds, news) {
-    return operations().update(this, news);
+  async update(_id, olds, news) {
+    return operations(this).update(this, olds, news);
   },
   async read(id, props) {
-    return operations().read(this, id, props);
+    return operations(this).read(this, id, props);
   },
   async delete(_id, props) {
-    await operations().remove(this, props);
+    await operations(this).remove(this, props);
   },
 };
 
@@ -106,12 +104,17 @@ export class Incident extends pulumi.dynamic.Resource {
   declare readonly incidentId: pulumi.Output<string>;
   declare readonly name: pulumi.Output<string>;
   declare readonly severity: pulumi.Output<Severity>;
+  /** The status as last applied, or as the last refresh found it live. */
   declare readonly status: pulumi.Output<IncidentStatus>;
   declare readonly services: pulumi.Output<IncidentService[]>;
   declare readonly onRemove: pulumi.Output<"release" | "resolve">;
   declare readonly providerVersion: pulumi.Output<string>;
+  /** Server time of the last PUT. */
   declare readonly appliedAt: pulumi.Output<string>;
-  declare readonly createdAt: pulumi.Output<string | null>;
+  /** The live status as the provider last knew it, and since when. */
+  declare readonly live: pulumi.Output<IncidentState["live"]>;
+  /** Updates the last PUT returned that the program had not read before it. */
+  declare readonly appliedUpdates: pulumi.Output<IncidentState["appliedUpdates"]>;
 
   constructor(name: string, args: IncidentArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -122,7 +125,8 @@ export class Incident extends pulumi.dynamic.Resource {
         ...args,
         providerVersion: PROVIDER_VERSION,
         appliedAt: undefined,
-        createdAt: undefined,
+        live: undefined,
+        appliedUpdates: undefined,
       },
       opts,
       "incident-sync",

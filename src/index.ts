@@ -10,4 +10,5 @@ export {
   type IncidentState,
   PROVIDER_VERSION,
 } from "../providers/incident";
+export * from "./incident";
 export * from "./program";

@@ -1,34 +1,39 @@
 import { isAbsolute, resolve } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
+import { API_KEY_SETTING, readStackSettings, type StackSettings } from "../incident";
 
-/** The stack config of incident-sync (namespace `incident-sync`). */
+/** The stack config of incident-sync (namespace `incident-sync`), read once per run. */
 export interface ProgramConfig {
-  baseUrl: string;
-  accountId: string;
+  settings: StackSettings;
   /** Secret: only ever used inside `apply`. */
   apiKey: pulumi.Output<string>;
+  /** The project directory, where Pulumi.yaml is. */
+  projectDir: string;
   /** Absolute path of the definitions directory. */
   definitionsDir: string;
-  retries: number | undefined;
-  rateLimit: number | undefined;
-  concurrency: number | undefined;
 }
 
 /**
- * Reads the stack config: `baseUrl`, `accountId`, the secret `apiKey`, `definitionsDir`
- * (default `incidents`, relative to the project directory) and the client tuning `retries`,
- * `rateLimit` (requests per minute) and `concurrency`.
+ * The project directory: where Pulumi.yaml is. The language host runs the program with the
+ * directory of `main` (dist/) as its working directory, so the engine's root directory is
+ * the one to trust; the working directory is the fallback for engines that do not send it.
  */
-export function readProgramConfig(projectDir: string = process.cwd()): ProgramConfig {
+export function projectDirectory(): string {
+  return pulumi.runtime.getRootDirectory() || process.cwd();
+}
+
+/**
+ * Reads and validates the stack config (see `StackSettings`), and resolves `definitionsDir`
+ * (default `incidents`) against the project directory.
+ */
+export function readProgramConfig(projectDir: string = projectDirectory()): ProgramConfig {
   const config = new pulumi.Config("incident-sync");
-  const dir = config.get("definitionsDir") ?? "incidents";
+  const settings = readStackSettings((name) => config.get(name));
+  const dir = settings.definitionsDir;
   return {
-    baseUrl: config.require("baseUrl"),
-    accountId: config.require("accountId"),
-    apiKey: config.requireSecret("apiKey"),
+    settings,
+    apiKey: config.requireSecret(API_KEY_SETTING),
+    projectDir,
     definitionsDir: isAbsolute(dir) ? dir : resolve(projectDir, dir),
-    retries: config.getNumber("retries", { min: 0, max: 20 }),
-    rateLimit: config.getNumber("rateLimit", { min: 1 }),
-    concurrency: config.getNumber("concurrency", { min: 1 }),
   };
 }

@@ -1,109 +1,349 @@
+import { relative } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { Incident } from "../../providers/incident";
-import { incidentInputsOf } from "../../providers/incident-operations";
-import type { MonitoringClient } from "../api";
+import type { IncidentStatus, IncidentUpdate, MonitoringClient } from "../api";
 import type { LoadedDefinition } from "../definitions";
 import {
-  type DriftEntry,
-  driftOf,
+  declarationOf,
+  type IncidentService,
+  liveStatusOf,
+  newestFirst,
+  type Observation,
+  observe,
+  publishedAt,
+  type StackSettings,
+  updatesAfter,
+} from "../incident";
+import {
+  type ErrorGroupsReadBack,
+  type HeartbeatReadBack,
+  type ReadBack,
   readBack,
   readErrorGroups,
   readHeartbeat,
-  updateTime,
+  readIncidentUpdates,
+  settle,
+  type Unavailable,
 } from "./read-backs";
 
-/** One `Incident` resource per definition, named by its `resource` (default: its id). */
-export function declareIncidents(
-  definitions: readonly LoadedDefinition[],
-  opts?: pulumi.CustomResourceOptions,
-): Incident[] {
-  return definitions.map(
-    ({ definition }) => new Incident(definition.resource, incidentInputsOf(definition), opts),
-  );
+/** One definition, its resource, and this run's read of the incident's updates. */
+export interface DeclaredIncident {
+  readonly loaded: LoadedDefinition;
+  readonly resource: Incident;
+  /** The incident's updates as read before any apply in this run; absent when not read. */
+  readonly read: pulumi.Output<ReadBack<IncidentUpdate[]>> | undefined;
+}
+
+export interface DeclareOptions {
+  /** The program's client (`programClient`). */
+  client: pulumi.Output<MonitoringClient>;
+  settings: Pick<StackSettings, "readBack" | "strictEvidence">;
+  /** Where Pulumi.yaml is: file names in messages are relative to it. */
+  projectDir: string;
+  resourceOptions?: pulumi.CustomResourceOptions;
 }
 
 /**
- * The stack outputs. Incident updates and drift are read once the incident is applied (they
- * wait for its `appliedAt`), so they describe the status page after this run; heartbeats and
- * error groups do not depend on the incidents and are read straight away.
+ * One `Incident` resource per definition, named by its `resource` (default: its id). Each
+ * incident's updates are read first (all of them, or with `readBack: open` only those of
+ * incidents declared open) and passed to the provider as an observation, so `preview` and
+ * `up` see what happened on the status page. A read that fails is a warning, not a failure.
  */
-export function incidentOutputs(
+export function declareIncidents(
   definitions: readonly LoadedDefinition[],
-  incidents: readonly Incident[],
-  client: pulumi.Output<MonitoringClient>,
-) {
-  const updates = incidents.map((incident, index) => {
-    const id = definitions[index]?.definition.id ?? "";
-    return readBack(
-      pulumi.all([client, incident.appliedAt]).apply(([c]) => c),
-      async (c) =>
-        (await c.incidents.listUpdates(id)).sort((a, b) => updateTime(b) - updateTime(a)),
+  options: DeclareOptions,
+): DeclaredIncident[] {
+  return withoutPromiseStacks(() => definitions.map((loaded) => declareOne(loaded, options)));
+}
+
+/**
+ * The Pulumi SDK records a stack trace on every promise it makes for a resource's properties
+ * and outputs, only to name leaked promises in a debug report, and under the SDK's source-map
+ * support each trace costs about 0.2 ms: at 1,000 incidents that was 2.3 of the program's 10 s
+ * of CPU (BENCHMARKS.md, "Scale"). Declaring resources and outputs without frames in those
+ * traces removes the cost; errors thrown later keep their stacks.
+ */
+function withoutPromiseStacks<T>(declare: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return declare();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/** One definition's read of its updates, observation and resource. */
+function declareOne(loaded: LoadedDefinition, options: DeclareOptions): DeclaredIncident {
+  const { definition } = loaded;
+  const wanted = options.settings.readBack === "all" || definition.status !== "RESOLVED";
+  const read = wanted
+    ? readBack(options.client, (client) => readIncidentUpdates(client, definition.id))
+    : undefined;
+  const observed = read?.apply(observationOf);
+  const resource = new Incident(
+    definition.resource,
+    { ...declarationOf(definition), ...(observed ? { observed } : {}) },
+    options.resourceOptions,
+  );
+  read?.apply((result) => {
+    if (!result.ok && !result.missing) {
+      pulumi.log.warn(
+        `${where(loaded, options.projectDir)}: could not read the updates of incident ${definition.id}, so this run cannot see changes made on the status page (the live status is unknown): ${result.reason}`,
+        resource,
+      );
+    }
+  });
+  return { loaded, resource, read };
+}
+
+function observationOf(result: ReadBack<IncidentUpdate[]>): Observation {
+  if (result.ok) return observe(result.value);
+  return result.missing ? { kind: "missing" } : { kind: "unavailable", reason: result.reason };
+}
+
+function where(loaded: LoadedDefinition, projectDir: string): string {
+  return `${relative(projectDir, loaded.file) || loaded.file}:${loaded.at.line}`;
+}
+
+/** An incident in the stack outputs: what git declares, what was applied, what is live. */
+export interface IncidentOutput {
+  file: string;
+  declared: {
+    name: string;
+    severity: string;
+    status: IncidentStatus;
+    services: IncidentService[];
+  };
+  /** The status the last apply set (or a refresh found), and the server time of that apply. */
+  applied: { status: IncidentStatus; at: string };
+  /** The live status this run read: `source` says where from; `unavailable` when the read failed. */
+  live:
+    | { status: IncidentStatus | null; source: "update" | "applied" | "none"; since: string | null }
+    | Unavailable;
+}
+
+export interface DriftEntry {
+  incidentId: string;
+  file: string;
+  declaredStatus: IncidentStatus;
+  /** `unknown` when the updates could not be read in this run. */
+  liveStatus: IncidentStatus | "unknown";
+  /** When the last apply happened (server time of its PUT). */
+  appliedAt: string;
+  /** Updates posted since the last apply, i.e. outside git, newest first. */
+  updatesOutsideGit: {
+    id: string | null;
+    at: string;
+    status: string | null;
+    description: string;
+  }[];
+  /** Why the live status is unknown, when it is. */
+  reason?: string;
+}
+
+/**
+ * The stack outputs. Incident updates and drift describe the status page as this run left it:
+ * the updates read before the apply plus those the apply's PUT returned. Heartbeats and error
+ * groups do not depend on the incidents and are read straight away.
+ */
+export function incidentOutputs(declared: readonly DeclaredIncident[], options: DeclareOptions) {
+  return withoutPromiseStacks(() => outputsOf(declared, options));
+}
+
+function outputsOf(declared: readonly DeclaredIncident[], options: DeclareOptions) {
+  const perIncident = declared.map(({ loaded, resource, read }) =>
+    pulumi
+      .all([resource.status, resource.appliedAt, resource.appliedUpdates, read ?? notRead()])
+      .apply(([status, appliedAt, appliedUpdates, result]) =>
+        incidentReadBack(
+          loaded.definition,
+          relative(options.projectDir, loaded.file) || loaded.file,
+          { status, appliedAt, appliedUpdates: appliedUpdates ?? [] },
+          result,
+        ),
+      ),
+  );
+  const all = pulumi.all(perIncident);
+  const heartbeats = evidenceReads(declared, "heartbeats", options, (client, id, now) =>
+    readHeartbeat(client, id, now),
+  );
+  const errorGroups = evidenceReads(declared, "checks", options, (client, id) =>
+    readErrorGroups(client, id),
+  );
+  return {
+    incidents: all.apply((list) => Object.fromEntries(list.map((item) => [item.id, item.output]))),
+    incidentUpdates: all.apply((list) =>
+      Object.fromEntries(list.map((item) => [item.id, item.updates])),
+    ),
+    heartbeats,
+    errorGroups,
+    drift: all.apply((list) => list.flatMap((item) => (item.drift ? [item.drift] : []))),
+  };
+}
+
+/** What the last apply left, from the incident's resource outputs. */
+export interface AppliedReadBack {
+  status: IncidentStatus;
+  appliedAt: string;
+  /** Updates the apply's PUT returned that the read before it had not seen. */
+  appliedUpdates: IncidentUpdate[];
+}
+
+/**
+ * One incident's outputs from this run's read of its updates and what the last apply left:
+ * the status page as this run left it, by the one live-status rule.
+ */
+export function incidentReadBack(
+  definition: LoadedDefinition["definition"],
+  file: string,
+  applied: AppliedReadBack,
+  result: ReadBack<IncidentUpdate[]>,
+): {
+  id: string;
+  output: IncidentOutput;
+  updates: IncidentUpdate[] | Unavailable;
+  drift: DriftEntry | undefined;
+} {
+  const updates = result.ok ? merge(result.value, applied.appliedUpdates) : undefined;
+  const live = updates
+    ? liveStatusOf(updates, { status: applied.status, at: applied.appliedAt })
+    : undefined;
+  const output: IncidentOutput = {
+    file,
+    declared: {
+      name: definition.name,
+      severity: definition.severity,
+      status: definition.status,
+      services: declarationOf(definition).services,
+    },
+    applied: { status: applied.status, at: applied.appliedAt },
+    live: live
+      ? {
+          status: live.status,
+          source: live.source,
+          since: live.update ? new Date(publishedAt(live.update)).toISOString() : null,
+        }
+      : { unavailable: result.ok ? "not read" : result.reason },
+  };
+  const drift = driftOf(
+    definition.id,
+    file,
+    definition.status,
+    applied.appliedAt,
+    live?.status,
+    updates,
+    result,
+  );
+  return {
+    id: definition.id,
+    output,
+    updates: updates ?? { unavailable: result.ok ? "not read" : result.reason },
+    drift,
+  };
+}
+
+const notRead = (): ReadBack<IncidentUpdate[]> => ({
+  ok: false,
+  missing: false,
+  reason: "not read (readBack: open reads only incidents declared open)",
+});
+
+/** The updates read before the apply and those its PUT returned, newest first, at most 100. */
+function merge(
+  read: readonly IncidentUpdate[],
+  applied: readonly IncidentUpdate[],
+): IncidentUpdate[] {
+  const seen = new Set(read.flatMap((update) => (update.id ? [update.id] : [])));
+  const added = applied.filter((update) => !update.id || !seen.has(update.id));
+  return newestFirst([...added, ...read]).slice(0, 100);
+}
+
+function driftOf(
+  incidentId: string,
+  file: string,
+  declaredStatus: IncidentStatus,
+  appliedAt: string,
+  liveStatus: IncidentStatus | null | undefined,
+  updates: IncidentUpdate[] | undefined,
+  result: ReadBack<IncidentUpdate[]>,
+): DriftEntry | undefined {
+  if (!updates) {
+    // `readBack: open` skips resolved incidents on purpose: that is not an unknown.
+    if (result.ok === false && result.reason.startsWith("not read")) return undefined;
+    return {
+      incidentId,
+      file,
+      declaredStatus,
+      liveStatus: "unknown",
+      appliedAt,
+      updatesOutsideGit: [],
+      reason: result.ok ? "not read" : result.reason,
+    };
+  }
+  const live = liveStatus ?? declaredStatus;
+  // Updates posted on the status page that keep the declared status are ordinary activity,
+  // not drift.
+  if (live === declaredStatus) return undefined;
+  const outside = updatesAfter(updates, appliedAt);
+  return {
+    incidentId,
+    file,
+    declaredStatus,
+    liveStatus: live,
+    appliedAt,
+    updatesOutsideGit: outside.map((update) => ({
+      id: update.id ?? null,
+      at: new Date(publishedAt(update)).toISOString(),
+      status: update.status ?? null,
+      description: update.description,
+    })),
+  };
+}
+
+/**
+ * Reads every heartbeat or check named as evidence, once each. An id that does not exist is
+ * a warning naming the definitions that list it (an error with `strictEvidence: true`); any
+ * other failure leaves that entry unavailable.
+ */
+function evidenceReads<T>(
+  declared: readonly DeclaredIncident[],
+  kind: "heartbeats" | "checks",
+  options: DeclareOptions,
+  read: (client: MonitoringClient, id: string, now: Date) => Promise<T>,
+): pulumi.Output<Record<string, T | Unavailable>> {
+  const listedBy = new Map<string, LoadedDefinition[]>();
+  for (const { loaded } of declared) {
+    for (const id of loaded.definition.evidence?.[kind] ?? []) {
+      listedBy.set(id, [...(listedBy.get(id) ?? []), loaded]);
+    }
+  }
+  const ids = [...listedBy.keys()].sort();
+  const now = new Date();
+  const noun = kind === "heartbeats" ? "heartbeat" : "check";
+  return readBack<Record<string, T | Unavailable>>(options.client, async (client) => {
+    const results = await Promise.all(ids.map((id) => settle(() => read(client, id, now))));
+    return Object.fromEntries(
+      results.map((result, index) => {
+        const id = ids[index] ?? "";
+        if (result.ok) return [id, result.value];
+        if (result.missing) {
+          const places = (listedBy.get(id) ?? [])
+            .map(
+              (loaded) => `${where(loaded, options.projectDir)} (incident ${loaded.definition.id})`,
+            )
+            .join(", ");
+          const message = `evidence ${noun} "${id}" does not exist in the account; it is listed at ${places}. Fix the id in evidence.${kind}, or remove it.`;
+          // strictEvidence: the run fails, with this message and no stack trace.
+          if (options.settings.strictEvidence) throw new pulumi.RunError(message);
+          pulumi.log.warn(message);
+          return [id, { unavailable: `${noun} ${id} does not exist` }];
+        }
+        pulumi.log.warn(`could not read evidence ${noun} "${id}": ${result.reason}`);
+        return [id, { unavailable: result.reason }];
+      }),
     );
   });
-
-  const incidentsOut = pulumi
-    .all(
-      incidents.map((incident) =>
-        pulumi
-          .all([
-            incident.incidentId,
-            incident.name,
-            incident.severity,
-            incident.status,
-            incident.services,
-            incident.appliedAt,
-          ])
-          .apply(([id, name, severity, status, services, appliedAt]) => ({
-            id,
-            name,
-            severity,
-            status,
-            services,
-            appliedAt,
-          })),
-      ),
-    )
-    .apply((list) => Object.fromEntries(list.map((item) => [item.id, item])));
-
-  const incidentUpdates = pulumi
-    .all(updates)
-    .apply((lists) =>
-      Object.fromEntries(
-        lists.map((list, index) => [definitions[index]?.definition.id ?? "", list]),
-      ),
-    );
-
-  const drift = pulumi
-    .all(
-      incidents.map((incident, index) =>
-        pulumi
-          .all([incident.status, incident.appliedAt, updates[index] ?? pulumi.output([])])
-          .apply(([status, appliedAt, list]) => {
-            const definition = definitions[index]?.definition;
-            if (!definition) return undefined;
-            return driftOf(definition.id, definition.status, status, appliedAt, list);
-          }),
-      ),
-    )
-    .apply((entries) => entries.filter((entry): entry is DriftEntry => entry !== undefined));
-
-  const heartbeatIds = unique(definitions.flatMap((d) => d.definition.evidence?.heartbeats ?? []));
-  const checkIds = unique(definitions.flatMap((d) => d.definition.evidence?.checks ?? []));
-  const now = new Date();
-  const heartbeats = readBack(client, async (c) =>
-    Object.fromEntries(
-      await Promise.all(heartbeatIds.map(async (id) => [id, await readHeartbeat(c, id, now)])),
-    ),
-  );
-  const errorGroups = readBack(client, async (c) =>
-    Object.fromEntries(
-      await Promise.all(checkIds.map(async (id) => [id, await readErrorGroups(c, id)])),
-    ),
-  );
-
-  return { incidents: incidentsOut, incidentUpdates, heartbeats, errorGroups, drift };
 }
 
-function unique(ids: readonly string[]): string[] {
-  return [...new Set(ids)].sort();
-}
+export type { ErrorGroupsReadBack, HeartbeatReadBack };

@@ -1,21 +1,25 @@
-import { formatLocation, type LoadedDefinition, loadDefinitions } from "../definitions";
-
-/** The definitions directory holds problems; the message lists each with file:line:column. */
-export class InvalidDefinitionsError extends Error {
-  override name = "InvalidDefinitionsError";
-}
+import { relative } from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import { InvalidDefinitionsError, type LoadedDefinition, loadDefinitions } from "../definitions";
 
 /**
- * Loads every definition of the directory, or throws `InvalidDefinitionsError` with the
- * loader's messages, so an invalid definition fails the preview before anything is applied.
+ * Loads every definition of the directory, or fails the run with every problem listed as
+ * `validate` prints them (`file:line:column: message [code]`, relative to the project), so an
+ * invalid definition fails the preview before anything is applied.
  */
-export async function loadProgramDefinitions(dir: string): Promise<LoadedDefinition[]> {
+export async function loadProgramDefinitions(
+  dir: string,
+  projectDir: string = process.cwd(),
+): Promise<LoadedDefinition[]> {
   const { definitions, problems } = await loadDefinitions(dir);
   if (problems.length > 0) {
-    const lines = problems.map((problem) => `  ${formatLocation(problem)}: ${problem.message}`);
-    throw new InvalidDefinitionsError(
-      `The incident definitions in ${dir} have ${problems.length === 1 ? "a problem" : `${problems.length} problems`}; fix ${problems.length === 1 ? "it" : "them"} and run again:\n${lines.join("\n")}`,
+    const shown = (file: string) => relative(projectDir, file) || file;
+    const invalid = new InvalidDefinitionsError(
+      shown(dir),
+      problems.map((problem) => ({ ...problem, file: shown(problem.file) })),
     );
+    // A RunError: the engine prints the message alone, without a stack trace.
+    throw new pulumi.RunError(invalid.listing);
   }
   return definitions;
 }

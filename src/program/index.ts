@@ -1,6 +1,14 @@
 export { programClient } from "./client";
-export { type ProgramConfig, readProgramConfig } from "./config";
-export { declareIncidents, incidentOutputs } from "./declare";
-export { InvalidDefinitionsError, loadProgramDefinitions } from "./definitions";
+export { type ProgramConfig, projectDirectory, readProgramConfig } from "./config";
+export {
+  type DeclaredIncident,
+  type DeclareOptions,
+  type DriftEntry,
+  declareIncidents,
+  type IncidentOutput,
+  incidentOutputs,
+  incidentReadBack,
+} from "./declare";
+export { loadProgramDefinitions } from "./definitions";
 export * from "./read-backs";
 export { changedIncidents, formatSummary } from "./summary";

@@ -1,18 +1,30 @@
 import * as pulumi from "@pulumi/pulumi";
-import type {
-  ErrorGroup,
-  HeartbeatEvent,
-  HeartbeatStats,
-  IncidentStatus,
-  IncidentUpdate,
-  MonitoringClient,
+import {
+  ApiError,
+  type ErrorGroup,
+  type HeartbeatEvent,
+  type HeartbeatStats,
+  type IncidentUpdate,
+  type MonitoringClient,
+  NotFoundError,
 } from "../api";
-import { liveStatusOf, updatesAfter, updateTime } from "./live-status";
+import { apiErrorMessage } from "../settings";
 
 /** How far back heartbeat events are read. */
 export const HEARTBEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** Error groups shown per check, most recently seen first (the API's order). */
 export const TOP_ERROR_GROUPS = 5;
+
+/**
+ * A read-back is observation, not desired state: when it fails after the client's retries,
+ * the run goes on and the output says so. `missing` is a 404: the id does not exist.
+ */
+export type ReadBack<T> = { ok: true; value: T } | { ok: false; missing: boolean; reason: string };
+
+/** What an output shows of a read that failed. */
+export interface Unavailable {
+  unavailable: string;
+}
 
 export interface HeartbeatReadBack {
   /** Length of the window read, ending at the run; its times stay out so outputs are stable between runs. */
@@ -26,6 +38,7 @@ export interface ErrorGroupSummary {
   id: string;
   errorHash: string;
   message: string;
+  rawMessage: string | null;
   firstSeen: string;
   lastSeen: string;
   archived: boolean;
@@ -38,50 +51,31 @@ export interface ErrorGroupsReadBack {
   top: ErrorGroupSummary[];
 }
 
-export interface DriftEntry {
-  incidentId: string;
-  declaredStatus: string;
-  liveStatus: string;
-  /** When the last apply happened (server time of its PUT). */
-  appliedAt: string;
-  /** Updates posted since the last apply, i.e. outside git. */
-  updatesOutsideGit: {
-    id: string | null;
-    at: string;
-    status: string | null;
-    description: string;
-  }[];
+/**
+ * Runs one read and settles it: API failures become a `ReadBack` that says why, so no read
+ * ever rejects (a rejected read would end the program and, unhandled, the process). Errors
+ * that are not API errors are bugs and are thrown.
+ */
+export async function settle<T>(read: () => Promise<T>): Promise<ReadBack<T>> {
+  try {
+    return { ok: true, value: await read() };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    // Under Pulumi the settings are the stack config's: the advice names those.
+    return {
+      ok: false,
+      missing: error instanceof NotFoundError,
+      reason: apiErrorMessage(error, "pulumi"),
+    };
+  }
 }
 
-export { updateTime } from "./live-status";
-
-/**
- * Drift of one incident: the live status (the newest update with a status posted after the
- * last apply, else the status the apply set) against the declared one, and every update posted
- * after the last apply. `undefined` when nothing drifted.
- */
-export function driftOf(
+/** The 100 latest updates of an incident, newest first. */
+export function readIncidentUpdates(
+  client: MonitoringClient,
   incidentId: string,
-  declaredStatus: IncidentStatus,
-  appliedStatus: IncidentStatus,
-  appliedAt: string,
-  updates: IncidentUpdate[],
-): DriftEntry | undefined {
-  const outside = updatesAfter(updates, appliedAt);
-  const liveStatus = liveStatusOf(outside, appliedStatus);
-  if (liveStatus === declaredStatus && outside.length === 0) return undefined;
-  return {
-    incidentId,
-    declaredStatus,
-    liveStatus,
-    appliedAt,
-    updatesOutsideGit: outside.map((update) => ({
-      id: update.id ?? null,
-      at: new Date(updateTime(update)).toISOString(),
-      status: update.status ?? null,
-      description: update.description,
-    })),
-  };
+): Promise<ReadBack<IncidentUpdate[]>> {
+  return settle(() => client.incidents.listUpdates(incidentId));
 }
 
 /** Events of the last day and the success-ratio stats of one heartbeat check. */
@@ -126,6 +120,7 @@ function summarize(group: ErrorGroup): ErrorGroupSummary {
     id: group.id,
     errorHash: group.errorHash,
     message: group.cleanedErrorMessage,
+    rawMessage: group.rawErrorMessage,
     firstSeen: new Date(group.firstSeen).toISOString(),
     lastSeen: new Date(group.lastSeen).toISOString(),
     archived: group.archivedUntilNextEvent,

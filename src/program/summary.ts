@@ -1,84 +1,102 @@
 import type { OutputMap } from "@pulumi/pulumi/automation";
-import type { DriftEntry, ErrorGroupsReadBack, HeartbeatReadBack } from "./read-backs";
-
-interface IncidentOut {
-  id: string;
-  name: string;
-  severity: string;
-  status: string;
-  services: { id: string; name?: string }[];
-}
-
-interface UpdateOut {
-  description: string;
-  status?: string;
-  created_at?: string;
-  publicIncidentUpdateDate?: string;
-}
+import type { HeartbeatStats, IncidentUpdate } from "../api";
+import type { DriftEntry, IncidentOutput } from "./declare";
+import type { ErrorGroupsReadBack, HeartbeatReadBack, Unavailable } from "./read-backs";
 
 const value = <T>(outputs: OutputMap, key: string): T | undefined =>
   outputs[key]?.secret ? undefined : (outputs[key]?.value as T | undefined);
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 
-const percent = (ratio: number | undefined) => (ratio === undefined ? "n/a" : `${ratio}%`);
+const isUnavailable = (entry: unknown): entry is Unavailable =>
+  typeof entry === "object" && entry !== null && "unavailable" in entry;
+
+const minute = (iso: string | null | undefined) => (iso ?? "").slice(0, 16).replace("T", " ");
+
+/** A success ratio as a person reads it; a period without pings has no ratio. */
+function ratio(stats: HeartbeatStats | null, period: "last24Hours" | "last7Days"): string {
+  const current = stats?.[period];
+  if (!current) return "n/a";
+  return current.totalEntitiesCurrentPeriod === 0
+    ? "no pings"
+    : `${current.successRatio.currentPeriod}%`;
+}
 
 /**
- * A short human summary of the stack outputs: each incident with its latest update, the
- * heartbeat success ratios, the top error groups and any drift.
+ * A short human summary of the stack outputs: each incident with its declared and live
+ * status (labelled, never one shown as the other) and its latest update, the heartbeat
+ * success ratios, the top error groups and any drift.
  */
 export function formatSummary(outputs: OutputMap, latestUpdates = 1): string {
   const lines: string[] = [];
-  const incidents = Object.values(value<Record<string, IncidentOut>>(outputs, "incidents") ?? {});
-  const updates = value<Record<string, UpdateOut[]>>(outputs, "incidentUpdates") ?? {};
-  lines.push(`Incidents (${incidents.length}):`);
-  for (const incident of incidents) {
-    const services = incident.services.map((service) => service.name ?? service.id).join(", ");
-    lines.push(`  ${incident.id}  ${incident.status}  ${incident.severity}  ${incident.name}`);
-    lines.push(`      services: ${services}`);
-    for (const update of (updates[incident.id] ?? []).slice(0, latestUpdates)) {
+  const incidents = Object.entries(
+    value<Record<string, IncidentOutput>>(outputs, "incidents") ?? {},
+  );
+  const updates =
+    value<Record<string, IncidentUpdate[] | Unavailable>>(outputs, "incidentUpdates") ?? {};
+  lines.push(`Incidents (${incidents.length}), as declared in git and as live on the status page:`);
+  for (const [id, incident] of incidents) {
+    const { declared, live } = incident;
+    const liveText = isUnavailable(live)
+      ? `live unknown (${live.unavailable})`
+      : `live ${live.status ?? "unknown"}${live.source === "update" ? ` since ${minute(live.since)}` : ""}`;
+    lines.push(`  ${id}  declared ${declared.status}, ${liveText}`);
+    lines.push(`      declared: ${declared.severity}  ${declared.name}`);
+    lines.push(
+      `      declared services: ${declared.services.map((service) => service.name ?? service.id).join(", ")}`,
+    );
+    const list = updates[id];
+    for (const update of Array.isArray(list) ? list.slice(0, latestUpdates) : []) {
       const at = update.publicIncidentUpdateDate ?? update.created_at ?? "";
       lines.push(
-        `      latest update ${at.slice(0, 16).replace("T", " ")}${update.status ? ` [${update.status}]` : ""}: ${update.description}`,
+        `      latest update ${minute(at)}${update.status ? ` [${update.status}]` : ""}: ${update.description}`,
       );
     }
   }
   const heartbeats = Object.entries(
-    value<Record<string, HeartbeatReadBack>>(outputs, "heartbeats") ?? {},
+    value<Record<string, HeartbeatReadBack | Unavailable>>(outputs, "heartbeats") ?? {},
   );
   if (heartbeats.length > 0) {
     lines.push("Heartbeats (success ratio, last 24 h / last 7 days):");
     for (const [id, heartbeat] of heartbeats) {
-      const day = heartbeat.stats?.last24Hours.successRatio.currentPeriod;
-      const week = heartbeat.stats?.last7Days.successRatio.currentPeriod;
+      if (isUnavailable(heartbeat)) {
+        lines.push(`  ${id}  unavailable: ${heartbeat.unavailable}`);
+        continue;
+      }
       lines.push(
-        `  ${id}  ${percent(day)} / ${percent(week)}  (${plural(heartbeat.eventCount, "event")} in ${heartbeat.windowHours} h)`,
+        `  ${id}  ${ratio(heartbeat.stats, "last24Hours")} / ${ratio(heartbeat.stats, "last7Days")}  (${plural(heartbeat.eventCount, "event")} in ${heartbeat.windowHours} h)`,
       );
     }
   }
   const groups = Object.entries(
-    value<Record<string, ErrorGroupsReadBack>>(outputs, "errorGroups") ?? {},
+    value<Record<string, ErrorGroupsReadBack | Unavailable>>(outputs, "errorGroups") ?? {},
   );
   if (groups.length > 0) {
     lines.push("Error groups (most recent first):");
     for (const [checkId, summary] of groups) {
+      if (isUnavailable(summary)) {
+        lines.push(`  ${checkId}  unavailable: ${summary.unavailable}`);
+        continue;
+      }
       lines.push(
         `  ${checkId}  ${plural(summary.count, "group")}, ${summary.archivedCount} archived`,
       );
       for (const group of summary.top.slice(0, 3)) {
-        lines.push(`      ${group.lastSeen.slice(0, 16).replace("T", " ")}  ${group.message}`);
+        lines.push(`      ${minute(group.lastSeen)}  ${group.message}`);
       }
     }
   }
   const drift = value<DriftEntry[]>(outputs, "drift") ?? [];
   lines.push(
     drift.length === 0
-      ? "Drift: none, the status page matches the definitions."
+      ? "Drift: none, the status page matches the definitions as far as the API shows (status and updates)."
       : `Drift (${drift.length}):`,
   );
   for (const entry of drift) {
     lines.push(
-      `  ${entry.incidentId}  declared ${entry.declaredStatus}, live ${entry.liveStatus}, ${entry.updatesOutsideGit.length} update(s) outside git since ${entry.appliedAt}`,
+      entry.liveStatus === "unknown"
+        ? `  ${entry.incidentId}  declared ${entry.declaredStatus}, live unknown: ${entry.reason ?? ""}`
+        : `  ${entry.incidentId}  declared ${entry.declaredStatus}, live ${entry.liveStatus}, ${plural(entry.updatesOutsideGit.length, "update")} outside git since ${entry.appliedAt}`,
     );
   }
   return lines.join("\n");

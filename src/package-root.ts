@@ -1,0 +1,44 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+/** The package's name in its package.json. */
+const NAME = "incident-sync";
+
+interface Manifest {
+  name?: unknown;
+  version?: unknown;
+}
+
+let found: { root: string; manifest: Manifest } | undefined;
+
+/**
+ * The incident-sync package root: the nearest folder above this file whose package.json names
+ * incident-sync. Works from `src/` (tests), from compiled `dist/src/`, and from
+ * node_modules/incident-sync when it is installed as a dependency.
+ */
+export function packageRoot(): string {
+  return locate().root;
+}
+
+/** The version in the package's package.json. */
+export function packageVersion(): string {
+  const { version } = locate().manifest;
+  return typeof version === "string" ? version : "0.0.0";
+}
+
+function locate(): { root: string; manifest: Manifest } {
+  if (found) return found;
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    const file = join(dir, "package.json");
+    if (existsSync(file)) {
+      const manifest = JSON.parse(readFileSync(file, "utf8")) as Manifest;
+      if (manifest.name === NAME) {
+        found = { root: dir, manifest };
+        return found;
+      }
+    }
+    if (dirname(dir) === dir) {
+      throw new Error(`No ${NAME} package.json above ${__dirname}: the package is incomplete.`);
+    }
+  }
+}

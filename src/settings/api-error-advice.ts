@@ -1,0 +1,40 @@
+import type { ApiError } from "../api";
+import { httpErrorMessage } from "../api/errors/http-errors";
+import type { SettingsContext } from "./names";
+import { settingName } from "./setting-name";
+
+/**
+ * What to do about an API error, in the words of the context it happened in: the setting to
+ * check is `MONITORING_API_KEY or --api-key` on the command line and `incident-sync:apiKey`
+ * under Pulumi. Undefined for errors whose own message already says it (404, network).
+ */
+export function apiErrorAdvice(
+  error: ApiError,
+  context: SettingsContext = "cli",
+): string | undefined {
+  switch (error.status) {
+    case 401:
+      return context === "pulumi"
+        ? `The API key was refused: check ${settingName("apiKey", context)} (pulumi config set --secret ${settingName("apiKey", context)}).`
+        : `The API key was refused: check ${settingName("apiKey", context)}.`;
+    case 403:
+      return `The API key may not act for this account: check ${settingName("accountId", context)} and ${settingName("apiKey", context)}.`;
+    case 429: {
+      const tries = error.attempts > 1 ? ` (gave up after ${error.attempts} attempts)` : "";
+      return `The service is rate limiting this key${tries}; lower ${settingName("rateLimit", context)} or try again later.`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The error's message with the advice of `context` in place of the client's generic one,
+ * e.g. `GET /v1/… failed: 401 Unauthorized: <server message>. The API key was refused: check
+ * MONITORING_API_KEY or --api-key.` Errors without context advice keep their message.
+ */
+export function apiErrorMessage(error: ApiError, context: SettingsContext = "cli"): string {
+  const advice = apiErrorAdvice(error, context);
+  if (advice === undefined || error.status === undefined) return error.message;
+  return httpErrorMessage({ ...error, status: error.status }, advice);
+}
