@@ -2,12 +2,18 @@
 // `npm run engine`: make a working Pulumi engine available and say where it is.
 //
 // Plain ESM on purpose: it runs before `npm run build`, so it must need no compile step.
-// Resolution order (first match wins):
+// Resolution order for the CLI (first match wins):
 //   1. INCIDENT_SYNC_PULUMI_BIN, a directory holding a `pulumi` binary;
 //   2. `pulumi` on PATH;
 //   3. the per-user cache, keyed by version, from an earlier build;
 //   4. a build of the CLI from its Go modules with the machine's `go`.
 // The version is the one of the installed `@pulumi/pulumi` package, so the CLI and the SDK match.
+// The Node.js language host (`pulumi-language-nodejs`), which runs the program for `pulumi up`:
+//   1. beside the CLI, or on PATH (every standard Pulumi install has it there);
+//   2. the per-user cache, from an earlier build;
+//   3. built from its source in ../shared/pulumi-language-nodejs when that folder exists (our
+//      machines and CI: the Go module proxy does not serve that module, so it is vendored there);
+//   4. otherwise an error that says how a user gets it: a standard Pulumi install.
 //
 // Usage: node scripts/engine.mjs [--json] [--quiet] [--help]
 
@@ -30,6 +36,9 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const cliModule = "github.com/pulumi/pulumi/pkg/v3";
 const cliPackage = `${cliModule}/cmd/pulumi`;
 const dynamicProviderPlugin = "pulumi-resource-pulumi-nodejs";
+const languageHostName = "pulumi-language-nodejs";
+// Our machines and CI keep the language host's unmodified source beside the checkout.
+const languageHostBuilder = join(repoRoot, "..", "shared", "bin", "build-pulumi-language-nodejs");
 const versionSymbol = "github.com/pulumi/pulumi/sdk/v3/go/common/version.Version";
 // pkg/v3's own go.mod replaces these; `replace` only applies in the main module, so the
 // wrapper module repeats it. The `sdk/v3 => ../sdk` replace is covered by requiring the
@@ -49,6 +58,10 @@ Makes the Pulumi CLI available for incident-sync and prints where it is.
   3. otherwise build it once with Go into the per-user cache
      ($XDG_CACHE_HOME or ~/.cache)/incident-sync/pulumi/v<version>/bin
      Go is INCIDENT_SYNC_GO, else go on PATH, else /usr/local/go/bin/go.
+
+The Node.js language host (pulumi-language-nodejs) that runs the program is taken from
+beside the CLI or from PATH (a standard Pulumi install has both), else from the cache,
+else built into the cache from ../shared/pulumi-language-nodejs when that folder exists.
 
 Options:
   --json    print the result as one JSON object on stdout (progress still goes to stderr)
@@ -101,9 +114,9 @@ function reportedVersion(pulumi) {
 
 function located(source, pulumi, version) {
   const binDir = dirname(pulumi);
-  const languageHost = existsSync(join(binDir, "pulumi-language-nodejs"))
-    ? join(binDir, "pulumi-language-nodejs")
-    : (onPath("pulumi-language-nodejs") ?? null);
+  const languageHost = existsSync(join(binDir, languageHostName))
+    ? join(binDir, languageHostName)
+    : (onPath(languageHostName) ?? null);
   return { source, version, pulumi, binDir, root: installationRoot(pulumi), languageHost };
 }
 
@@ -344,11 +357,57 @@ function installDynamicProviderPlugin(engine) {
   renameSync(`${target}.${process.pid}.tmp`, target);
 }
 
+/** The language host of `engine`, else one cached or built for `version`, else an error. */
+async function provideLanguageHost(engine, version) {
+  if (engine.languageHost) return engine.languageHost;
+  const binDir = join(cacheRoot(), `v${version}`, "bin");
+  const cached = join(binDir, languageHostName);
+  if (existsSync(cached)) return cached;
+  if (!existsSync(languageHostBuilder)) {
+    throw new EngineError(
+      `The Pulumi CLI at ${engine.pulumi} has no Node.js language host (${languageHostName}) beside it or on PATH, and it is needed to run the program. A standard Pulumi install ships both: install Pulumi v${version} (https://www.pulumi.com/docs/install/, which puts pulumi and ${languageHostName} in ~/.pulumi/bin) and put that directory on PATH.`,
+    );
+  }
+  mkdirSync(binDir, { recursive: true });
+  const release = await acquireLock(join(cacheRoot(), `v${version}`, "language-host.lock"));
+  try {
+    if (existsSync(cached)) return cached;
+    const started = Date.now();
+    say(
+      `Building the Node.js language host from ${dirname(dirname(languageHostBuilder))}/pulumi-language-nodejs (first time only).`,
+    );
+    await new Promise((resolvePromise, reject) => {
+      // Its output is progress: stderr, so that --json keeps stdout to the one result line.
+      const child = spawn("bash", [languageHostBuilder, binDir], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let tail = "";
+      const forward = (chunk) => {
+        tail = (tail + chunk.toString()).slice(-4000);
+        if (!quiet) process.stderr.write(chunk);
+      };
+      child.stdout.on("data", forward);
+      child.stderr.on("data", forward);
+      child.on("error", reject);
+      child.on("close", (code) =>
+        code === 0
+          ? resolvePromise()
+          : reject(new EngineError(`Building the language host failed (exit ${code}):\n${tail}`)),
+      );
+    });
+    say(`Built the language host in ${Math.round((Date.now() - started) / 1000)} s.`);
+    return cached;
+  } finally {
+    release();
+  }
+}
+
 async function main() {
   const started = Date.now();
   const version = sdkVersion();
   const engine = fromEnvironment() ?? fromPath() ?? (await build(version));
   installDynamicProviderPlugin(engine);
+  engine.languageHost = await provideLanguageHost(engine, version);
   engine.sdkVersion = version;
   engine.pluginDir = join(repoRoot, "node_modules", "@pulumi", "pulumi");
   engine.seconds = Math.round((Date.now() - started) / 100) / 10;

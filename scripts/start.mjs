@@ -1,68 +1,90 @@
 #!/usr/bin/env node
-// `npm start`: the main job. Makes sure the Pulumi engine exists (building it once), builds the
-// project, starts the emulator with the demo seed on a loopback port and runs `pulumi up` on the
-// `dev` stack, whose state lives in .incident-sync/. Exit codes: 0 done, 1 failed.
+// `npm start`: the main job. On a bare machine it first installs the dependencies (`npm ci`)
+// and moves to the project's Node 24, then makes sure the Pulumi engine exists (building it
+// once), builds the project, starts the emulator with the demo seed on a loopback port and
+// runs `up` on the `dev` stack, whose state lives in .incident-sync/.
+//
+// Plain ESM that runs on any Node from 18 on, because on a fresh clone it starts on whatever
+// Node the machine has, before node_modules (and the `node@24` devDependency) exist.
+// Exit codes: 0 done, 1 failed.
 
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
+import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const require = createRequire(import.meta.url);
+const args = process.argv.slice(2);
 
-if (process.argv.includes("--help") || process.argv.includes("-h")) {
-  process.stdout.write(`Usage: npm start
+if (args.includes("--help") || args.includes("-h")) {
+  process.stdout.write(`Usage: npm start [-- --cancel]
 
 Runs the main job against the embedded emulator:
-  1. makes the Pulumi engine available (npm run engine; the first build takes minutes)
-  2. builds the project (npm run build)
-  3. starts the emulator with the demo seed on a free loopback port
+  1. installs the dependencies when node_modules is missing or older than package-lock.json
+     (npm ci), and runs on the project's Node 24 (the node@24 devDependency)
+  2. makes the Pulumi engine available (npm run engine; the first build takes minutes)
+  3. builds the project (npm run build)
+  4. starts the emulator with the demo seed on a loopback port
      (data kept in .incident-sync/emulator.db)
-  4. runs pulumi up on the dev stack (state in .incident-sync/engine), prints what changed
-     and a summary: incidents, latest updates, heartbeat ratios, top error groups, drift
+  5. runs incident-sync up on the dev stack (state in .incident-sync/engine), prints what
+     changed and a summary: incidents, latest updates, heartbeat ratios, top error groups, drift
 
-Environment: PULUMI_CONFIG_PASSPHRASE overrides the local demo passphrase;
-INCIDENT_SYNC_PULUMI_BIN points at an existing Pulumi CLI.
+Options:
+  --cancel   clear the lock of the dev stack (after a run that was killed on another machine)
+             instead of running; a lock left by a dead process of this machine is cleared
+             automatically
+
+Environment: INCIDENT_SYNC_PULUMI_BIN points at an existing Pulumi CLI.
 Exit codes: 0 done, 1 failed.
 `);
   process.exit(0);
 }
 
-function step(title, command, args) {
+function step(title, command, commandArgs, options = {}) {
   process.stderr.write(`${title}\n`);
-  const result = spawnSync(command, args, { cwd: repoRoot, stdio: "inherit" });
+  const result = spawnSync(command, commandArgs, { cwd: repoRoot, stdio: "inherit", ...options });
   if (result.status !== 0) {
     process.stderr.write(`npm start: ${title.replace(/^\W+/, "")} failed; see the output above.\n`);
     process.exit(1);
   }
 }
 
-const npm = process.env.npm_execpath;
-step("» Ensuring the Pulumi engine", process.execPath, [join(repoRoot, "scripts", "engine.mjs")]);
-step(
-  "» Building (npm run build)",
-  npm ? process.execPath : "npm",
-  npm ? [npm, "run", "--silent", "build"] : ["run", "--silent", "build"],
-);
+const npmCli = process.env.npm_execpath;
+const npm = (npmArgs, title) =>
+  npmCli
+    ? step(title, process.execPath, [npmCli, ...npmArgs])
+    : step(title, "npm", npmArgs, { shell: process.platform === "win32" });
 
-const { runMainJob } = require(join(repoRoot, "dist", "src", "engine", "main-job.js"));
-const { changedIncidents, formatSummary } = require(join(repoRoot, "dist", "src", "program"));
-try {
-  const { stackName, up } = await runMainJob({ repoRoot });
-  const counts = Object.entries(up.changes)
-    .map(([op, count]) => `${count} ${op === "same" ? "unchanged" : op}`)
-    .join(", ");
-  const seconds = (up.durationMs / 1000).toFixed(1);
-  process.stdout.write(
-    `\nStack ${stackName}: ${up.changed ? "changes applied" : "no changes"} (${counts || "no resources"}; ${seconds} s)\n${changedIncidents(
-      up.stdout,
-    )
-      .map((line) => `  ${line}\n`)
-      .join("")}\n${formatSummary(up.outputs)}\n`,
-  );
-} catch (error) {
-  const known = error instanceof Error && /^Engine/.test(error.name);
-  process.stderr.write(`npm start: ${known ? error.message : (error?.stack ?? String(error))}\n`);
-  process.exit(1);
+// 1. Dependencies: npm ci when node_modules is missing or older than the lockfile.
+const installed = join(repoRoot, "node_modules", ".package-lock.json");
+const lockfile = join(repoRoot, "package-lock.json");
+if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(lockfile).mtimeMs) {
+  npm(["ci", "--no-audit", "--no-fund"], "» Installing dependencies (npm ci)");
 }
+
+// 2. Node 24: the rest runs on the project's pinned Node, whatever the machine has.
+const projectNode = join(repoRoot, "node_modules", "node", "bin", "node");
+if (Number(process.versions.node.split(".")[0]) < 24) {
+  if (!existsSync(projectNode)) {
+    process.stderr.write(
+      `npm start: Node ${process.versions.node} is too old and node_modules has no Node 24 (the node devDependency): run npm ci.\n`,
+    );
+    process.exit(1);
+  }
+  const rerun = spawnSync(projectNode, [fileURLToPath(import.meta.url), ...args], {
+    stdio: "inherit",
+    env: { ...process.env, PATH: `${dirname(projectNode)}:${process.env.PATH ?? ""}` },
+  });
+  process.exit(rerun.status ?? 1);
+}
+
+step("» Ensuring the Pulumi engine", process.execPath, [join(repoRoot, "scripts", "engine.mjs")]);
+npm(["run", "--silent", "build"], "» Building (npm run build)");
+
+const cli = join(repoRoot, "dist", "src", "cli", "main.js");
+const result = spawnSync(
+  process.execPath,
+  [cli, args.includes("--cancel") ? "cancel" : "up", "--emulator", "--stack", "dev"],
+  { cwd: repoRoot, stdio: "inherit" },
+);
+process.exit(result.status ?? 1);

@@ -1,41 +1,64 @@
+import { existsSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import type { EngineLocation } from "./engine-location";
 
 export interface EngineEnvironmentOptions {
   engine: EngineLocation;
-  repoRoot: string;
-  /** Directory the harness owns: the `file://` backend and PULUMI_HOME live under it. */
-  stateDir: string;
-  /** Passphrase of the stack's secrets provider. */
-  passphrase: string;
+  /** The project directory (where Pulumi.yaml is). */
+  projectDir: string;
+  /** `file://…`, `s3://…`, or a Pulumi Cloud URL. */
+  backendUrl: string;
+  /** Passphrase of a passphrase secrets provider; unset for Pulumi Cloud's. */
+  passphrase?: string | undefined;
+  /** An isolated PULUMI_HOME; the user's own when unset. */
+  pulumiHome?: string | undefined;
+  /** Write the state once at the end instead of after every step (see BENCHMARKS.md). */
+  skipCheckpoints: boolean;
+  /** The environment to start from. @default process.env */
+  base?: NodeJS.ProcessEnv;
 }
 
+/** Variables never handed to the engine: a key in the environment is one leak away from a log. */
+const WITHHELD = [
+  "MONITORING_API_KEY",
+  "PULUMI_CONFIG_PASSPHRASE",
+  "PULUMI_CONFIG_PASSPHRASE_FILE",
+];
+
 /**
- * Environment for every `pulumi` command the harness runs: an isolated PULUMI_HOME and local
- * backend, no update checks or plugin downloads (there is no network), and a PATH on which the
- * engine finds the CLI's own plugins, the `pulumi-resource-pulumi-nodejs` dynamic provider
- * script shipped in `@pulumi/pulumi`, and Node 24 (this process's Node) before any other node.
+ * Environment for every `pulumi` command: the backend, no update checks or plugin downloads,
+ * and a PATH on which the engine finds Node 24 (this process's) before any other node, the
+ * Node.js language host, and the `pulumi-resource-pulumi-nodejs` dynamic provider script.
  */
 export function engineEnvironment(options: EngineEnvironmentOptions): Record<string, string> {
-  const { engine, repoRoot, stateDir, passphrase } = options;
+  const { engine, projectDir } = options;
+  const base = options.base ?? process.env;
+  const inherited = Object.fromEntries(
+    Object.entries(base).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && !WITHHELD.includes(entry[0]),
+    ),
+  );
   const path = [
     dirname(process.execPath),
     engine.binDir,
+    dirname(engine.languageHost),
     engine.pluginDir,
-    ...(engine.languageHost ? [dirname(engine.languageHost)] : []),
-    process.env.PATH ?? "",
+    base.PATH ?? "",
   ].join(delimiter);
+  // State written by incident-sync 0.1 stores a provider that looks for its operations here
+  // first; 0.2 and later need nothing of the kind (see README, "How the provider finds its code").
+  const legacyOperations = join(projectDir, "dist", "providers", "incident-operations.js");
   return {
+    ...inherited,
     PATH: path,
-    // The dynamic provider script resolves `@pulumi/pulumi` from its working directory, which
-    // is the harness's workspace, outside node_modules' reach.
-    NODE_PATH: join(repoRoot, "node_modules"),
-    // The provider stored in an older state may name another checkout's compiled operations.
-    INCIDENT_SYNC_OPERATIONS: join(repoRoot, "dist", "providers", "incident-operations.js"),
-    PULUMI_HOME: join(stateDir, "home"),
-    PULUMI_BACKEND_URL: `file://${join(stateDir, "backend")}`,
-    PULUMI_CONFIG_PASSPHRASE: passphrase,
+    PULUMI_BACKEND_URL: options.backendUrl,
+    ...(options.passphrase === undefined ? {} : { PULUMI_CONFIG_PASSPHRASE: options.passphrase }),
+    ...(options.pulumiHome === undefined ? {} : { PULUMI_HOME: options.pulumiHome }),
+    ...(options.skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}),
+    ...(existsSync(legacyOperations) ? { INCIDENT_SYNC_OPERATIONS: legacyOperations } : {}),
     PULUMI_SKIP_UPDATE_CHECK: "true",
+    // Enables `--event-log`, the structured record of a run (the Automation API sets it too).
+    PULUMI_DEBUG_COMMANDS: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
   };
 }

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { z } from "zod";
+import { packageRoot } from "../package-root";
 import { EngineError } from "./errors";
-import { findRepoRoot } from "./repo-root";
 
 /** Where the Pulumi CLI is, as reported by `scripts/engine.mjs --json`. */
 export const EngineLocation = z.object({
@@ -16,8 +16,8 @@ export const EngineLocation = z.object({
   binDir: z.string(),
   /** Installation root: `<root>/bin/pulumi` runs this CLI (what the Automation API expects). */
   root: z.string(),
-  /** The Node.js language host when one is installed beside the CLI or on PATH. */
-  languageHost: z.string().nullable(),
+  /** The Node.js language host (`pulumi-language-nodejs`) that runs the program. */
+  languageHost: z.string(),
   /** Version of the installed `@pulumi/pulumi` package. */
   sdkVersion: z.string(),
   /** Directory of `@pulumi/pulumi`, which ships the dynamic provider plugin script. */
@@ -40,7 +40,7 @@ export interface ResolveEngineOptions {
  * takes minutes; later calls take about a second.
  */
 export async function resolveEngine(options: ResolveEngineOptions = {}): Promise<EngineLocation> {
-  const repoRoot = options.repoRoot ?? findRepoRoot();
+  const repoRoot = options.repoRoot ?? packageRoot();
   const showProgress = options.showProgress ?? process.stderr.isTTY === true;
   const script = join(repoRoot, "scripts", "engine.mjs");
   const { code, stdout, stderr } = await runNode(script, showProgress ? [] : ["--quiet"]);
@@ -62,8 +62,11 @@ function runNode(
   extraArgs: string[],
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
+    // The engine script runs `pulumi version`: no API key in its environment either.
+    const { MONITORING_API_KEY: _key, ...env } = process.env;
     const child = spawn(process.execPath, [script, "--json", ...extraArgs], {
       stdio: ["ignore", "pipe", "pipe"],
+      env,
     });
     let stdout = "";
     let stderr = "";

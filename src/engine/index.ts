@@ -1,16 +1,20 @@
 export { engineEnvironment } from "./engine-environment";
+export { INCIDENT_TYPE, type IncidentStep } from "./engine-events";
 export { EngineLocation, type ResolveEngineOptions, resolveEngine } from "./engine-location";
+export { EngineError } from "./errors";
+export { LOCAL_DEMO_PASSPHRASE, type MainJobResult, mainJobState, runMainJob } from "./main-job";
 export {
   type ConfigEntry,
-  type EnginePreviewResult,
-  type EngineRunResult,
-  type EngineStack,
-  type EngineStackOptions,
-  type EngineUpResult,
-  openEngineStack,
-  type PreviewOptions,
-  type RefreshOptions,
-} from "./engine-stack";
-export { EngineError, EngineOperationError } from "./errors";
-export { programFromModule } from "./program-module";
-export { findRepoRoot } from "./repo-root";
+  openProjectStack,
+  type ProjectStack,
+  type ProjectStackOptions,
+  type StackExport,
+  type StackRunResult,
+} from "./project-stack";
+export {
+  type ApiConnection,
+  type OperationOptions,
+  type OperationOutcome,
+  runOperation,
+} from "./run-operation";
+export { describeLock, type StackLock, stackLocks } from "./stack-locks";

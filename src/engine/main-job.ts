@@ -1,77 +1,89 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { OutputMap } from "@pulumi/pulumi/automation";
 import { type RunningEmulator, startEmulator } from "../emulator";
-import type { EngineLocation } from "./engine-location";
-import { type EngineUpResult, openEngineStack } from "./engine-stack";
-import { findRepoRoot } from "./repo-root";
+import { packageRoot } from "../package-root";
+import { type OperationOptions, type OperationOutcome, runOperation } from "./run-operation";
 
 /**
  * Passphrase of the local demo backend under `.incident-sync/`. It is not a secret: it only
- * keeps the emulator's demo key encrypted in a state file on this machine. Set
- * PULUMI_CONFIG_PASSPHRASE to use your own.
+ * keeps the emulator's demo key encrypted in a state file on this machine, and the committed
+ * `Pulumi.dev.yaml` holds its encryption salt.
  */
 export const LOCAL_DEMO_PASSPHRASE = "incident-sync-local-demo";
 
-export interface MainJobOptions {
+export interface MainJobOptions
+  extends Partial<
+    Pick<
+      OperationOptions,
+      | "operation"
+      | "settings"
+      | "refresh"
+      | "expectNoChanges"
+      | "continueOnError"
+      | "signal"
+      | "onOutput"
+      | "log"
+      | "engine"
+      | "color"
+    >
+  > {
   /**
-   * Directory the job owns: the emulator's data file, the engine's backend and workspace.
-   * @default ".incident-sync" in the repository
+   * Directory the job owns: the emulator's data file, the engine's backend and PULUMI_HOME.
+   * @default ".incident-sync" in the project
    */
   stateDir?: string;
   /** @default "dev" */
   stackName?: string;
-  /** @default PULUMI_CONFIG_PASSPHRASE, else LOCAL_DEMO_PASSPHRASE */
-  passphrase?: string;
-  /** Progress lines for a person. @default writes to stderr */
-  log?: (line: string) => void;
-  /** Streams the engine's output. @default writes to stdout when it is a terminal */
-  onOutput?: ((text: string) => void) | false;
-  repoRoot?: string;
-  engine?: EngineLocation;
+  /** The project directory. @default this repository */
+  projectDir?: string;
 }
 
 export interface MainJobResult {
-  stackName: string;
   emulatorUrl: string;
-  up: EngineUpResult;
+  outcome: OperationOutcome;
+}
+
+/** Where the main job keeps the engine's backend and home under its state directory. */
+export function mainJobState(stateDir: string) {
+  return {
+    backendUrl: `file://${join(stateDir, "engine", "backend")}`,
+    pulumiHome: join(stateDir, "engine", "home"),
+    workDir: join(stateDir, "engine", "run"),
+  };
 }
 
 /**
- * The main job: starts the emulator with the demo seed on a loopback port, then runs `up` on
- * the stack against it. The emulator keeps its data in a file beside the Pulumi state, so the
- * state and the API it describes stay consistent from one run to the next, and it reuses its
- * last port when free, so the stack's `baseUrl` does not change between runs.
+ * The main job behind `npm start`: starts the emulator with the demo seed on a loopback port,
+ * then runs `up` on the stack against it, exactly as `incident-sync up` does against a real
+ * API. The emulator keeps its data in a file beside the Pulumi state, so the state and the API
+ * it describes stay consistent from one run to the next.
  */
 export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobResult> {
-  const repoRoot = options.repoRoot ?? findRepoRoot();
-  const stateDir = resolve(repoRoot, options.stateDir ?? ".incident-sync");
-  const stackName = options.stackName ?? "dev";
+  const projectDir = options.projectDir ?? packageRoot();
+  const stateDir = resolve(projectDir, options.stateDir ?? ".incident-sync");
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   mkdirSync(stateDir, { recursive: true });
-
   const emulator = await startDevEmulator(stateDir);
   log(
     `Emulator (demo seed) listening on ${emulator.url}, data in ${join(stateDir, "emulator.db")}`,
   );
   try {
-    const stack = await openEngineStack({
-      stackName,
-      stateDir: join(stateDir, "engine"),
-      passphrase:
-        options.passphrase ?? process.env.PULUMI_CONFIG_PASSPHRASE ?? LOCAL_DEMO_PASSPHRASE,
-      repoRoot,
-      ...(options.engine ? { engine: options.engine } : {}),
-      ...(options.onOutput !== undefined ? { onOutput: options.onOutput } : {}),
-      config: {
-        "incident-sync:baseUrl": { value: emulator.url },
-        "incident-sync:accountId": { value: emulator.demo.accountId },
-        "incident-sync:apiKey": { value: emulator.demo.apiKey, secret: true },
+    const { stateDir: _stateDir, stackName, projectDir: _projectDir, ...operation } = options;
+    const outcome = await runOperation({
+      ...operation,
+      operation: options.operation ?? "up",
+      projectDir,
+      stackName: stackName ?? "dev",
+      ...mainJobState(stateDir),
+      passphrase: LOCAL_DEMO_PASSPHRASE,
+      connection: {
+        baseUrl: emulator.url,
+        accountId: emulator.demo.accountId,
+        apiKey: emulator.demo.apiKey,
       },
+      log,
     });
-    log(`Running pulumi up on stack ${stackName} (Pulumi CLI v${stack.engine.version})`);
-    const up = await stack.up({ message: "incident-sync main job" });
-    return { stackName, emulatorUrl: emulator.url, up };
+    return { emulatorUrl: emulator.url, outcome };
   } finally {
     await emulator.close();
   }
@@ -90,13 +102,4 @@ async function startDevEmulator(stateDir: string): Promise<RunningEmulator> {
   }
   writeFileSync(portFile, `${new URL(emulator.url).port}\n`);
   return emulator;
-}
-
-/** Stack outputs as a person reads them: secrets stay hidden. */
-export function formatOutputs(outputs: OutputMap): string {
-  const lines = Object.entries(outputs).map(([key, output]) => {
-    const shown = output.secret ? "[secret]" : JSON.stringify(output.value, null, 2);
-    return `  ${key}: ${shown.replace(/\n/g, "\n  ")}`;
-  });
-  return lines.length > 0 ? lines.join("\n") : "  (none)";
 }

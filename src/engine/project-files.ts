@@ -1,32 +1,22 @@
-import { existsSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ConfigMap, ProjectSettings } from "@pulumi/pulumi/automation";
-import { parse } from "yaml";
+import { parse, stringify } from "yaml";
 import { z } from "zod";
 import { EngineError } from "./errors";
 
-const ProjectFile = z.object({
-  name: z.string().min(1),
-  description: z.string().optional(),
-  runtime: z.union([
-    z.string(),
-    z.object({ name: z.string(), options: z.record(z.string(), z.unknown()).optional() }),
-  ]),
-  main: z.string().optional(),
-});
+const ProjectFile = z.object({ name: z.string().min(1) }).loose();
 
-const StackFile = z.object({
-  config: z
-    .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.object({}).loose()]))
-    .optional(),
-});
+const StackFile = z
+  .object({ config: z.record(z.string(), z.unknown()).nullish() })
+  .loose()
+  .nullable();
 
-/** The project settings of `Pulumi.yaml` in the repository. */
-export function readProjectSettings(repoRoot: string): ProjectSettings & { main?: string } {
-  const file = join(repoRoot, "Pulumi.yaml");
+/** The project name in `Pulumi.yaml` of `projectDir`. */
+export function readProjectName(projectDir: string): string {
+  const file = join(projectDir, "Pulumi.yaml");
   if (!existsSync(file)) {
     throw new EngineError(
-      `${file} is missing: restore it from git (\`git checkout Pulumi.yaml\`).`,
+      `${file} is missing: run incident-sync from the project directory (the one holding Pulumi.yaml and incidents/), or pass it with --project.`,
     );
   }
   const parsed = ProjectFile.safeParse(parse(readFileSync(file, "utf8")));
@@ -35,34 +25,31 @@ export function readProjectSettings(repoRoot: string): ProjectSettings & { main?
       `${file} is not a valid Pulumi project file:\n${z.prettifyError(parsed.error)}`,
     );
   }
-  const { name, description, runtime, main } = parsed.data;
-  return {
-    name,
-    runtime: typeof runtime === "string" ? { name: runtime } : runtime,
-    ...(description ? { description } : {}),
-    ...(main ? { main } : {}),
-  } as ProjectSettings & { main?: string };
+  return parsed.data.name;
 }
 
 /**
- * The non-secret defaults committed in `Pulumi.<stack>.yaml`, or none when that file does not
- * exist. A committed secret is refused: secrets are set by the harness, never stored in git.
+ * Writes the config of one run to `file`: the project's `Pulumi.<stack>.yaml` (its encryption
+ * salt and secrets included) with `values` set on top. The file is private to the run (mode
+ * 0600, outside the repository), so the committed stack file is never rewritten with a run's
+ * URL or key. Secrets are added afterwards with `pulumi config set --secret`, from stdin.
  */
-export function readStackDefaults(repoRoot: string, stackName: string): ConfigMap {
-  const file = join(repoRoot, `Pulumi.${stackName}.yaml`);
-  if (!existsSync(file)) return {};
-  const parsed = StackFile.safeParse(parse(readFileSync(file, "utf8")) ?? {});
+export function writeRunConfig(
+  projectDir: string,
+  stackName: string,
+  file: string,
+  values: Record<string, string>,
+): void {
+  const committed = join(projectDir, `Pulumi.${stackName}.yaml`);
+  const text = existsSync(committed) ? readFileSync(committed, "utf8") : "";
+  const parsed = StackFile.safeParse(text.trim() === "" ? {} : parse(text));
   if (!parsed.success) {
-    throw new EngineError(`${file} is not a valid stack file:\n${z.prettifyError(parsed.error)}`);
+    throw new EngineError(
+      `${committed} is not a valid stack file:\n${z.prettifyError(parsed.error)}`,
+    );
   }
-  const config: ConfigMap = {};
-  for (const [key, value] of Object.entries(parsed.data.config ?? {})) {
-    if (typeof value === "object") {
-      throw new EngineError(
-        `${file} sets ${key} to a structured or secret value; it may hold only plain non-secret defaults. Remove ${key} from it; the harness sets secrets itself.`,
-      );
-    }
-    config[key] = { value: String(value), secret: false };
-  }
-  return config;
+  const stack = parsed.data ?? {};
+  const config = { ...(stack.config ?? {}), ...values };
+  writeFileSync(file, stringify({ ...stack, config }), { mode: 0o600 });
+  chmodSync(file, 0o600);
 }

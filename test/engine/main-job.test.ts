@@ -1,52 +1,140 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EngineLocation, resolveEngine } from "../../src/engine";
-import { formatOutputs, runMainJob } from "../../src/engine/main-job";
+import { resolveEngine } from "../../src/engine";
+import { runCli } from "../cli/run-cli";
+import { copyCheckout, installCheckout } from "./support/checkout";
 
-const repoRoot = join(__dirname, "..", "..");
+const timeout = 300_000;
 
-describe("the main job behind npm start", () => {
-  let engine: EngineLocation;
-  let stateDir: string;
+/** What a person reads, whatever the run's timings and ports. */
+function stable(text: string): string {
+  return text
+    .replace(/\d+\.\d s\)/g, "<s> s)")
+    .replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:<port>")
+    .replace(/\d{4}-\d\d-\d\d \d\d:\d\d/g, "<time>")
+    .replace(/\d+(\.\d+)?% \/ \d+(\.\d+)?%/g, "<ratio> / <ratio>");
+}
+
+/**
+ * `npm start` is `incident-sync up --emulator`: the CLI as installed, with its output as a CI
+ * log shows it (not a terminal).
+ */
+describe("incident-sync up --emulator, the main job behind npm start", () => {
+  let root: string;
+  let project: string;
 
   beforeAll(async () => {
-    engine = await resolveEngine();
-    stateDir = mkdtempSync(join(tmpdir(), "incident-sync-main-job-"));
-    if (!existsSync(join(repoRoot, "dist", "index.js"))) {
-      throw new Error("dist/index.js is missing: run `npm run build` (npm test does) first.");
-    }
-  }, 1_800_000);
+    await resolveEngine();
+    root = mkdtempSync(join(tmpdir(), "incident-sync-main-job-"));
+    project = copyCheckout(join(root, "project"));
+    installCheckout(project);
+  }, timeout);
 
   afterAll(() => {
-    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+    if (root) rmSync(root, { recursive: true, force: true });
   });
 
-  it("applies the compiled program against the demo emulator, then finds nothing to change on a second run", async () => {
-    const options = { stateDir, engine, repoRoot, onOutput: false as const, log: () => {} };
-    const first = await runMainJob(options);
-    expect(first.up.result).toBe("succeeded");
-    expect(first.up.changed).toBe(true);
-    expect(first.up.changes.create ?? 0).toBeGreaterThan(0);
+  it(
+    "adopts the demo incidents, then finds nothing to change on a second run, in plain text without a terminal",
+    async () => {
+      const first = await runCli(["up", "--emulator"], project);
+      expect(first.exitCode).toBe(0);
+      const lines = stable(first.stdout).split("\n");
+      expect(lines[0]).toBe("Stack dev: changes applied (4 adopted; <s> s)");
+      expect(first.stderr).toMatch(
+        /^Emulator \(demo seed\) listening on http:\/\/127\.0\.0\.1:\d+/,
+      );
 
-    // A new emulator process on the same data file and, when free, the same port.
-    const second = await runMainJob(options);
-    expect(second.up.result).toBe("succeeded");
-    expect(second.up.changed).toBe(false);
-    expect(second.emulatorUrl).toBe(first.emulatorUrl);
-    expect(Object.keys(second.up.outputs)).toEqual(Object.keys(first.up.outputs));
-  }, 300_000);
+      const second = await runCli(["up", "--emulator"], project);
+      expect(second.exitCode).toBe(0);
+      expect(stable(second.stdout)).toMatchInlineSnapshot(`
+        "Stack dev: no changes (4 unchanged; <s> s)
 
-  it("prints outputs for a person, hiding secret values", () => {
-    expect(
-      formatOutputs({
-        accountId: { value: "acct-demo", secret: false },
-        apiKey: { value: "demo-key", secret: true },
-      }),
-    ).toMatchInlineSnapshot(`
-      "  accountId: "acct-demo"
-        apiKey: [secret]"
-    `);
-  });
+        Incidents (4), as declared in git and as live on the status page:
+          inc-api-errors  declared MONITORING, live MONITORING
+              declared: MAJOR  Elevated error rate on the public API
+              declared services: Public API, Web app
+              latest update <time> [MONITORING]: Rollback complete, error rates back to normal. Watching closely.
+          inc-checkout-latency  declared INVESTIGATING, live INVESTIGATING
+              declared: MEDIUM  Slow checkout for some customers in EU
+              declared services: Checkout
+              latest update <time> [INVESTIGATING]: Checkout p99 latency is above 4 s for EU customers. Investigating.
+          inc-db-maintenance  declared RESOLVED, live RESOLVED
+              declared: MINOR  Scheduled database maintenance
+              declared services: Primary database, Public API
+              latest update <time> [RESOLVED]: Maintenance finished, all systems nominal.
+          inc-login-failures  declared RESOLVED, live RESOLVED
+              declared: CRITICAL  Some users cannot log in with SSO
+              declared services: svc-auth, svc-web
+              latest update <time> [RESOLVED]: No failures for four hours. Resolved.
+        Heartbeats (success ratio, last 24 h / last 7 days):
+          hb-billing-sync  <ratio> / <ratio>  (3 events in 24 h)
+          hb-nightly-backup  no pings / 80%  (1 event in 24 h)
+        Error groups (most recent first):
+          chk-api  3 groups, 0 archived
+              <time>  Assertion failed: response.body.items.length expected > <n>, got <n> at <timestamp>
+              <time>  <n> Bad Gateway from upstream <ip>:<n> (request <uuid>)
+              <time>  Timeout of <n>ms exceeded for https://api.example.com/orders/<id>?<query>
+          chk-checkout  2 groups, 0 archived
+              <time>  POST https://pay.example.com/v2/sessions/<id>/confirm returned <n> after <n>ms
+              <time>  TLS handshake failed: certificate has expired (trace <hex>)
+          chk-web  1 group, 0 archived
+              <time>  Page https://www.example.com/login?<query> did not load: net::ERR_CONNECTION_REFUSED
+        Drift: none, the status page matches the definitions as far as the API shows (status and updates).
+        "
+      `);
+    },
+    timeout,
+  );
+
+  it(
+    "prints a failure first and last, one line per incident, with exit code 1",
+    async () => {
+      const { writeFileSync, rmSync: remove } = await import("node:fs");
+      const unknown = join(project, "incidents", "unknown.yaml");
+      writeFileSync(
+        unknown,
+        "id: inc-does-not-exist\nname: Nobody made me\nseverity: MINOR\nstatus: INVESTIGATING\nservices: [svc-api]\n",
+      );
+      try {
+        const failed = await runCli(["up", "--emulator"], project);
+        expect(failed.exitCode).toBe(1);
+        const lines = failed.stdout.trim().split("\n");
+        const cause =
+          '✗ inc-does-not-exist: Incident "inc-does-not-exist" does not exist in account "acct-demo". The API cannot create incidents: create it on the status page first, or fix the id in its definition.';
+        expect(lines[0]).toBe(cause);
+        expect(lines.at(-1)).toBe(cause);
+      } finally {
+        remove(unknown);
+      }
+    },
+    timeout,
+  );
+
+  it(
+    "reports a typo in a definition exactly as validate does, and starts no engine",
+    async () => {
+      const { writeFileSync, rmSync: remove } = await import("node:fs");
+      const typo = join(project, "incidents", "typo.yaml");
+      writeFileSync(
+        typo,
+        "id: inc-typo\nname: Typo\nsevrity: MAJOR\nstatus: INVESTIGATING\nservices: [svc-api]\n",
+      );
+      try {
+        const failed = await runCli(["up", "--emulator", "--format", "json"], project);
+        expect(failed.exitCode).toBe(1);
+        const report = JSON.parse(failed.stdout) as { ok: boolean; errors: string[] };
+        expect(report.ok).toBe(false);
+        expect(report.errors).toEqual([
+          'incidents/typo.yaml:1:1: missing required field "severity" (one of CRITICAL, MAJOR, MEDIUM, MINOR) [missing-key]',
+          'incidents/typo.yaml:3:1: unknown field "sevrity"; did you mean "severity"? [unknown-key]',
+        ]);
+      } finally {
+        remove(typo);
+      }
+    },
+    timeout,
+  );
 });

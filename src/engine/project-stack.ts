@@ -1,0 +1,332 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { OpType, OutputMap } from "@pulumi/pulumi/automation";
+import { engineEnvironment } from "./engine-environment";
+import { type EngineRunEvents, readEngineEvents } from "./engine-events";
+import { type EngineLocation, resolveEngine } from "./engine-location";
+import { EngineError } from "./errors";
+import { readProjectName, writeRunConfig } from "./project-files";
+import { type PulumiRunResult, runPulumi } from "./pulumi-process";
+import { describeLock, removeLocks, type StackLock, stackLocks } from "./stack-locks";
+
+/** One config value; `secret: true` stores it encrypted, handed to the CLI on stdin. */
+export interface ConfigEntry {
+  value: string;
+  secret?: boolean;
+}
+
+export interface ProjectStackOptions {
+  /** The project directory, holding Pulumi.yaml. The CLI runs the program there, as `pulumi up` does. */
+  projectDir: string;
+  stackName: string;
+  /** `file://…` for a self-managed backend, `s3://…`, or Pulumi Cloud's URL. */
+  backendUrl: string;
+  /** Passphrase of the stack's passphrase secrets provider; unset for Pulumi Cloud. */
+  passphrase?: string | undefined;
+  /** An isolated PULUMI_HOME; the user's own when unset. */
+  pulumiHome?: string | undefined;
+  /**
+   * Config for this run only, keyed `namespace:key`: applied to a private copy of
+   * `Pulumi.<stack>.yaml`, so the committed file is left alone. Unset: the committed file as is.
+   */
+  config?: Record<string, ConfigEntry>;
+  /** Where the run's private files go. @default a temporary directory, removed by `close()` */
+  workDir?: string;
+  /** A resolved engine; resolved (and built when needed) when omitted. */
+  engine?: EngineLocation;
+  /** Write the state once at the end instead of after every step. @default true (see BENCHMARKS.md) */
+  skipCheckpoints?: boolean;
+  /** Receives the engine's human-readable output as it streams. */
+  onOutput?: (text: string) => void;
+  /** Notices for a person, e.g. a stale lock cleared. @default stderr */
+  log?: (line: string) => void;
+  /** Aborting stops the running operation gracefully. */
+  signal?: AbortSignal;
+  /** Colour in the engine's output. @default false */
+  color?: boolean;
+}
+
+export type StackOperation = "up" | "preview" | "refresh" | "destroy";
+
+/** What one engine operation did. */
+export interface StackRunResult extends EngineRunEvents {
+  operation: StackOperation;
+  /** Whether the CLI succeeded (for a preview with `expectNoChanges`, also that nothing changes). */
+  ok: boolean;
+  exitCode: number;
+  /** Whether any incident is (or would be, for a preview) created, updated, replaced or deleted. */
+  changed: boolean;
+  durationMs: number;
+  /** The engine's human-readable log. */
+  stdout: string;
+  /** The CLI's own errors (bad flags, backend access, locks). */
+  stderr: string;
+}
+
+export interface ProjectStack {
+  readonly name: string;
+  readonly project: string;
+  readonly engine: EngineLocation;
+  up(options?: { message?: string; continueOnError?: boolean }): Promise<StackRunResult>;
+  preview(options?: { refresh?: boolean; expectNoChanges?: boolean }): Promise<StackRunResult>;
+  refresh(options?: { expectNoChanges?: boolean }): Promise<StackRunResult>;
+  destroy(): Promise<StackRunResult>;
+  /** The stack outputs; secret ones come back as `[secret]` and marked secret. */
+  outputs(): Promise<OutputMap>;
+  /** `pulumi stack export`, parsed. */
+  exportState(): Promise<StackExport>;
+  /** Removes every lock on the stack (self-managed backends); returns what was removed. */
+  cancel(): Promise<StackLock[]>;
+  /** Removes the run's private files. */
+  close(): void;
+}
+
+/** The parts of `pulumi stack export` incident-sync reads. */
+export interface StackExport {
+  version: number;
+  deployment: {
+    resources?: {
+      urn: string;
+      type: string;
+      inputs?: Record<string, unknown>;
+      outputs?: Record<string, unknown>;
+    }[];
+    pending_operations?: { type: string; resource: { urn: string } }[];
+  };
+}
+
+const CHANGING: readonly OpType[] = [
+  "create",
+  "update",
+  "delete",
+  "replace",
+  "create-replacement",
+  "delete-replaced",
+  "import",
+];
+
+/**
+ * Opens (creating when needed) a stack of the project on the real Pulumi CLI, which runs the
+ * program through the Node.js language host exactly as `pulumi up` does in the project
+ * directory. Before each operation a lock left by a process of this host that no longer
+ * exists is cleared (with a notice), and operations left pending by a killed run are dropped:
+ * every incident operation is idempotent, so the next run redoes them.
+ */
+export async function openProjectStack(options: ProjectStackOptions): Promise<ProjectStack> {
+  const projectDir = resolve(options.projectDir);
+  const project = readProjectName(projectDir);
+  const engine = options.engine ?? (await resolveEngine());
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const ownWorkDir = options.workDir === undefined;
+  const workDir = options.workDir ?? mkdtempSync(join(tmpdir(), "incident-sync-run-"));
+  mkdirSync(workDir, { recursive: true, mode: 0o700 });
+  const env = engineEnvironment({
+    engine,
+    projectDir,
+    backendUrl: options.backendUrl,
+    passphrase: options.passphrase,
+    pulumiHome: options.pulumiHome,
+    skipCheckpoints: options.skipCheckpoints ?? true,
+  });
+  if (options.pulumiHome) mkdirSync(options.pulumiHome, { recursive: true });
+  // A self-managed backend in a new directory: the CLI expects the directory to exist.
+  if (options.backendUrl.startsWith("file://")) {
+    mkdirSync(fileURLToPath(options.backendUrl), { recursive: true });
+  }
+  const stackName = options.stackName;
+  const pulumi = (args: string[], extra: { stdin?: string; stream?: boolean } = {}) =>
+    runPulumi({
+      pulumi: engine.pulumi,
+      args,
+      cwd: projectDir,
+      env,
+      ...(extra.stdin === undefined ? {} : { stdin: extra.stdin }),
+      ...(extra.stream && options.onOutput ? { onOutput: options.onOutput } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  const must = async (args: string[], what: string, stdin?: string) => {
+    const result = await pulumi(args, stdin === undefined ? {} : { stdin });
+    if (result.code !== 0) throw new EngineError(`${what} failed: ${cliError(result)}`);
+    return result;
+  };
+
+  await must(
+    [
+      "stack",
+      "select",
+      "--stack",
+      stackName,
+      "--create",
+      "--non-interactive",
+      ...(options.passphrase === undefined ? [] : ["--secrets-provider", "passphrase"]),
+    ],
+    `Selecting stack ${stackName} in ${options.backendUrl}`,
+  );
+
+  let configFile: string | undefined;
+  if (options.config) {
+    configFile = join(workDir, `Pulumi.${stackName}.yaml`);
+    const entries = Object.entries(options.config);
+    writeRunConfig(
+      projectDir,
+      stackName,
+      configFile,
+      Object.fromEntries(
+        entries.filter(([, entry]) => !entry.secret).map(([key, entry]) => [key, entry.value]),
+      ),
+    );
+    for (const [key, entry] of entries.filter(([, entry]) => entry.secret)) {
+      await must(
+        [
+          "config",
+          "set",
+          "--secret",
+          "--stack",
+          stackName,
+          "--config-file",
+          configFile,
+          "--non-interactive",
+          key,
+        ],
+        `Setting the secret ${key}`,
+        entry.value,
+      );
+    }
+  }
+
+  const clearStaleLocks = () => {
+    const locks = stackLocks(options.backendUrl, project, stackName);
+    const stale = locks.filter((lock) => lock.stale);
+    if (stale.length > 0) {
+      removeLocks(stale);
+      for (const lock of stale) {
+        log(
+          `Cleared a stale lock on stack ${stackName}: ${describeLock(lock)} no longer runs (a run that was killed).`,
+        );
+      }
+    }
+    const live = locks.filter((lock) => !lock.stale);
+    if (live.length > 0) {
+      throw new EngineError(
+        `Stack ${stackName} is locked by ${live.map(describeLock).join(", ")}: another run is in progress, or one was lost on another machine. When no run is in progress, clear the lock with \`incident-sync cancel --stack ${stackName} --state ${fileURLToPath(options.backendUrl)}\` (for npm start's stack: \`npm start -- --cancel\`).`,
+      );
+    }
+  };
+
+  const exportState = async (): Promise<StackExport> => {
+    const result = await must(
+      ["stack", "export", "--stack", stackName],
+      `Exporting stack ${stackName}`,
+    );
+    return JSON.parse(result.stdout) as StackExport;
+  };
+
+  const dropPendingOperations = async () => {
+    const state = await exportState();
+    const pending = state.deployment.pending_operations ?? [];
+    if (pending.length === 0) return;
+    log(
+      `Stack ${stackName} has ${pending.length} operation(s) left pending by a run that was killed (${pending.map((op) => `${op.type} ${op.resource.urn.slice(op.resource.urn.lastIndexOf("::") + 2)}`).join(", ")}); dropping them: this run redoes them, as every incident operation is idempotent.`,
+    );
+    const cleaned = { ...state, deployment: { ...state.deployment, pending_operations: [] } };
+    await must(
+      ["stack", "import", "--stack", stackName, "--file", "-"],
+      `Importing stack ${stackName}`,
+      JSON.stringify(cleaned),
+    );
+  };
+
+  const run = async (
+    operation: StackOperation,
+    args: string[],
+    expectNoChanges = false,
+  ): Promise<StackRunResult> => {
+    clearStaleLocks();
+    if (operation !== "preview") await dropPendingOperations();
+    const eventLog = join(workDir, `events-${operation}-${Date.now()}.jsonl`);
+    const started = Date.now();
+    const result = await pulumi(
+      [
+        ...args,
+        "--stack",
+        stackName,
+        "--non-interactive",
+        "--event-log",
+        eventLog,
+        "--color",
+        options.color ? "always" : "never",
+        ...(configFile ? ["--config-file", configFile] : []),
+        ...(expectNoChanges ? ["--expect-no-changes"] : []),
+      ],
+      { stream: true },
+    );
+    const events = readEngineEvents(eventLog);
+    rmSync(eventLog, { force: true });
+    return {
+      operation,
+      ...events,
+      ok: result.code === 0,
+      exitCode: result.code,
+      changed: events.incidents.some((step) => CHANGING.includes(step.op)),
+      durationMs: Date.now() - started,
+      stdout: result.stdout,
+      stderr: result.stderr,
+    };
+  };
+
+  return {
+    name: stackName,
+    project,
+    engine,
+    up: (upOptions = {}) =>
+      run("up", [
+        "up",
+        "--yes",
+        "--skip-preview",
+        ...(upOptions.message ? ["--message", upOptions.message] : []),
+        ...(upOptions.continueOnError ? ["--continue-on-error"] : []),
+      ]),
+    preview: (previewOptions = {}) =>
+      run(
+        "preview",
+        ["preview", "--diff", ...(previewOptions.refresh ? ["--refresh"] : [])],
+        previewOptions.expectNoChanges,
+      ),
+    refresh: (refreshOptions = {}) =>
+      run("refresh", ["refresh", "--yes", "--skip-preview"], refreshOptions.expectNoChanges),
+    destroy: () => run("destroy", ["destroy", "--yes", "--skip-preview"]),
+    async outputs() {
+      const result = await must(
+        ["stack", "output", "--json", "--stack", stackName],
+        `Reading the outputs of stack ${stackName}`,
+      );
+      const values = JSON.parse(result.stdout) as Record<string, unknown>;
+      return Object.fromEntries(
+        Object.entries(values).map(([key, value]) => [
+          key,
+          { value, secret: value === "[secret]" },
+        ]),
+      );
+    },
+    exportState,
+    async cancel() {
+      const locks = stackLocks(options.backendUrl, project, stackName);
+      removeLocks(locks);
+      return locks;
+    },
+    close() {
+      if (ownWorkDir) rmSync(workDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The CLI's own error lines, without its generic advice. */
+function cliError(result: PulumiRunResult): string {
+  const text = `${result.stderr}\n${result.stdout}`
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+  return text.slice(-10).join("\n") || `exit ${result.code}`;
+}

@@ -1,0 +1,120 @@
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import type { OutputMap } from "@pulumi/pulumi/automation";
+import { parse } from "yaml";
+import { type DefinitionProblem, type LoadedDefinition, loadDefinitions } from "../definitions";
+import { API_KEY_SETTING, configKey } from "../incident";
+import { markPreviewRefusals } from "./preview-refusals";
+import {
+  type ConfigEntry,
+  openProjectStack,
+  type ProjectStackOptions,
+  type StackRunResult,
+} from "./project-stack";
+
+/** Where and as whom the program talks to the monitoring API, for one run. */
+export interface ApiConnection {
+  baseUrl: string;
+  accountId: string;
+  apiKey: string;
+}
+
+export interface OperationOptions extends Omit<ProjectStackOptions, "config"> {
+  operation: "up" | "preview" | "refresh";
+  /** The API to apply to; unset: the stack config's `incident-sync:baseUrl`, `accountId`, `apiKey`. */
+  connection?: ApiConnection;
+  /** More stack config for this run, by setting name, e.g. `{ enforce: "always" }`. */
+  settings?: Record<string, string>;
+  /** preview, refresh: fail when something would change. */
+  expectNoChanges?: boolean;
+  /** preview: refresh the state first, so changes made on the status page show. */
+  refresh?: boolean;
+  /** up: apply the other incidents when one fails (the engine's --continue-on-error). @default true */
+  continueOnError?: boolean;
+}
+
+export type OperationOutcome =
+  | {
+      kind: "invalid-definitions";
+      /** The definitions directory, absolute. */
+      dir: string;
+      problems: DefinitionProblem[];
+    }
+  | {
+      kind: "ran";
+      stackName: string;
+      result: StackRunResult;
+      /** After an `up`: the stack outputs. */
+      outputs: OutputMap | undefined;
+      definitions: LoadedDefinition[];
+    };
+
+/**
+ * One `up`, `preview` or `refresh` of the project's stack, as `incident-sync up` and `npm start`
+ * run it: the definitions are validated first (their problems are reported as `validate` does,
+ * and the engine is not started), then the operation runs on the real Pulumi CLI.
+ */
+export async function runOperation(options: OperationOptions): Promise<OperationOutcome> {
+  const projectDir = resolve(options.projectDir);
+  const dir = definitionsDir(projectDir, options.stackName, options.settings);
+  const loaded = await loadDefinitions(dir);
+  if (loaded.problems.length > 0) {
+    return { kind: "invalid-definitions", dir, problems: loaded.problems };
+  }
+  const config: Record<string, ConfigEntry> = {};
+  if (options.connection) {
+    config[configKey("baseUrl")] = { value: options.connection.baseUrl };
+    config[configKey("accountId")] = { value: options.connection.accountId };
+    config[configKey(API_KEY_SETTING)] = { value: options.connection.apiKey, secret: true };
+  }
+  for (const [name, value] of Object.entries(options.settings ?? {})) {
+    config[configKey(name)] = { value };
+  }
+  const stack = await openProjectStack({
+    ...options,
+    projectDir,
+    ...(Object.keys(config).length > 0 ? { config } : {}),
+  });
+  try {
+    const result =
+      options.operation === "up"
+        ? await stack.up({
+            message: "incident-sync up",
+            continueOnError: options.continueOnError ?? true,
+          })
+        : options.operation === "preview"
+          ? await stack.preview({
+              refresh: options.refresh === true,
+              expectNoChanges: options.expectNoChanges === true,
+            })
+          : await stack.refresh({ expectNoChanges: options.expectNoChanges === true });
+    // What `up` would refuse, the preview says, and fails.
+    if (options.operation === "preview" && markPreviewRefusals(result.incidents).length > 0) {
+      result.ok = false;
+    }
+    const outputs =
+      options.operation === "up" ? await stack.outputs().catch(() => undefined) : undefined;
+    return { kind: "ran", stackName: stack.name, result, outputs, definitions: loaded.definitions };
+  } finally {
+    stack.close();
+  }
+}
+
+/**
+ * The definitions directory of the stack: `settings.definitionsDir`, else the committed
+ * `Pulumi.<stack>.yaml`'s `incident-sync:definitionsDir`, else `incidents`; relative to the
+ * project directory, as the program resolves it.
+ */
+function definitionsDir(
+  projectDir: string,
+  stackName: string,
+  settings: Record<string, string> | undefined,
+): string {
+  const stackFile = join(projectDir, `Pulumi.${stackName}.yaml`);
+  const committed = existsSync(stackFile)
+    ? (parse(readFileSync(stackFile, "utf8")) as { config?: Record<string, unknown> } | null)
+        ?.config?.[configKey("definitionsDir")]
+    : undefined;
+  const dir = settings?.definitionsDir ?? (typeof committed === "string" ? committed : "incidents");
+  return isAbsolute(dir) ? dir : resolve(projectDir, dir);
+}

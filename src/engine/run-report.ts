@@ -1,0 +1,289 @@
+import { relative } from "node:path";
+import type { OpType } from "@pulumi/pulumi/automation";
+import { formatProblem } from "../definitions";
+import { formatSummary } from "../program/summary";
+import type { IncidentStep } from "./engine-events";
+import type { OperationOutcome } from "./run-operation";
+
+/** Exit codes of `up`, `preview` and `refresh`, aligned with the rest of the CLI. */
+export const RunExit = {
+  /** Done; for `preview`, nothing would change. */
+  ok: 0,
+  /** Invalid definitions, an engine or API failure, a refused reopen. */
+  failure: 1,
+  /** `preview`: changes would be applied; `refresh`: the state changed (drift). */
+  changes: 2,
+} as const;
+
+/** The exit code of an outcome. */
+export function exitCodeOf(outcome: OperationOutcome): number {
+  if (outcome.kind === "invalid-definitions") return RunExit.failure;
+  const { result } = outcome;
+  if (!result.ok) return RunExit.failure;
+  return result.operation !== "up" && result.changed ? RunExit.changes : RunExit.ok;
+}
+
+/** What an engine step means for an incident, in the words of the status page. */
+export function stepLabel(step: IncidentStep, preview: boolean): string {
+  const would = (done: string, planned: string) => (preview ? planned : done);
+  const labels: Partial<Record<OpType, string>> = {
+    create: would("adopted", "to adopt"),
+    update: would("updated", "to update"),
+    replace: would("replaced", "to replace"),
+    "create-replacement": would("adopted (replacement)", "to adopt (replacement)"),
+    "delete-replaced": would("released (replaced)", "to release (replaced)"),
+    delete:
+      step.onRemove === "resolve"
+        ? would("resolved and released", "to resolve and release")
+        : would("released", "to release"),
+    same: "unchanged",
+    read: "read",
+    refresh: "refreshed",
+  };
+  return labels[step.op] ?? step.op;
+}
+
+const SYMBOLS: Partial<Record<OpType, string>> = {
+  create: "+",
+  update: "~",
+  replace: "+-",
+  "create-replacement": "+",
+  "delete-replaced": "-",
+  delete: "-",
+};
+
+/** `[diff: ~name, changed on the status page]`: the engine's input keys, in a person's words. */
+function diffText(step: IncidentStep): string {
+  if (step.diffs.length === 0) return "";
+  const words = step.diffs.map((key) =>
+    key === "observed"
+      ? "changed on the status page"
+      : key === "providerVersion"
+        ? "new incident-sync release"
+        : key,
+  );
+  return ` [${[...new Set(words)].join(", ")}]`;
+}
+
+function counts(steps: readonly IncidentStep[], preview: boolean): string {
+  const byLabel = new Map<string, number>();
+  for (const step of steps)
+    byLabel.set(stepLabel(step, preview), (byLabel.get(stepLabel(step, preview)) ?? 0) + 1);
+  return [...byLabel].map(([label, count]) => `${count} ${label}`).join(", ") || "no incidents";
+}
+
+/** `inc-api-errors` (and its resource name when that differs). */
+function name(step: IncidentStep): string {
+  const id = step.incidentId ?? step.resource;
+  return id === step.resource ? id : `${id} (resource ${step.resource})`;
+}
+
+/**
+ * The result of a run for a person, the same with or without a terminal: the causes first,
+ * one line per failed incident, then what changed, the summary, and the causes again last,
+ * where a CI log is read.
+ */
+export function renderText(outcome: OperationOutcome, projectDir: string): string {
+  if (outcome.kind === "invalid-definitions") {
+    const dir = relative(projectDir, outcome.dir) || outcome.dir;
+    const lines = outcome.problems.map(
+      (problem) =>
+        `  ${formatProblem({ ...problem, file: relative(projectDir, problem.file) || problem.file })}`,
+    );
+    return `The definitions in ${dir} have ${outcome.problems.length === 1 ? "a problem" : `${outcome.problems.length} problems`}, so nothing was run (incident-sync validate shows the same):\n${lines.join("\n")}\n`;
+  }
+  const { result, stackName } = outcome;
+  const preview = result.operation === "preview";
+  const failures = failureLines(outcome);
+  const seconds = (result.durationMs / 1000).toFixed(1);
+  const verdict = !result.ok
+    ? `${result.operation} failed`
+    : preview
+      ? result.changed
+        ? "changes to apply"
+        : "no changes"
+      : result.changed
+        ? "changes applied"
+        : "no changes";
+  const lines: string[] = [];
+  if (failures.length > 0) lines.push(...failures, "");
+  lines.push(`Stack ${stackName}: ${verdict} (${counts(result.incidents, preview)}; ${seconds} s)`);
+  for (const step of result.incidents) {
+    if (step.op === "same" || step.op === "read") continue;
+    const symbol = step.error ? "✗" : (SYMBOLS[step.op] ?? " ");
+    lines.push(`  ${symbol} ${name(step)} ${stepLabel(step, preview)}${diffText(step)}`);
+  }
+  for (const step of result.incidents) {
+    for (const warning of step.warnings)
+      lines.push(`  warning: ${name(step)}: ${oneLine(warning)}`);
+  }
+  for (const diagnostic of result.diagnostics) {
+    if (diagnostic.severity === "warning") lines.push(`  warning: ${oneLine(diagnostic.message)}`);
+  }
+  if (outcome.outputs && result.ok) lines.push("", formatSummary(outcome.outputs));
+  if (failures.length > 0) {
+    const detail = engineDetail(result.stdout, result.stderr);
+    if (detail) lines.push("", "Engine output (end):", detail);
+    lines.push("", ...failures);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** One line per cause: each failed incident, then errors not tied to one. */
+export function failureLines(outcome: OperationOutcome): string[] {
+  if (outcome.kind !== "ran" || outcome.result.ok) return [];
+  const { result } = outcome;
+  const lines = result.incidents
+    .filter((step) => step.error !== undefined)
+    .map((step) => `✗ ${name(step)}: ${oneLine(step.error ?? "")}`);
+  for (const diagnostic of result.diagnostics) {
+    if (diagnostic.severity === "error") lines.push(`✗ ${oneLine(diagnostic.message)}`);
+  }
+  if (lines.length === 0) {
+    lines.push(
+      `✗ ${oneLine(result.stderr.trim() || `pulumi ${result.operation} exited ${result.exitCode}`)}`,
+    );
+  }
+  return lines;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ⏎ ").trim();
+}
+
+function engineDetail(stdout: string, stderr: string): string {
+  const tail = `${stdout}\n${stderr}`
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .slice(-30);
+  return tail.map((line) => `  ${line}`).join("\n");
+}
+
+/** The machine form of a run (`--format json`): one document, complete or an error. */
+export interface RunReport {
+  kind: "incident-sync-run";
+  version: 1;
+  operation: "up" | "preview" | "refresh";
+  stack: string | null;
+  ok: boolean;
+  changed: boolean;
+  exitCode: number;
+  durationMs: number | null;
+  incidents: {
+    resource: string;
+    incidentId: string | null;
+    op: string;
+    action: string;
+    changes: string[];
+    error: string | null;
+    warnings: string[];
+  }[];
+  /** Errors and warnings not tied to one incident; definition problems as `validate` prints them. */
+  errors: string[];
+  warnings: string[];
+  /** After an `up`: the stack outputs (secret ones as "[secret]"). */
+  outputs: Record<string, unknown> | null;
+}
+
+/** The run as one JSON document. */
+export function renderJson(outcome: OperationOutcome, projectDir: string): string {
+  return `${JSON.stringify(reportOf(outcome, projectDir), null, 2)}\n`;
+}
+
+export function reportOf(outcome: OperationOutcome, projectDir: string): RunReport {
+  if (outcome.kind === "invalid-definitions") {
+    return {
+      kind: "incident-sync-run",
+      version: 1,
+      operation: "up",
+      stack: null,
+      ok: false,
+      changed: false,
+      exitCode: RunExit.failure,
+      durationMs: null,
+      incidents: [],
+      errors: outcome.problems.map((problem) =>
+        formatProblem({ ...problem, file: relative(projectDir, problem.file) || problem.file }),
+      ),
+      warnings: [],
+      outputs: null,
+    };
+  }
+  const { result } = outcome;
+  const preview = result.operation === "preview";
+  return {
+    kind: "incident-sync-run",
+    version: 1,
+    operation: result.operation === "destroy" ? "up" : result.operation,
+    stack: outcome.stackName,
+    ok: result.ok,
+    changed: result.changed,
+    exitCode: exitCodeOf(outcome),
+    durationMs: result.durationMs,
+    incidents: result.incidents.map((step) => ({
+      resource: step.resource,
+      incidentId: step.incidentId ?? null,
+      op: step.op,
+      action: stepLabel(step, preview),
+      changes: step.diffs,
+      error: step.error ?? null,
+      warnings: step.warnings,
+    })),
+    errors: failureLines(outcome)
+      .filter((line) => !result.incidents.some((step) => step.error && line.includes(step.error)))
+      .map((line) => line.replace(/^✗ /, "")),
+    warnings: result.diagnostics.filter((d) => d.severity === "warning").map((d) => d.message),
+    outputs: outcome.outputs
+      ? Object.fromEntries(
+          Object.entries(outcome.outputs).map(([key, output]) => [key, output.value]),
+        )
+      : null,
+  };
+}
+
+/** The run as a pull-request comment. */
+export function renderMarkdown(outcome: OperationOutcome, projectDir: string): string {
+  const report = reportOf(outcome, projectDir);
+  const title =
+    outcome.kind === "invalid-definitions"
+      ? "the definitions are not valid; nothing was run"
+      : !report.ok
+        ? `${report.operation} failed`
+        : report.changed
+          ? report.operation === "preview"
+            ? "changes to apply"
+            : "changes applied"
+          : "no changes";
+  const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+  const lines = [
+    "<!-- incident-sync-run -->",
+    `### incident-sync ${report.operation}${report.stack ? ` on stack \`${report.stack}\`` : ""}: ${title}`,
+    "",
+  ];
+  const failed = report.incidents.filter((incident) => incident.error);
+  if (failed.length + report.errors.length > 0) {
+    lines.push("**Failures**", "");
+    for (const incident of failed)
+      lines.push(
+        `- ❌ \`${incident.incidentId ?? incident.resource}\`: ${cell(incident.error ?? "")}`,
+      );
+    for (const error of report.errors) lines.push(`- ❌ ${cell(error)}`);
+    lines.push("");
+  }
+  const changed = report.incidents.filter(
+    (incident) => incident.op !== "same" && incident.op !== "read",
+  );
+  if (changed.length > 0) {
+    lines.push("| Incident | Action | Changed |", "| --- | --- | --- |");
+    for (const incident of changed) {
+      lines.push(
+        `| \`${incident.incidentId ?? incident.resource}\` | ${incident.action} | ${cell(incident.changes.map((key) => (key === "observed" ? "changed on the status page" : key)).join(", "))} |`,
+      );
+    }
+    lines.push("");
+  }
+  const unchanged = report.incidents.length - changed.length;
+  if (unchanged > 0) lines.push(`${unchanged} incident(s) unchanged.`, "");
+  for (const warning of report.warnings) lines.push(`> ⚠️ ${cell(warning)}`, "");
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,162 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import {
+  type EngineLocation,
+  type OperationOptions,
+  type OperationOutcome,
+  resolveEngine,
+  runOperation,
+} from "../../src/engine";
+import { copyCheckout, installCheckout, repoRoot } from "./support/checkout";
+import { incidentRows } from "./support/emulator-rows";
+import { sh, shAll } from "./support/shell";
+
+const timeout = 600_000;
+/** The last release whose stored provider names its checkout's compiled operations by path. */
+const LEGACY = "e032a3d";
+
+/**
+ * The compatibility promise for state written by incident-sync 0.1: its resources still
+ * refresh and delete from another checkout, here after the checkout that wrote them is gone.
+ */
+describe("state written by incident-sync 0.1", () => {
+  let engine: EngineLocation;
+  let emulator: RunningEmulator;
+  let db: DatabaseSync;
+  let root: string;
+  let current: string;
+  const passphrase = "legacy-passphrase";
+  const backend = () => `file://${join(root, "state")}`;
+
+  const run = (operation: OperationOptions["operation"]): Promise<OperationOutcome> =>
+    runOperation({
+      operation,
+      projectDir: current,
+      stackName: "legacy",
+      backendUrl: backend(),
+      passphrase,
+      pulumiHome: join(root, "home", ".pulumi"),
+      engine,
+      connection: {
+        baseUrl: emulator.url,
+        accountId: emulator.demo.accountId,
+        apiKey: emulator.demo.apiKey,
+      },
+      log: () => {},
+    });
+
+  beforeAll(async () => {
+    engine = await resolveEngine();
+    root = mkdtempSync(join(tmpdir(), "incident-sync-legacy-"));
+    mkdirSync(join(root, "state"));
+    mkdirSync(join(root, "home"));
+    emulator = await startEmulator({ port: 0, seed: "demo", dataFile: join(root, "emulator.db") });
+    db = new DatabaseSync(join(root, "emulator.db"), { readOnly: true });
+
+    // The 0.1 checkout, built, applying the demo definitions with the plain CLI.
+    const old = join(root, "old");
+    mkdirSync(old);
+    const archive = execFileSync("git", ["archive", LEGACY], { cwd: repoRoot });
+    execFileSync("tar", ["-x", "-C", old], { input: archive });
+    symlinkSync(join(repoRoot, "node_modules"), join(old, "node_modules"), "dir");
+    const build = spawnSync(
+      process.execPath,
+      [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"],
+      { cwd: old, encoding: "utf8" },
+    );
+    expect(build.status, build.stdout + build.stderr).toBe(0);
+    const env = {
+      HOME: join(root, "home"),
+      PULUMI_HOME: join(root, "home", ".pulumi"),
+      PATH: [dirname(process.execPath), engine.binDir, "/usr/local/bin", "/usr/bin", "/bin"].join(
+        delimiter,
+      ),
+      PULUMI_CONFIG_PASSPHRASE: passphrase,
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      API_KEY: emulator.demo.apiKey,
+    };
+    await shAll(
+      [
+        `pulumi login ${backend()}`,
+        "pulumi stack init legacy",
+        `pulumi config set incident-sync:baseUrl ${emulator.url}`,
+        `pulumi config set incident-sync:accountId ${emulator.demo.accountId}`,
+        'printf %s "$API_KEY" | pulumi config set --secret incident-sync:apiKey',
+        // 0.1 resolved the directory against the working directory: it needed an absolute one.
+        `pulumi config set incident-sync:definitionsDir ${join(old, "incidents")}`,
+        "pulumi up --yes --skip-preview",
+      ],
+      old,
+      env,
+    );
+    const exported = await sh("pulumi stack export", old, env);
+    expect(exported.output).toContain(join(old, "dist", "providers", "incident-operations.js"));
+
+    // The checkout moves on: a new one has the stack file (as git keeps it); the old is gone.
+    current = copyCheckout(join(root, "current"));
+    installCheckout(current);
+    copyFileSync(join(old, "Pulumi.legacy.yaml"), join(current, "Pulumi.legacy.yaml"));
+    rmSync(old, { recursive: true, force: true });
+  }, timeout);
+
+  afterAll(async () => {
+    db?.close();
+    await emulator?.close();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it(
+    "refreshes from another checkout once the one that wrote it is gone",
+    async () => {
+      emulator.emulator.control.appendIncidentUpdate(
+        emulator.demo.accountId,
+        "inc-checkout-latency",
+        {
+          description: "Better now",
+          status: "MONITORING",
+        },
+      );
+      const refresh = await run("refresh");
+      expect(refresh.kind === "ran" && refresh.result.ok, JSON.stringify(refresh)).toBe(true);
+      expect(refresh.kind === "ran" && refresh.result.changes.update).toBe(1);
+    },
+    timeout,
+  );
+
+  it(
+    "deletes a removed definition's incident through the stored 0.1 provider, and the same up stores the new provider for the others",
+    async () => {
+      const definitions = join(current, "incidents", "storefront.yaml");
+      // inc-login-failures says onRemove: resolve; it goes, inc-checkout-latency stays.
+      writeFileSync(
+        definitions,
+        "id: inc-checkout-latency\nname: Slow checkout for some customers in EU\nseverity: MEDIUM\nstatus: INVESTIGATING\nservices:\n  - id: svc-checkout\n    name: Checkout\n",
+      );
+      emulator.emulator.control.appendIncidentUpdate(
+        emulator.demo.accountId,
+        "inc-login-failures",
+        {
+          description: "Back again",
+          status: "IDENTIFIED",
+        },
+      );
+      const up = await run("up");
+      expect(up.kind === "ran" && up.result.ok, JSON.stringify(up)).toBe(true);
+      expect(up.kind === "ran" && up.result.changes).toMatchObject({ delete: 1, update: 3 });
+      expect(incidentRows(db, emulator.demo.accountId).get("inc-login-failures")?.status).toBe(
+        "RESOLVED",
+      );
+      expect(incidentRows(db, emulator.demo.accountId).get("inc-checkout-latency")?.status).toBe(
+        "INVESTIGATING",
+      );
+      const again = await run("up");
+      expect(again.kind === "ran" && again.result.changed).toBe(false);
+    },
+    timeout,
+  );
+});

@@ -1,0 +1,332 @@
+import { execFileSync } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { type EngineLocation, resolveEngine } from "../../src/engine";
+import { copyCheckout, installCheckout, repoRoot, tagOperations } from "./support/checkout";
+import { incidentRows } from "./support/emulator-rows";
+import { filesContaining } from "./support/files";
+import { readmeBlock } from "./support/readme-blocks";
+import { sh, shAll } from "./support/shell";
+
+const timeout = 600_000;
+
+/**
+ * The user's path, with no harness: the plain `pulumi` CLI (with its Node.js language host)
+ * in a checkout, with only the variables the README asks for. Every step builds on the state
+ * the previous one left, as a team's stack does.
+ */
+describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => {
+  let engine: EngineLocation;
+  let emulator: RunningEmulator;
+  let db: DatabaseSync;
+  let root: string;
+  let checkout: string;
+  let env: Record<string, string>;
+  const passphrase = "plain-cli-test-passphrase";
+  const operationsLog = () => join(root, "operations.log");
+
+  const live = () => incidentRows(db, emulator.demo.accountId);
+  const editDefinition = (file: string, edit: (text: string) => string) => {
+    const path = join(checkout, "incidents", file);
+    writeFileSync(path, edit(readFileSync(path, "utf8")));
+  };
+  const run = (line: string, cwd = checkout) => sh(line, cwd, env);
+  const runBlock = (name: string, cwd = checkout) => shAll(readmeBlock(name), cwd, env);
+
+  beforeAll(async () => {
+    engine = await resolveEngine();
+    root = mkdtempSync(join(tmpdir(), "incident-sync-plain-"));
+    emulator = await startEmulator({ port: 0, seed: "demo", dataFile: join(root, "emulator.db") });
+    db = new DatabaseSync(join(root, "emulator.db"), { readOnly: true });
+    checkout = copyCheckout(join(root, "checkout-a"));
+    const home = join(root, "home");
+    mkdirSync(home);
+    // A standard Pulumi install puts pulumi, pulumi-language-nodejs and the dynamic provider
+    // plugin in one directory on PATH; Node is Node 24, as .nvmrc asks.
+    env = {
+      HOME: home,
+      // Pulumi finds its home (credentials, plugins) from the account, not $HOME.
+      PULUMI_HOME: join(home, ".pulumi"),
+      PATH: [dirname(process.execPath), engine.binDir, "/usr/local/bin", "/usr/bin", "/bin"].join(
+        delimiter,
+      ),
+      PULUMI_CONFIG_PASSPHRASE: passphrase,
+      MONITORING_API_URL: emulator.url,
+      MONITORING_ACCOUNT_ID: emulator.demo.accountId,
+      MONITORING_API_KEY: emulator.demo.apiKey,
+      // There is no internet here, only the registries: no update checks and no audit (what
+      // this machine's ~/.npmrc says for its real users), and npm reads the machine's cache.
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      npm_config_cache: join(homedir(), ".npm"),
+      npm_config_audit: "false",
+      npm_config_fund: "false",
+      npm_config_update_notifier: "false",
+      // This machine's npm settings (its registry's certificate authority among them); npm
+      // looks for them beside the Node it runs on, which here is the project's Node 24.
+      npm_config_globalconfig: machineNpmConfig(),
+    };
+  }, timeout);
+
+  afterAll(async () => {
+    db?.close();
+    await emulator?.close();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it(
+    "sets up a stack with the README's commands, the key going in through stdin",
+    async () => {
+      const results = await runBlock("setup");
+      expect(results.map((result) => result.line)).toContain(
+        "printf '%s' \"$MONITORING_API_KEY\" | pulumi config set --secret incident-sync:apiKey",
+      );
+      expect(existsSync(join(checkout, "dist", "index.js"))).toBe(true);
+      const stackFile = readFileSync(join(checkout, "Pulumi.prod.yaml"), "utf8");
+      expect(stackFile).toContain("secure:");
+      expect(stackFile).not.toContain(emulator.demo.apiKey);
+    },
+    timeout,
+  );
+
+  it(
+    "applies every definition with up, then finds nothing to change on a second up",
+    async () => {
+      const [, preview, up] = await runBlock("apply");
+      expect(preview?.output).toContain("+ 5 to create");
+      expect(up?.output).toContain("+ 5 created");
+      for (const id of [
+        "inc-api-errors",
+        "inc-checkout-latency",
+        "inc-db-maintenance",
+        "inc-login-failures",
+      ]) {
+        expect(live().get(id)).toBeDefined();
+      }
+      const [, , again] = await runBlock("apply");
+      expect(again?.output).toContain("5 unchanged");
+    },
+    timeout,
+  );
+
+  it(
+    "shows an edit field by field in pulumi preview --diff, and up applies it",
+    async () => {
+      editDefinition("api-errors.yaml", (text) =>
+        text
+          .replace("name: Elevated error rate on the public API", "name: Errors on the public API")
+          .replace("severity: MAJOR", "severity: CRITICAL\nonRemove: resolve"),
+      );
+      const [, preview, up] = await runBlock("apply");
+      expect(preview?.output).toMatch(
+        /~ name\s*: "Elevated error rate on the public API" => "Errors on the public API"/,
+      );
+      expect(preview?.output).toMatch(/~ severity\s*: "MAJOR" => "CRITICAL"/);
+      expect(up?.output).toContain("~ 1 updated");
+      expect(live().get("inc-api-errors")).toMatchObject({
+        name: "Errors on the public API",
+        severity: "CRITICAL",
+      });
+    },
+    timeout,
+  );
+
+  it(
+    "finds a status changed on the status page with refresh and with preview --refresh --expect-no-changes (exit 7), and up puts git's back",
+    async () => {
+      emulator.emulator.control.appendIncidentUpdate(
+        emulator.demo.accountId,
+        "inc-checkout-latency",
+        {
+          description: "Latency looks better, watching.",
+          status: "MONITORING",
+        },
+      );
+      const refresh = await run(readmeBlock("drift")[0] ?? "");
+      expect(refresh?.code).toBe(0);
+      expect(refresh?.output).toContain("~ 1 updated");
+      const drift = await run(readmeBlock("drift")[1] ?? "");
+      expect(drift.code).toBe(7);
+      expect(drift.output).toContain("no changes were expected");
+      const [, , up] = await runBlock("apply");
+      expect(up?.output).toContain("~ 1 updated");
+      expect(live().get("inc-checkout-latency")?.status).toBe("INVESTIGATING");
+      const clean = await run(readmeBlock("drift")[1] ?? "");
+      expect(clean.code).toBe(0);
+    },
+    timeout,
+  );
+
+  it(
+    "refuses to reopen an incident resolved on the status page, naming it and the update that resolved it",
+    async () => {
+      emulator.emulator.control.appendIncidentUpdate(
+        emulator.demo.accountId,
+        "inc-checkout-latency",
+        {
+          description: "Fixed by the CDN change.",
+          status: "RESOLVED",
+        },
+      );
+      const up = await run("pulumi up --yes --skip-preview");
+      expect(up.code).not.toBe(0);
+      expect(up.output).toMatch(
+        /incident inc-checkout-latency was resolved on the status page at \S+ by update \S+ \("Fixed by the CDN change\."\), but its definition says INVESTIGATING/,
+      );
+      expect(live().get("inc-checkout-latency")?.status).toBe("RESOLVED");
+      editDefinition("storefront.yaml", (text) =>
+        text.replace("status: INVESTIGATING", "status: RESOLVED"),
+      );
+      const [, , accepted] = await runBlock("apply");
+      expect(accepted?.output).toContain("~ 1 updated");
+    },
+    timeout,
+  );
+
+  it(
+    "removes definitions from a moved checkout: the released incident stays as it is, the resolved one is resolved",
+    async () => {
+      const moved = join(root, "checkout-b");
+      renameSync(checkout, moved);
+      checkout = moved;
+      const before = live().get("inc-db-maintenance");
+      rmSync(join(checkout, "incidents", "db-maintenance.yaml"));
+      rmSync(join(checkout, "incidents", "api-errors.yaml"));
+      const [, , up] = await runBlock("apply");
+      expect(up?.output).toContain("- 2 deleted");
+      expect(live().get("inc-db-maintenance")).toEqual(before);
+      expect(live().get("inc-api-errors")?.status).toBe("RESOLVED");
+    },
+    timeout,
+  );
+
+  it(
+    "runs the current checkout's provider code for refresh, update and delete, even while the old checkout still exists",
+    async () => {
+      const old = checkout;
+      const current = copyCheckout(join(root, "checkout-c"), old);
+      installCheckout(current);
+      tagOperations(old, "old checkout", operationsLog());
+      tagOperations(current, "current checkout", operationsLog());
+      checkout = current;
+      expect((await run("pulumi stack select prod")).code).toBe(0);
+      expect((await run("pulumi refresh --yes --skip-preview")).code).toBe(0);
+      editDefinition("storefront.yaml", (text) =>
+        text.replace(
+          "name: Some users cannot log in with SSO",
+          "name: SSO logins failed for some users",
+        ),
+      );
+      expect((await run("pulumi up --yes --skip-preview")).output).toContain("~ 1 updated");
+      editDefinition("storefront.yaml", (text) => text.slice(0, text.indexOf("\n---\n") + 1));
+      expect((await run("pulumi up --yes --skip-preview")).output).toContain("- 1 deleted");
+      const ran = new Set(readFileSync(operationsLog(), "utf8").trim().split("\n"));
+      expect([...ran]).toEqual(["current checkout"]);
+    },
+    timeout,
+  );
+
+  it(
+    "refreshes, updates and deletes the same state from a project that installs incident-sync as a dependency",
+    async () => {
+      const project = join(root, "consumer");
+      mkdirSync(project);
+      writeFileSync(
+        join(project, "Pulumi.yaml"),
+        "name: incident-sync\nruntime: nodejs\nmain: index.js\n",
+      );
+      cpSync(join(checkout, "Pulumi.prod.yaml"), join(project, "Pulumi.prod.yaml"));
+      cpSync(join(checkout, "incidents"), join(project, "incidents"), { recursive: true });
+      writeFileSync(
+        join(project, "index.js"),
+        'module.exports = require("incident-sync/program");\n',
+      );
+      installAsDependency(project, checkout);
+      rmSync(operationsLog(), { force: true });
+      tagOperations(
+        join(project, "node_modules", "incident-sync"),
+        "installed package",
+        operationsLog(),
+      );
+      expect((await run("pulumi stack select prod", project)).code).toBe(0);
+      expect((await run("pulumi refresh --yes --skip-preview", project)).code).toBe(0);
+      writeFileSync(
+        join(project, "incidents", "storefront.yaml"),
+        readFileSync(join(project, "incidents", "storefront.yaml"), "utf8").replace(
+          "severity: MEDIUM",
+          "severity: MINOR\nreason: Only a few EU customers are affected",
+        ),
+      );
+      expect((await run("pulumi up --yes --skip-preview", project)).output).toContain(
+        "~ 1 updated",
+      );
+      rmSync(join(project, "incidents", "storefront.yaml"));
+      writeFileSync(
+        join(project, "incidents", "keep.yaml"),
+        readFileSync(join(checkout, "incidents", "storefront.yaml")),
+      );
+      const removed = await run("pulumi up --yes --skip-preview", project);
+      expect(removed.code).toBe(0);
+      const ran = new Set(readFileSync(operationsLog(), "utf8").trim().split("\n"));
+      expect([...ran]).toEqual(["installed package"]);
+    },
+    timeout,
+  );
+
+  it(
+    "keeps the key out of pulumi stack export and every file of the state, then destroy stops managing every incident",
+    async () => {
+      const exported = await run("pulumi stack export");
+      expect(exported.code).toBe(0);
+      expect(exported.output).not.toContain(emulator.demo.apiKey);
+      expect(filesContaining(join(env.HOME ?? "", ".pulumi"), emulator.demo.apiKey)).toEqual([]);
+      const [destroy] = await runBlock("destroy");
+      expect(destroy?.output).toMatch(/- \d+ deleted/);
+      expect(
+        JSON.parse((await run("pulumi stack export")).output).deployment.resources ?? [],
+      ).toEqual([]);
+    },
+    timeout,
+  );
+});
+
+/** The global npm config file of this machine's npm, as `npm config get globalconfig` says. */
+function machineNpmConfig(): string {
+  return (
+    process.env.npm_config_globalconfig ??
+    execFileSync("npm", ["config", "get", "globalconfig"], { encoding: "utf8" }).trim()
+  );
+}
+
+/**
+ * What `npm install incident-sync` leaves in a project: the package's published files under
+ * node_modules/incident-sync, and its dependencies beside it (linked from this checkout's).
+ */
+function installAsDependency(project: string, packageDir: string): void {
+  const target = join(project, "node_modules", "incident-sync");
+  mkdirSync(target, { recursive: true });
+  const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
+    files: string[];
+  };
+  for (const entry of ["package.json", ...manifest.files]) {
+    cpSync(join(packageDir, entry), join(target, entry), { recursive: true });
+  }
+  for (const name of readdirSync(join(repoRoot, "node_modules"))) {
+    if (name.startsWith(".") || name === "incident-sync") continue;
+    symlinkSync(join(repoRoot, "node_modules", name), join(project, "node_modules", name));
+  }
+}

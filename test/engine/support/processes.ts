@@ -1,0 +1,72 @@
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+
+/** Live processes whose working directory is `dir` or below it: an engine run's processes. */
+export function processesIn(dir: string): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        const cwd = readlinkSync(`/proc/${pid}/cwd`);
+        return (cwd === dir || cwd.startsWith(`${dir}/`)) && !isZombie(pid);
+      } catch {
+        return false;
+      }
+    });
+}
+
+/** `pid` and every process below it, by parent id, deepest last. */
+export function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const tree: number[] = [];
+  const visit = (id: number) => {
+    tree.push(id);
+    for (const child of children.get(id) ?? []) visit(child);
+  };
+  visit(pid);
+  return tree;
+}
+
+/** Sends SIGKILL to every process given, as a cancelled CI job or a lost runner does. */
+export function killAll(pids: readonly number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return true;
+  }
+}
+
+/** Waits until `check` holds, polling; false when `timeoutMs` passes first. */
+export async function eventually(
+  check: () => boolean,
+  timeoutMs: number,
+  everyMs = 100,
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  return check();
+}
