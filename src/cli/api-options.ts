@@ -1,17 +1,13 @@
 import type { Command } from "commander";
-
-/** Where and as whom a command talks to the monitoring API. */
-export interface ApiConnection {
-  baseUrl: string;
-  apiKey: string;
-  accountId?: string;
-}
+import { settingEnv, settingFlag } from "../settings/names";
 
 /** Raw values of the shared flags as commander parses them. */
 export interface ApiFlags {
   apiUrl?: string;
   apiKey?: string;
   accountId?: string;
+  rateLimit?: string;
+  concurrency?: string;
 }
 
 /** Thrown when the connection settings are missing or malformed; the message says how to fix it. */
@@ -19,51 +15,45 @@ export class ApiOptionsError extends Error {
   override name = "ApiOptionsError";
 }
 
+/** Allowed values of the client limits: whole numbers in these ranges. */
+export const LIMITS = {
+  rateLimit: { min: 1, max: 60_000, unit: "requests per minute" },
+  concurrency: { min: 1, max: 64, unit: "calls in flight" },
+} as const;
+
 /**
- * Adds `--api-url`, `--api-key` and `--account-id` to a command. Each falls back to
- * `MONITORING_API_URL`, `MONITORING_API_KEY` and `MONITORING_ACCOUNT_ID`. The key flag
- * is accepted for scripts, but the environment is preferred: a flag shows up in `ps`.
+ * Adds the connection flags to a command: `--api-url`, `--api-key`, `--account-id`,
+ * `--rate-limit` and `--concurrency`. Each falls back to its environment variable
+ * (`MONITORING_API_URL`, …). The key flag is accepted for scripts, but the environment is
+ * preferred: a flag shows up in `ps`.
  */
 export function addApiOptions(command: Command): Command {
+  const limit = (setting: keyof typeof LIMITS) => {
+    const { min, max, unit } = LIMITS[setting];
+    return `${unit}, ${min} to ${max} (env ${settingEnv(setting)})`;
+  };
+  // The client's defaults (DEFAULTS in src/api/client/options.ts; a test keeps them equal),
+  // written out because that module loads zod, which building the program does not need.
+  command.addHelpText(
+    "after",
+    `
+Unless ${settingFlag("rateLimit")} and ${settingFlag("concurrency")} say otherwise, the client sends at most
+600 requests per minute and has at most 8 calls in flight. It retries 429, 502, 503,
+504 and network errors.`,
+  );
   return command
-    .option("--api-url <url>", "monitoring API base URL (env MONITORING_API_URL)")
-    .option("--api-key <key>", "API key; prefer env MONITORING_API_KEY (never printed)")
-    .option("--account-id <id>", "account identifier (env MONITORING_ACCOUNT_ID)");
-}
-
-/** Resolves flags over environment variables into a connection, or says what is missing. */
-export function resolveApiConnection(
-  flags: ApiFlags,
-  env: NodeJS.ProcessEnv = process.env,
-): ApiConnection {
-  const baseUrl = flags.apiUrl ?? env.MONITORING_API_URL;
-  const apiKey = flags.apiKey ?? env.MONITORING_API_KEY;
-  const accountId = flags.accountId ?? env.MONITORING_ACCOUNT_ID;
-  const missing: string[] = [];
-  if (!baseUrl) missing.push("the API URL (--api-url or MONITORING_API_URL)");
-  if (!apiKey) missing.push("the API key (MONITORING_API_KEY or --api-key)");
-  if (!baseUrl || !apiKey) {
-    throw new ApiOptionsError(`Missing ${missing.join(" and ")}.`);
-  }
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new ApiOptionsError(
-      `The API URL ${JSON.stringify(baseUrl)} is not a valid URL; use e.g. http://127.0.0.1:8787.`,
-    );
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ApiOptionsError(`The API URL must use http or https, not ${url.protocol}`);
-  }
-  return accountId ? { baseUrl, apiKey, accountId } : { baseUrl, apiKey };
-}
-
-/**
- * Removes every occurrence of the key from text bound for a person (error messages from
- * lower layers may quote a request); the key must never reach a terminal or a log.
- */
-export function redactKey(text: string, apiKey: string | undefined): string {
-  if (!apiKey || apiKey.length < 4) return text;
-  return text.split(apiKey).join("[redacted]");
+    .option(
+      `${settingFlag("baseUrl")} <url>`,
+      `monitoring API base URL (env ${settingEnv("baseUrl")})`,
+    )
+    .option(
+      `${settingFlag("apiKey")} <key>`,
+      `API key; prefer env ${settingEnv("apiKey")} (never printed)`,
+    )
+    .option(
+      `${settingFlag("accountId")} <id>`,
+      `account identifier (env ${settingEnv("accountId")})`,
+    )
+    .option(`${settingFlag("rateLimit")} <n>`, limit("rateLimit"))
+    .option(`${settingFlag("concurrency")} <n>`, limit("concurrency"));
 }

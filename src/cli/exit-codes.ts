@@ -5,11 +5,15 @@
 export const ExitCode = {
   /** Success: the input is valid, or there is nothing to do. */
   Ok: 0,
-  /** Invalid input or a failure (bad definitions, unreachable API, git error). */
+  /** An error: invalid input or definitions, missing settings, auth, network, git. */
   Failure: 1,
-  /** Success, and there are changes to apply (`plan`). */
+  /** Success, and there is something to act on: changes to apply (`plan`), drift (`drift`). */
   Changes: 2,
   /** There are changes, and some break the lifecycle policy (`plan`). */
   PolicyViolation: 3,
+  /** Stopped by SIGINT, after the engine finished the steps in flight (`up`, `preview`, `refresh`). */
+  StoppedBySigint: 130,
+  /** Stopped by SIGTERM, likewise (128 + the signal's number, as shells report it). */
+  StoppedBySigterm: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

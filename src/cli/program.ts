@@ -1,14 +1,18 @@
 import { Command } from "commander";
 import { PACKAGE_VERSION } from "../package-version";
-import { driftCommand } from "./commands/drift";
-import { emulatorCommand } from "./commands/emulator";
-import { planCommand } from "./commands/plan";
-import { reportCommand } from "./commands/report";
-import { validateCommand } from "./commands/validate";
+import { driftCommand } from "./commands/drift-command";
+import { emulatorCommand } from "./commands/emulator-command";
+import { planCommand } from "./commands/plan-command";
+import { reportCommand } from "./commands/report-command";
+import { cancelCommand, stackCommand } from "./commands/stack-command";
+import { validateCommand } from "./commands/validate-command";
+import { failureText } from "./run-command";
 
 /**
- * Builds the `incident-sync` command line. Each command lives in its own file under
- * `commands/` and registers itself here, so `--help` lists them all in one place.
+ * Builds the `incident-sync` command line. Each command's options and help live in
+ * `commands/<name>-command.ts` and its work in `commands/<name>.ts`, which the command's
+ * action loads only when it runs: registering every command here costs little, and a run
+ * loads only what its command needs.
  */
 export function createProgram(): Command {
   const program = new Command("incident-sync")
@@ -22,12 +26,34 @@ export function createProgram(): Command {
   program.addCommand(driftCommand());
   program.addCommand(reportCommand());
   program.addCommand(emulatorCommand());
+  program.addCommand(stackCommand("up"));
+  program.addCommand(stackCommand("preview"));
+  program.addCommand(stackCommand("refresh"));
+  program.addCommand(cancelCommand());
   return program;
 }
 
+/** Runs the command line; every command reports its own failures, this catches the rest. */
+export async function runProgram(argv: readonly string[]): Promise<void> {
+  try {
+    await createProgram().parseAsync(argv);
+  } catch (error) {
+    const { describeFailure } = await import("./failure.js");
+    const failure = describeFailure(error);
+    process.stderr.write(failureText(failure, "", false));
+    process.exitCode = failure.exitCode;
+  }
+}
+
 const OVERVIEW = `
-Commands that talk to the API read MONITORING_API_URL, MONITORING_API_KEY and
-MONITORING_ACCOUNT_ID, or --api-url, --api-key and --account-id. The key is never printed.
+Commands that talk to the API (drift, report, plan --evidence, up/preview/refresh) read
+MONITORING_API_URL, MONITORING_API_KEY, MONITORING_ACCOUNT_ID, MONITORING_RATE_LIMIT and
+MONITORING_CONCURRENCY, or --api-url, --api-key, --account-id, --rate-limit and
+--concurrency. The key is never printed.
+
+Formats: every command takes --format; markdown may be written md. With a format other
+than text (and no --out file), an error is also written to stdout in that format (JSON:
+{"error": {…}}), so whatever reads stdout gets a whole document, never half of one.
 
 Exit codes: 0 ok, 1 error (bad input, auth, network, git), 2 changes or drift found
 (plan, drift), 3 lifecycle policy violated (plan).
@@ -37,6 +63,6 @@ Examples:
   $ incident-sync plan --base origin/main --format markdown
   $ incident-sync drift incidents
   $ incident-sync report errors --check chk-api --format html --out errors.html
-  $ incident-sync emulator --port 4010 --seed demo
+  $ incident-sync emulator --port 0 --format json
 
 Run "incident-sync <command> --help" for each command's options and examples.`;

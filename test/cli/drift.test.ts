@@ -232,8 +232,6 @@ describe("drift", () => {
   });
 
   describe("the compiled CLI", () => {
-    beforeAll(() => {});
-
     test("exits 2 on drift with a GitHub summary, and 1 with a wrong key that it never prints", async () => {
       const summaryFile = path.join(repo, "..", `summary-${path.basename(repo)}.md`);
       await appendFile(summaryFile, "");
@@ -255,7 +253,7 @@ describe("drift", () => {
       expect(denied.stderr).not.toContain(API_KEY);
       // Incidents are read concurrently: whichever fails first is named.
       expect(denied.stderr.replace(/inc-(api|db)/, "inc-…")).toMatchInlineSnapshot(`
-        "incident-sync: GET /v1/status-pages/incidents/inc-…/incident-updates failed: 401 Unauthorized: the API key is not valid: check MONITORING_API_KEY or --api-key. Check the API key the client was created with.
+        "incident-sync drift: GET /v1/status-pages/incidents/inc-…/incident-updates failed: 401 Unauthorized: the API key is not valid. The API key was refused: check MONITORING_API_KEY or --api-key.
         "
       `);
     });
@@ -269,10 +267,10 @@ describe("drift", () => {
         const result = await runCli(["drift", "incidents"], repo, apiEnv(running));
         expect(result.exitCode).toBe(1);
         expect(result.stderr).toMatchInlineSnapshot(`
-          "incident-sync drift: the definitions are not valid; fix them first (incident-sync validate):
-            incidents/broken.yaml:1:1: missing required field "services" (a list of service ids)
-            incidents/broken.yaml:1:1: missing required field "status" (one of INVESTIGATING, IDENTIFIED, MONITORING, RESOLVED)
-            incidents/broken.yaml:3:11: severity "HUGE" is not allowed; use one of CRITICAL, MAJOR, MEDIUM, MINOR
+          "incident-sync drift: the definitions in incidents are not valid (3 problems); fix them first:
+            incidents/broken.yaml:1:1: missing required field "services" (a list of service ids) [missing-key]
+            incidents/broken.yaml:1:1: missing required field "status" (one of INVESTIGATING, IDENTIFIED, MONITORING, RESOLVED) [missing-key]
+            incidents/broken.yaml:3:11: severity "HUGE" is not allowed; use one of CRITICAL, MAJOR, MEDIUM, MINOR [invalid-value]
           "
         `);
       } finally {
@@ -281,11 +279,90 @@ describe("drift", () => {
       }
     });
 
+    test("with --format json a failure is a JSON error document on stdout, and the key is in neither stream", async () => {
+      const denied = await runCli(["drift", "--format", "json"], repo, {
+        ...apiEnv(running),
+        MONITORING_API_KEY: "not-the-key-9f8e7d",
+      });
+
+      expect(denied.exitCode).toBe(1);
+      const document = JSON.parse(denied.stdout) as { error: { type: string; message: string } };
+      expect(document.error.type).toBe("UnauthorizedError");
+      expect(document.error.message).toMatch(
+        /^GET \/v1\/status-pages\/incidents\/inc-(api|db)\/incident-updates failed: 401 Unauthorized: /,
+      );
+      expect(denied.stderr).toContain(document.error.message);
+      expect(`${denied.stdout}${denied.stderr}`).not.toContain("not-the-key-9f8e7d");
+    });
+
+    test("with --format markdown a failure is a short block the drift issue can show", async () => {
+      const result = await runCli(["drift", "--format", "markdown"], repo, {
+        MONITORING_API_KEY: API_KEY,
+      });
+      expect(result.exitCode).toBe(1);
+      expect(result.stdout).toMatchInlineSnapshot(`
+        "### incident-sync drift: failed
+
+        ❌ Missing the API URL (--api-url or MONITORING_API_URL).
+        "
+      `);
+    });
+
+    test("invalid definitions with --format github become one annotation per problem", async () => {
+      await writeFile(
+        path.join(repo, "incidents", "broken.yaml"),
+        "id: inc-broken\nname: x\nseverity: HUGE\nstatus: RESOLVED\nservices: [svc-api]\n",
+      );
+      try {
+        const result = await runCli(["drift", "--format", "github"], repo, apiEnv(running));
+        expect(result.exitCode).toBe(1);
+        expect(result.stdout).toMatchInlineSnapshot(`
+          "::error file=incidents/broken.yaml,line=3,col=11,title=incident-sync%3A invalid-value::severity "HUGE" is not allowed; use one of CRITICAL, MAJOR, MEDIUM, MINOR
+          ::error title=incident-sync drift::the definitions in incidents are not valid (1 problem); fix them first:
+          "
+        `);
+      } finally {
+        await git("git", ["clean", "-fq", "incidents"], { cwd: repo });
+      }
+    });
+
+    test("md and markdown are one format", async () => {
+      const driftAs = (format: string) =>
+        runCli(["drift", "--format", format], repo, apiEnv(running));
+      const [md, markdown] = await Promise.all([driftAs("md"), driftAs("markdown")]);
+      const withoutTime = (text: string) => text.replace(/Generated \S+/, "Generated <time>");
+      expect(md.exitCode).toBe(2);
+      expect(withoutTime(md.stdout)).toBe(withoutTime(markdown.stdout));
+      expect(md.stdout).toContain("| inc-api | DRIFTED |");
+    });
+
+    test("--rate-limit and --concurrency are checked, from flags and from the environment", async () => {
+      const flag = await runCli(["drift", "--rate-limit", "0"], repo, apiEnv(running));
+      const variable = await runCli(["drift", "--format", "json"], repo, {
+        ...apiEnv(running),
+        MONITORING_CONCURRENCY: "100",
+      });
+      const fine = await runCli(
+        ["drift", "--rate-limit", "1200", "--concurrency", "2"],
+        repo,
+        apiEnv(running),
+      );
+
+      expect([flag.exitCode, variable.exitCode, fine.exitCode]).toEqual([1, 1, 2]);
+      expect(flag.stderr).toMatchInlineSnapshot(`
+        "incident-sync drift: --rate-limit must be a whole number of requests per minute from 1 to 60000, not "0".
+        "
+      `);
+      expect(JSON.parse(variable.stdout).error.message).toMatchInlineSnapshot(
+        `"MONITORING_CONCURRENCY must be a whole number of calls in flight from 1 to 64, not "100"."`,
+      );
+    });
+
     test("exits 1 when the API URL is missing, saying which variable to set", async () => {
       const result = await runCli(["drift"], repo, { MONITORING_API_KEY: API_KEY });
       expect(result.exitCode).toBe(1);
       expect(result.stderr).toMatchInlineSnapshot(`
-        "incident-sync: Missing the API URL (--api-url or MONITORING_API_URL).
+        "incident-sync drift: Missing the API URL (--api-url or MONITORING_API_URL).
         "
       `);
     });

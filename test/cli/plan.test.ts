@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runPlan } from "../../src/cli/commands/plan";
+import { captureIo } from "../reports/support/harness";
 import { runCli } from "./run-cli";
 
 /** What `plan --format json` promises to tools. */
@@ -148,13 +149,10 @@ describe("incident-sync plan against a real git repository", () => {
   });
 
   it("treats every definition as added when the directory did not exist at the base", async () => {
-    const result = await runPlan({
-      dir: path.join(repo, "incidents"),
-      base: "empty",
-      format: "json",
-    });
-    expect(result.exitCode).toBe(2);
-    expect(PlanJson.parse(JSON.parse(result.output)).summary).toMatchObject({
+    const capture = captureIo({}, repo);
+    const exitCode = await runPlan({ dir: "incidents", base: "empty", format: "json" }, capture.io);
+    expect(exitCode).toBe(2);
+    expect(PlanJson.parse(JSON.parse(capture.stdout())).summary).toMatchObject({
       add: 2,
       update: 0,
       remove: 0,
@@ -246,16 +244,47 @@ describe("incident-sync plan against a real git repository", () => {
     expect(plan.findings.map((finding) => finding.rule)).toEqual(["incident-id-changed"]);
   });
 
-  it("exits 1 and lists the problems when the working tree is invalid", async () => {
+  it("exits 1 and lists the problems on stderr, and in the chosen format on stdout, when the working tree is invalid", async () => {
     await writeIncidents({
       "api.yaml": definition({ severity: "SEVERE" }),
       "checkout.yaml": checkout,
     });
-    const run = await runCli(["plan", "--base", "v1"], repo);
-    expect(run.exitCode).toBe(1);
-    expect(run.stdout).toMatchInlineSnapshot(`
-      "The definitions in incidents are not valid (1 problem); fix them and run plan again.
-      incidents/api.yaml:3:11: severity "SEVERE" is not allowed; use one of CRITICAL, MAJOR, MEDIUM, MINOR [invalid-value]
+    const text = await runCli(["plan", "--base", "v1"], repo);
+    expect(text.exitCode).toBe(1);
+    expect(text.stdout).toBe("");
+    expect(text.stderr).toMatchInlineSnapshot(`
+      "incident-sync plan: the definitions in incidents are not valid (1 problem); fix them first:
+        incidents/api.yaml:3:11: severity "SEVERE" is not allowed; use one of CRITICAL, MAJOR, MEDIUM, MINOR [invalid-value]
+      "
+    `);
+
+    const json = await runCli(["plan", "--base", "v1", "--format", "json"], repo);
+    expect(json.exitCode).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: {
+        type: "InvalidDefinitionsError",
+        message: "the definitions in incidents are not valid (1 problem); fix them first:",
+        problems: [
+          {
+            file: "incidents/api.yaml",
+            line: 3,
+            column: 11,
+            code: "invalid-value",
+            message: 'severity "SEVERE" is not allowed; use one of CRITICAL, MAJOR, MEDIUM, MINOR',
+          },
+        ],
+      },
+    });
+
+    const markdown = await runCli(["plan", "--base", "v1", "--format", "markdown"], repo);
+    expect(markdown.exitCode).toBe(1);
+    expect(markdown.stdout).toMatchInlineSnapshot(`
+      "<!-- incident-sync-plan -->
+      ### incident-sync plan: failed
+
+      ❌ the definitions in incidents are not valid (1 problem); fix them first:
+
+      - \`incidents/api.yaml:3:11\` severity "SEVERE" is not allowed; use one of CRITICAL, MAJOR, MEDIUM, MINOR
       "
     `);
   });
@@ -264,10 +293,36 @@ describe("incident-sync plan against a real git repository", () => {
     await writeIncidents({ "api.yaml": definition(), "checkout.yaml": checkout });
     const run = await runCli(["plan", "--base", "origin/main"], repo);
     expect(run.exitCode).toBe(1);
+    expect(run.stdout).toBe("");
     expect(run.stderr.replace(repo, "<repo>")).toMatchInlineSnapshot(`
-      "incident-sync: the git ref "origin/main" does not name a commit in <repo>; fetch it first (for example: git fetch origin main) or pass a branch, tag or commit that exists.
+      "incident-sync plan: the git ref "origin/main" does not name a commit in <repo>; fetch it first (for example: git fetch origin main) or pass a branch, tag or commit that exists.
       "
     `);
+  });
+
+  it("on a git error still gives the pull request a comment that says what went wrong, and tools a JSON error", async () => {
+    await writeIncidents({ "api.yaml": definition(), "checkout.yaml": checkout });
+    const markdown = await runCli(["plan", "--base", "origin/main", "--format", "md"], repo);
+    expect(markdown.exitCode).toBe(1);
+    expect(markdown.stdout.replace(repo, "<repo>")).toMatchInlineSnapshot(`
+      "<!-- incident-sync-plan -->
+      ### incident-sync plan: failed
+
+      ❌ the git ref "origin/main" does not name a commit in <repo>; fetch it first (for example: git fetch origin main) or pass a branch, tag or commit that exists.
+      "
+    `);
+    const json = await runCli(["plan", "--base", "origin/main", "--format", "json"], repo);
+    expect(JSON.parse(json.stdout).error.type).toBe("GitSourceError");
+  });
+
+  it("reads md as markdown", async () => {
+    await writeIncidents({ "api.yaml": definition(), "checkout.yaml": checkout });
+    const planAs = (format: string) =>
+      runCli(["plan", "--base", "v2-more-severe", "--format", format], repo);
+    const [md, markdown] = await Promise.all([planAs("md"), planAs("markdown")]);
+    expect(md.exitCode).toBe(3);
+    expect(md.stdout).toBe(markdown.stdout);
+    expect(md.stdout.split("\n")[0]).toBe("<!-- incident-sync-plan -->");
   });
 
   it("exits 1 with advice outside a git repository", async () => {

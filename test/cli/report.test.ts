@@ -2,12 +2,23 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { Writable } from "node:stream";
 import { promisify } from "node:util";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { RunningEmulator } from "../../src/emulator";
-import { HeartbeatReport } from "../../src/reports";
-import { ACCOUNT, apiEnv, control, startSeededEmulator, tempDir } from "../reports/support/harness";
+import { runReportErrors } from "../../src/cli/commands/report-errors";
+import type { CommandIo } from "../../src/cli/io";
+import { runCommand } from "../../src/cli/run-command";
+import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { ErrorReport, HeartbeatReport, IncidentReport } from "../../src/reports";
+import {
+  ACCOUNT,
+  API_KEY,
+  apiEnv,
+  control,
+  startSeededEmulator,
+  tempDir,
+} from "../reports/support/harness";
 import { HEARTBEATS } from "../reports/support/heartbeat-seed";
 import { CLI, runCli } from "./run-cli";
 
@@ -18,11 +29,50 @@ beforeAll(async () => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   running = await startSeededEmulator({ heartbeats: HEARTBEATS });
   await control(running, `/accounts/${ACCOUNT}/checks/chk-cli/error-groups`, { count: 450 });
+  await control(running, `/accounts/${ACCOUNT}/checks/chk-long/error-groups`, { count: 3_000 });
   dir = await tempDir("report-cli");
 });
 afterAll(async () => {
   await running?.close();
 });
+
+/**
+ * Runs `report errors` in-process as the CLI does, and turns on `faults` for every API
+ * request once the first bytes reach stdout: a failure after the export began streaming.
+ */
+async function exportFailingMidway(format: "csv" | "json") {
+  const chunks: string[] = [];
+  let failing = false;
+  const stdout = new Writable({
+    write(chunk, _encoding, done) {
+      chunks.push(String(chunk));
+      if (!failing) {
+        failing = true;
+        running.emulator.control.setFaults({ latencyMs: 20, failRate: 1, retryAfterSeconds: 0 });
+      }
+      done();
+    },
+  });
+  const errors: string[] = [];
+  const stderr = new Writable({
+    write(chunk, _encoding, done) {
+      errors.push(String(chunk));
+      done();
+    },
+  });
+  const io: CommandIo = { stdout, stderr, env: apiEnv(running), cwd: process.cwd() };
+  running.emulator.control.setFaults({ latencyMs: 20 });
+  try {
+    const exitCode = await runCommand(
+      io,
+      { command: "report errors", format, secrets: [API_KEY] },
+      (held) => runReportErrors({ check: ["chk-long"], format, progress: false }, held),
+    );
+    return { exitCode, stdout: chunks.join(""), stderr: errors.join("") };
+  } finally {
+    running.emulator.control.setFaults({});
+  }
+}
 
 describe("report commands, compiled and run for real", () => {
   test("report errors streams a CSV of every group to stdout and says how many on stderr", async () => {
@@ -62,6 +112,45 @@ describe("report commands, compiled and run for real", () => {
     expect(report.checks[0]?.events).toHaveLength(45);
   });
 
+  test("report errors --format html from the compiled CLI inlines uPlot and the page script, read from the package", async () => {
+    const out = path.join(dir, "errors.html");
+    const result = await runCli(
+      ["report", "errors", "--check", "chk-cli", "--format", "html", "--out", out],
+      process.cwd(),
+      apiEnv(running),
+    );
+
+    expect(result.exitCode).toBe(0);
+    const html = await readFile(out, "utf8");
+    expect(html).toContain("uPlot");
+    expect(html).toContain("window.incidentSyncReport");
+    expect(html.match(/<script>/g)).toHaveLength(4);
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1];
+    expect(csp).toMatch(/^default-src 'none'; script-src( 'sha256-[A-Za-z0-9+/=]+'){4}; style-src/);
+  });
+
+  test("report incident tells inc-api-errors' story from the definitions in incidents/ and the demo emulator, as JSON", async () => {
+    const demo = await startEmulator({ port: 0, seed: "demo" });
+    try {
+      const result = await runCli(
+        ["report", "incident", "inc-api-errors", "--format", "json"],
+        process.cwd(),
+        {
+          MONITORING_API_URL: demo.url,
+          MONITORING_API_KEY: demo.demo.apiKey,
+        },
+      );
+
+      expect(result.exitCode).toBe(0);
+      const [incident] = IncidentReport.parse(JSON.parse(result.stdout)).incidents;
+      expect(incident?.evidence.checks).toEqual(["chk-api", "chk-web"]);
+      expect(incident?.timeline).toHaveLength(10);
+      expect(result.stderr).toBe("Wrote 1 incident(s) with 10 timeline entries.\n");
+    } finally {
+      await demo.close();
+    }
+  });
+
   test("an unknown format is refused with the allowed values and exit 1", async () => {
     const result = await runCli(
       ["report", "errors", "--check", "x", "--format", "xlsx"],
@@ -70,9 +159,119 @@ describe("report commands, compiled and run for real", () => {
     );
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatchInlineSnapshot(`
-      "error: option '--format <format>' argument 'xlsx' is invalid. Allowed choices are md, csv, json, html.
+      "error: option '--format <format>' argument 'xlsx' is invalid. Allowed choices are markdown, md, csv, json, html.
       "
     `);
+  });
+
+  test("a --top that is not a positive whole number or all is refused with what is allowed and exit 1", async () => {
+    const result = await runCli(
+      ["report", "errors", "--check", "x", "--format", "md", "--top", "0"],
+      process.cwd(),
+      apiEnv(running),
+    );
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatchInlineSnapshot(`
+      "error: option '--top <n>' argument '0' is invalid. Use a positive whole number of groups, or all.
+      "
+    `);
+  });
+
+  test("an unknown check prints a whole error document in the chosen format, never the start of a report", async () => {
+    const exportAs = (format: string) =>
+      runCli(
+        ["report", "errors", "--check", "chk-nope", "--format", format],
+        process.cwd(),
+        apiEnv(running),
+      );
+    const [json, csv, markdown] = await Promise.all([
+      exportAs("json"),
+      exportAs("csv"),
+      exportAs("md"),
+    ]);
+
+    expect([json.exitCode, csv.exitCode, markdown.exitCode]).toEqual([1, 1, 1]);
+    expect(JSON.parse(json.stdout)).toMatchInlineSnapshot(`
+      {
+        "error": {
+          "message": "GET /v1/error-groups/checks/chk-nope?limit=100&page=1 failed: 404 Not Found: check chk-nope not found",
+          "type": "NotFoundError",
+        },
+      }
+    `);
+    expect(parse(csv.stdout, { columns: true })).toEqual([
+      { error: JSON.parse(json.stdout).error.message },
+    ]);
+    expect(markdown.stdout).toMatchInlineSnapshot(`
+      "### incident-sync report errors: failed
+
+      ❌ GET /v1/error-groups/checks/chk-nope?limit=100&page=1 failed: 404 Not Found: check chk-nope not found
+      "
+    `);
+    expect(json.stderr).toMatchInlineSnapshot(`
+      "incident-sync report errors: GET /v1/error-groups/checks/chk-nope?limit=100&page=1 failed: 404 Not Found: check chk-nope not found
+      "
+    `);
+  });
+
+  test("report incident of an incident the account does not have is an error document, not a stack trace", async () => {
+    const result = await runCli(
+      ["report", "incident", "inc-nope", "--format", "json"],
+      process.cwd(),
+      apiEnv(running),
+    );
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).not.toMatch(/^ {4}at /m);
+    expect(JSON.parse(result.stdout)).toMatchInlineSnapshot(`
+      {
+        "error": {
+          "message": "Incident "inc-nope" does not exist in this account (its updates answer 404). Check the id, and that MONITORING_API_KEY belongs to the incident's account.",
+          "type": "IncidentNotFoundError",
+        },
+      }
+    `);
+  });
+
+  test("nothing is streamed until every check's first page has arrived, so a real check beside an unknown one still gives only the error", async () => {
+    const result = await runCli(
+      ["report", "errors", "--check", "chk-cli", "--check", "chk-nope", "--format", "json"],
+      process.cwd(),
+      apiEnv(running),
+    );
+    expect(result.exitCode).toBe(1);
+    expect(Object.keys(JSON.parse(result.stdout))).toEqual(["error"]);
+  });
+
+  test("a page that fails after the JSON began streaming closes the document with an error member instead of a summary", async () => {
+    const { exitCode, stdout, stderr } = await exportFailingMidway("json");
+
+    expect(exitCode).toBe(1);
+    const document = JSON.parse(stdout) as { groups: unknown[]; error: object; summary?: object };
+    expect(document.summary).toBeUndefined();
+    expect(document.error).toMatchObject({
+      type: "ServerError",
+      message: expect.stringMatching(
+        /^GET \/v1\/error-groups\/checks\/chk-long\?limit=100&page=\d+ failed: 503 Service Unavailable/,
+      ),
+    });
+    expect(document.groups.length).toBeGreaterThanOrEqual(100);
+    expect(document.groups.length).toBeLessThan(3_000);
+    expect(ErrorReport.safeParse(document).success).toBe(false);
+    expect(stderr).toContain(
+      "The output already written to stdout is incomplete (see --help on failures).",
+    );
+  });
+
+  test("a page that fails after the CSV began streaming leaves only whole rows", async () => {
+    const { exitCode, stdout, stderr } = await exportFailingMidway("csv");
+
+    expect(exitCode).toBe(1);
+    const rows = parse(stdout, { columns: true }) as Record<string, string>[];
+    expect(rows.length).toBeGreaterThanOrEqual(100);
+    expect(rows.length).toBeLessThan(3_000);
+    for (const row of rows) expect(row.id).toMatch(/^eg_/);
+    expect(stdout.endsWith("\n")).toBe(true);
+    expect(stderr).toContain("503 Service Unavailable");
   });
 
   test("on a terminal, report errors draws a progress bar on stderr that ends at every group", async () => {

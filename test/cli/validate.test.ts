@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runValidate } from "../../src/cli/commands/validate";
 import { githubAnnotation } from "../../src/cli/github-annotations";
+import { captureIo } from "../reports/support/harness";
 import { runCli } from "./run-cli";
 
 const ValidateJson = z.strictObject({
@@ -45,14 +46,26 @@ status: MONITORING
 services: []
 `;
 
+/** Values that would break lines or drive the terminal if printed raw. */
+const HOSTILE = `id: "inc-\\u001B[2J"
+name: "line one\\nline two"
+"sev\\rerity": MAJOR
+status: "MONI\\nTORING\\u202E"
+services: [svc-api]
+? [a, b]
+: stringified by yaml, with a warning on stderr
+`;
+
 let root: string;
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), "incident-sync-validate-"));
   await mkdir(path.join(root, "good"));
   await mkdir(path.join(root, "bad"));
+  await mkdir(path.join(root, "hostile"));
   await writeFile(path.join(root, "good", "api.yaml"), VALID);
   await writeFile(path.join(root, "bad", "api.yaml"), VALID);
   await writeFile(path.join(root, "bad", "checkout.yaml"), INVALID);
+  await writeFile(path.join(root, "hostile", "new\nline.yaml"), HOSTILE);
 });
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
@@ -82,9 +95,13 @@ describe("incident-sync validate", () => {
   });
 
   it("prints GitHub workflow annotations with escaped properties", async () => {
-    const result = await runValidate({ dir: path.join(root, "bad"), format: "github" });
-    expect(result.exitCode).toBe(1);
-    expect(result.output.replaceAll(root, "<root>")).toMatchInlineSnapshot(`
+    const capture = captureIo({}, root);
+    const exitCode = await runValidate(
+      { dir: path.join(root, "bad"), format: "github" },
+      capture.io,
+    );
+    expect(exitCode).toBe(1);
+    expect(capture.stdout().replaceAll(root, "<root>")).toMatchInlineSnapshot(`
       "::error file=<root>/bad/checkout.yaml,line=3,col=9,title=incident-sync%3A invalid-type::reopen must be true or false, not the number 1
       ::error file=<root>/bad/checkout.yaml,line=4,col=11,title=incident-sync%3A invalid-value::severity "HIGH" is not allowed; use one of CRITICAL, MAJOR, MEDIUM, MINOR
       ::error file=<root>/bad/checkout.yaml,line=6,col=11,title=incident-sync%3A empty-list::services is empty; list at least one affected service
@@ -122,13 +139,44 @@ describe("incident-sync validate", () => {
         column: 1,
       },
     ]);
-    const bad = ValidateJson.parse(
-      JSON.parse((await runValidate({ dir: path.join(root, "bad"), format: "json" })).output),
-    );
+    const capture = captureIo({}, root);
+    await runValidate({ dir: "bad", format: "json" }, capture.io);
+    const bad = ValidateJson.parse(JSON.parse(capture.stdout()));
+    expect(bad.problems.map((problem) => problem.file)).toEqual([
+      "bad/checkout.yaml",
+      "bad/checkout.yaml",
+      "bad/checkout.yaml",
+    ]);
     expect(bad.valid).toBe(false);
     expect(
       bad.problems.map((problem) => `${problem.line}:${problem.column} ${problem.code}`),
     ).toEqual(["3:9 invalid-type", "4:11 invalid-value", "6:11 empty-list"]);
+  });
+
+  it("prints one line per problem whatever the file holds, and nothing on stderr", async () => {
+    const run = await runCli(["validate", "hostile"], root);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toMatchInlineSnapshot(`
+      "hostile/new\\nline.yaml:1:1: missing required field "severity" (one of CRITICAL, MAJOR, MEDIUM, MINOR) [missing-key]
+      hostile/new\\nline.yaml:1:10: id "inc-\\u001B[2J" must not contain U+001B ESCAPE (character 5); an id is one URL path segment of visible characters, without whitespace, /, \\, ?, # or % [invalid-character]
+      hostile/new\\nline.yaml:3:1: unknown field "sev\\rerity"; did you mean "severity"? [unknown-key]
+      hostile/new\\nline.yaml:4:9: status "MONI\\nTORING\\u202E" is not allowed; use one of INVESTIGATING, IDENTIFIED, MONITORING, RESOLVED (did you mean MONITORING?) [invalid-value]
+      hostile/new\\nline.yaml:6:3: a key must be text, not a list [invalid-type]
+
+      5 problems in 1 file.
+      "
+    `);
+    const lines = run.stdout.trimEnd().split("\n");
+    for (const line of lines.slice(0, -2)) {
+      expect(line).toMatch(/^hostile\/new\\nline\.yaml:\d+:\d+: \P{Cc}+ \[[a-z-]+\]$/u);
+    }
+  });
+
+  it("keeps the raw values in JSON, where escaping is JSON's own", async () => {
+    const run = await runCli(["validate", "hostile", "--format", "json"], root);
+    const report = ValidateJson.parse(JSON.parse(run.stdout));
+    expect(report.problems.map((problem) => problem.file)).toContain("hostile/new\nline.yaml");
   });
 
   it("fails with a clear message for a missing directory", async () => {
@@ -153,5 +201,6 @@ describe("incident-sync validate", () => {
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain("Examples:");
     expect(run.stdout).toContain("Exit codes:");
+    expect(run.stdout).toContain("Limits (each a problem with its own code):");
   });
 });

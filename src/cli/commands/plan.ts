@@ -1,28 +1,22 @@
-import { Command } from "commander";
-import {
-  buildPlan,
-  type DefinitionProblem,
-  formatLocation,
-  loadDefinitionSources,
-  loadDefinitions,
-  PLAN_COMMENT_MARKER,
-  type Plan,
-  readDefinitionsAtRef,
-  renderPlanMarkdown,
-  renderPlanText,
-} from "../../definitions";
+import path from "node:path";
+import { loadDefinitionSources, readDefinitionsAtRef } from "../../definitions";
+import { InvalidDefinitionsError } from "../../definitions/invalid-definitions-error";
+import { buildPlan, type Plan, renderPlanMarkdown, renderPlanText, withFindings } from "../../plan";
 import { ExitCode } from "../exit-codes";
-import { type CommandResult, emit, formatOption, jsonOutput, plural } from "../format";
-
-export const PLAN_FORMATS = ["text", "markdown", "json"] as const;
-export type PlanFormat = (typeof PLAN_FORMATS)[number];
+import { jsonOutput } from "../formats";
+import type { CommandIo } from "../io";
+import { DefinitionsDir } from "./definitions-dir";
+import type { PlanFormat } from "./plan-command";
+import type { EvidenceItem, EvidenceSource } from "./plan-evidence";
 
 export interface PlanOptions {
-  /** The definitions directory in the working tree. */
+  /** The definitions directory in the working tree, relative to the working directory. */
   readonly dir: string;
   /** The git ref to compare with, such as `origin/main`. */
   readonly base: string;
   readonly format: PlanFormat;
+  /** Add an evidence line per added or changed incident, read from the monitoring API. */
+  readonly evidence?: EvidenceSource;
 }
 
 const VERDICT_EXIT: Record<Plan["verdict"], ExitCode> = {
@@ -32,18 +26,20 @@ const VERDICT_EXIT: Record<Plan["verdict"], ExitCode> = {
 };
 
 /**
- * Compares the definitions at `base` (read with git) with the working tree. Exit 0 when
- * nothing changed, 2 with changes, 3 when the lifecycle policy is violated, 1 when the
- * working-tree definitions are invalid. Git failures throw a `GitSourceError`.
+ * Compares the definitions at `base` (read with git) with the working tree and writes the
+ * plan. Resolves to 0 when nothing changed, 2 with changes, 3 when the lifecycle policy is
+ * violated. Invalid working-tree definitions throw `InvalidDefinitionsError`, git failures
+ * `GitSourceError`; the runner turns both into exit 1.
  */
-export async function runPlan(options: PlanOptions): Promise<CommandResult> {
-  const head = await loadDefinitions(options.dir);
-  if (head.problems.length > 0) {
-    return { exitCode: ExitCode.Failure, output: invalidOutput(options, head.problems) };
-  }
-  const atBase = await readDefinitionsAtRef(options.dir, options.base);
-  const base = loadDefinitionSources(atBase.files);
-  const plan = buildPlan({
+export async function runPlan(options: PlanOptions, io: CommandIo): Promise<ExitCode> {
+  const dir = new DefinitionsDir(io, options.dir);
+  const head = await dir.load();
+  if (head.problems.length > 0) throw new InvalidDefinitionsError(options.dir, head.problems);
+  const atBase = await readDefinitionsAtRef(dir.absolute, options.base);
+  const base = loadDefinitionSources(
+    atBase.files.map((file) => ({ ...file, path: dir.show(path.resolve(file.path)) })),
+  );
+  const planned = buildPlan({
     dir: options.dir,
     head: head.definitions,
     base: {
@@ -53,72 +49,33 @@ export async function runPlan(options: PlanOptions): Promise<CommandResult> {
       problems: base.problems,
     },
   });
-  const exitCode = VERDICT_EXIT[plan.verdict];
-  switch (options.format) {
-    case "json":
-      return { exitCode, output: jsonOutput(plan) };
-    case "markdown":
-      return { exitCode, output: renderPlanMarkdown(plan) };
-    default:
-      return { exitCode, output: renderPlanText(plan) };
-  }
+  // The evidence reads the API: its code loads only when it is asked for.
+  const read = options.evidence
+    ? await (await import("./plan-evidence.js")).planEvidence(planned, options.evidence)
+    : undefined;
+  const plan = read ? withFindings(planned, read.findings) : planned;
+  const evidence = read?.items;
+  io.stdout.write(await render(plan, options, evidence));
+  return VERDICT_EXIT[plan.verdict];
 }
 
-/** The working tree must be valid to plan; say so in the format the caller reads. */
-function invalidOutput(options: PlanOptions, problems: readonly DefinitionProblem[]): string {
-  const headline = `The definitions in ${options.dir} are not valid (${plural(problems.length, "problem")}); fix them and run plan again.`;
+async function render(
+  plan: Plan,
+  options: PlanOptions,
+  evidence: EvidenceItem[] | undefined,
+): Promise<string> {
+  const lines = evidence ? await import("../../reports/evidence/line.js") : undefined;
   switch (options.format) {
     case "json":
-      return jsonOutput({ verdict: "invalid", dir: options.dir, problems });
+      return jsonOutput(evidence ? { ...plan, evidence } : plan);
     case "markdown":
-      return `${[
-        PLAN_COMMENT_MARKER,
-        "### incident-sync plan: definitions are not valid",
-        "",
-        `❌ ${headline}`,
-        "",
-        ...problems.map((problem) => `- \`${formatLocation(problem)}\` ${problem.message}`),
-      ].join("\n")}\n`;
-    default:
-      return `${[headline, ...problems.map((problem) => `${formatLocation(problem)}: ${problem.message} [${problem.code}]`)].join("\n")}\n`;
+      return (
+        renderPlanMarkdown(plan) +
+        (evidence && lines
+          ? lines.evidenceMarkdown(evidence, options.evidence?.now ?? new Date())
+          : "")
+      );
+    case "text":
+      return renderPlanText(plan) + (evidence && lines ? lines.evidenceText(evidence) : "");
   }
-}
-
-export function planCommand(): Command {
-  return new Command("plan")
-    .description(
-      "Show what a change to the incident definitions means: incidents added, removed and changed field by field against a git ref, checked against the lifecycle policy.",
-    )
-    .argument("[dir]", "directory holding the definitions (searched recursively)", "incidents")
-    .requiredOption("--base <ref>", "git ref to compare with, e.g. origin/main or a commit id")
-    .addOption(
-      formatOption(
-        PLAN_FORMATS,
-        "text",
-        "text for terminals, markdown for a pull-request comment, json for tools",
-      ),
-    )
-    .addHelpText(
-      "after",
-      `
-Lifecycle policy:
-  error    RESOLVED goes back to an open status without "reopen: true"
-  error    severity is lowered without a new "reason"
-  error    the incident id changes under the same resource name (a replace)
-  warning  services are removed from an incident
-
-Exit codes:
-  0  nothing changed
-  1  the definitions are invalid, or git failed (not a repository, unknown ref)
-  2  there are changes and the policy passed
-  3  the policy is violated
-
-Examples:
-  $ incident-sync plan --base origin/main
-  $ incident-sync plan --base main incidents --format json
-  $ git fetch origin main && incident-sync plan --base origin/main --format markdown > plan.md`,
-    )
-    .action(async (dir: string, options: { base: string; format: PlanFormat }) => {
-      emit(await runPlan({ dir, base: options.base, format: options.format }));
-    });
 }

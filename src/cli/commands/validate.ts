@@ -1,39 +1,42 @@
-import { Command } from "commander";
-import {
-  type DefinitionProblem,
-  formatLocation,
-  type LoadResult,
-  loadDefinitions,
-} from "../../definitions";
+import { escapeLine } from "../../api/schemas/characters";
+import { type DefinitionProblem, formatProblem, type LoadResult } from "../../definitions";
 import { ExitCode } from "../exit-codes";
-import { type CommandResult, emit, formatOption, jsonOutput, plural } from "../format";
+import { jsonOutput, plural } from "../formats";
 import { githubAnnotation } from "../github-annotations";
-
-export const VALIDATE_FORMATS = ["text", "json", "github"] as const;
-export type ValidateFormat = (typeof VALIDATE_FORMATS)[number];
+import type { CommandIo } from "../io";
+import { DefinitionsDir } from "./definitions-dir";
+import type { ValidateFormat } from "./validate-command";
 
 export interface ValidateOptions {
-  /** The definitions directory. */
+  /** The definitions directory, relative to the working directory. */
   readonly dir: string;
   readonly format: ValidateFormat;
 }
 
-/** Validates every definition under `dir`: exit 0 when all are valid, 1 otherwise. */
-export async function runValidate(options: ValidateOptions): Promise<CommandResult> {
-  const result = await loadDefinitions(options.dir);
-  const exitCode = result.problems.length === 0 ? ExitCode.Ok : ExitCode.Failure;
+/**
+ * Validates every definition under `dir` and writes the result: exit 0 when all are valid,
+ * 1 otherwise. Problems are the command's result, not a failure: they are written to
+ * stdout in the chosen format.
+ */
+export async function runValidate(options: ValidateOptions, io: CommandIo): Promise<ExitCode> {
+  const result = await new DefinitionsDir(io, options.dir).load();
+  io.stdout.write(render(options, result));
+  return result.problems.length === 0 ? ExitCode.Ok : ExitCode.Failure;
+}
+
+function render(options: ValidateOptions, result: LoadResult): string {
   switch (options.format) {
     case "json":
-      return { exitCode, output: jsonOutput(validateJson(options.dir, result)) };
+      return jsonOutput(validateJson(options.dir, result));
     case "github":
-      return { exitCode, output: githubText(options.dir, result) };
-    default:
-      return { exitCode, output: plainText(options.dir, result) };
+      return githubText(options.dir, result);
+    case "text":
+      return validateText(options.dir, result);
   }
 }
 
 /** The JSON shape of `validate --format json`. */
-export function validateJson(dir: string, result: LoadResult) {
+function validateJson(dir: string, result: LoadResult) {
   return {
     valid: result.problems.length === 0,
     dir,
@@ -49,17 +52,19 @@ export function validateJson(dir: string, result: LoadResult) {
   };
 }
 
-function plainText(dir: string, result: LoadResult): string {
-  if (result.problems.length === 0) return `${summary(dir, result)}\n`;
-  const lines = result.problems.map(
-    (problem) => `${formatLocation(problem)}: ${problem.message} [${problem.code}]`,
-  );
+/**
+ * One line per problem, always: a line break or terminal control sequence in a file name
+ * or a value quoted in a message is shown as an escape (`\n`, `\u001B`).
+ */
+export function validateText(dir: string, result: LoadResult): string {
+  if (result.problems.length === 0) return `${escapeLine(summary(dir, result))}\n`;
+  const lines = result.problems.map(formatProblem);
   lines.push("", `${problemsSummary(result.problems)}.`);
   return `${lines.join("\n")}\n`;
 }
 
 function githubText(dir: string, result: LoadResult): string {
-  if (result.problems.length === 0) return `${summary(dir, result)}\n`;
+  if (result.problems.length === 0) return `${escapeLine(summary(dir, result))}\n`;
   const lines = result.problems.map((problem) =>
     githubAnnotation({
       level: "error",
@@ -84,34 +89,4 @@ function problemsSummary(problems: readonly DefinitionProblem[]): string {
   ).size;
   const count = plural(problems.length, "problem");
   return files === 0 ? count : `${count} in ${plural(files, "file")}`;
-}
-
-export function validateCommand(): Command {
-  return new Command("validate")
-    .description(
-      "Check the incident definitions: YAML syntax, fields and values, unique ids and resource names. Reports every problem with file, line and column.",
-    )
-    .argument("[dir]", "directory holding the definitions (searched recursively)", "incidents")
-    .addOption(
-      formatOption(
-        VALIDATE_FORMATS,
-        "text",
-        "text for people, json for tools, github for workflow annotations",
-      ),
-    )
-    .addHelpText(
-      "after",
-      `
-Exit codes:
-  0  every definition is valid
-  1  at least one problem (or the directory is missing or empty)
-
-Examples:
-  $ incident-sync validate
-  $ incident-sync validate path/to/incidents --format json
-  $ incident-sync validate --format github    # in a GitHub Actions step`,
-    )
-    .action(async (dir: string, options: { format: ValidateFormat }) => {
-      emit(await runValidate({ dir, format: options.format }));
-    });
 }

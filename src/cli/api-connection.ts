@@ -1,0 +1,104 @@
+import type { ClientOptions } from "../api";
+import { DEFAULTS } from "../api/client/options";
+import { type ConnectionSetting, cliSettingName, settingEnv, settingFlag } from "../settings/names";
+import { type ApiFlags, ApiOptionsError, LIMITS } from "./api-options";
+
+/** What a command needs to build its client, with the limits it was given. */
+export interface ApiConnection extends ClientOptions {
+  /** Requests per minute. */
+  readonly requestsPerMinute: number;
+  /** Calls in flight. */
+  readonly concurrency: number;
+}
+
+const CLIENT_DEFAULTS: Readonly<Record<keyof typeof LIMITS, number>> = {
+  rateLimit: DEFAULTS.rateLimit.limit,
+  concurrency: DEFAULTS.concurrency,
+};
+
+/** Resolves flags over environment variables into a connection, or says what is missing or wrong. */
+export function resolveApiConnection(
+  flags: ApiFlags,
+  env: NodeJS.ProcessEnv = process.env,
+): ApiConnection {
+  const baseUrl = flags.apiUrl ?? env[settingEnv("baseUrl")];
+  const apiKey = flags.apiKey ?? env[settingEnv("apiKey")];
+  const accountId = flags.accountId ?? env[settingEnv("accountId")];
+  const missing: string[] = [];
+  if (!baseUrl) missing.push(`the API URL (${cliSettingName("baseUrl")})`);
+  if (!apiKey) missing.push(`the API key (${cliSettingName("apiKey")})`);
+  if (!baseUrl || !apiKey) {
+    throw new ApiOptionsError(`Missing ${missing.join(" and ")}.`);
+  }
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ApiOptionsError(
+      `The API URL ${JSON.stringify(baseUrl)} is not a valid URL; use e.g. http://127.0.0.1:8787.`,
+    );
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ApiOptionsError(`The API URL must use http or https, not ${url.protocol}`);
+  }
+  const requestsPerMinute = limitSetting("rateLimit", flags.rateLimit, env);
+  const concurrency = limitSetting("concurrency", flags.concurrency, env);
+  return {
+    baseUrl,
+    apiKey,
+    ...(accountId ? { accountId } : {}),
+    rateLimit: { limit: requestsPerMinute, intervalMs: 60_000 },
+    concurrency,
+    requestsPerMinute,
+  };
+}
+
+/**
+ * The client limits given for this run (`--rate-limit`, `--concurrency` or their variables),
+ * checked, and only those: `up` passes them to the program as stack config for the run, so
+ * the stack's own config applies where none was given.
+ */
+export function givenLimits(
+  flags: ApiFlags,
+  env: NodeJS.ProcessEnv,
+): Partial<Record<keyof typeof LIMITS, number>> {
+  const given: Partial<Record<keyof typeof LIMITS, number>> = {};
+  for (const setting of ["rateLimit", "concurrency"] as const) {
+    const value = limitSetting(setting, flags[setting], env, undefined);
+    if (value !== undefined) given[setting] = value;
+  }
+  return given;
+}
+
+/** A client limit from its flag, else its environment variable, else the client's default. */
+function limitSetting(
+  setting: keyof typeof LIMITS & ConnectionSetting,
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+): number;
+function limitSetting(
+  setting: keyof typeof LIMITS & ConnectionSetting,
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  fallback: undefined,
+): number | undefined;
+function limitSetting(
+  setting: keyof typeof LIMITS & ConnectionSetting,
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  fallback: number | undefined = CLIENT_DEFAULTS[setting],
+): number | undefined {
+  const { min, max, unit } = LIMITS[setting];
+  const [source, text] =
+    flag !== undefined
+      ? [settingFlag(setting), flag]
+      : [settingEnv(setting), env[settingEnv(setting)]];
+  if (text === undefined || text === "") return fallback;
+  const value = Number(text);
+  if (!/^\s*\d+\s*$/.test(text) || value < min || value > max) {
+    throw new ApiOptionsError(
+      `${source} must be a whole number of ${unit} from ${min} to ${max}, not ${JSON.stringify(text)}.`,
+    );
+  }
+  return value;
+}

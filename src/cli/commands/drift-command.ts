@@ -1,0 +1,69 @@
+import { Command } from "commander";
+import { type ApiFlags, addApiOptions } from "../api-options";
+import { formatOption } from "../formats";
+import { action } from "../run-command";
+
+const DRIFT_FORMATS = ["text", "json", "markdown", "github"] as const;
+export type DriftFormat = (typeof DRIFT_FORMATS)[number];
+
+interface DriftFlags extends ApiFlags {
+  format: DriftFormat;
+  since?: string;
+}
+
+/** `incident-sync drift [dir]`; the work is in `./drift`, loaded when the command runs. */
+export function driftCommand(): Command {
+  const command = new Command("drift")
+    .description(
+      "Compare each definition's declared status with the live one and list updates posted outside git.",
+    )
+    .argument("[dir]", "directory of incident definitions", "incidents")
+    .addOption(
+      formatOption(
+        DRIFT_FORMATS,
+        "text",
+        "text for people, json for bots, markdown (or md) for an issue, github for annotations",
+      ),
+    )
+    .option(
+      "--since <when>",
+      "count updates after this time as outside git (30m, 24h, 7d or an ISO date); default: the last commit of each definition file",
+    );
+  addApiOptions(command);
+  return command
+    .addHelpText(
+      "after",
+      `
+The live status of an incident is the status of its newest update that has one (the API
+has no read of the incident itself). Updates "outside git" are those posted after the
+last commit that touched the definition file (or after --since); each is "expected" when
+its status matches the declaration (or it is a comment without a status), "drift" when
+it differs. Only the live status decides the exit code: an out-of-band update that was
+later put back to the declared status is listed, but is not drift.
+
+Formats: text (people), json (bots; the drift report schema), markdown (an issue or PR
+comment), github (workflow-command annotations on the definition files, plus a Markdown
+summary to $GITHUB_STEP_SUMMARY when it is set).
+
+Exit codes:
+  0  no drift (every incident in sync, or its live status unknown)
+  2  drift: an incident's live status differs from its definition, or it does not exist
+  1  error: invalid definitions, missing settings, auth or network failure
+
+On exit 1 the error is on stderr, and stdout holds it in the chosen format: a JSON
+{"error": {type, message, problems?}} document, a Markdown block, or ::error annotations
+(one per problem of an invalid definition, on its file and line).
+
+Examples:
+  $ MONITORING_API_KEY=… incident-sync drift
+  $ incident-sync drift incidents --format json --since 24h
+  $ incident-sync drift --format github   # in GitHub Actions
+`,
+    )
+    .action(
+      action<DriftFlags, [string]>(async (io, flags, [dir]) => {
+        const { runDrift } = await import("./drift.js");
+        return runDrift({ ...flags, dir }, io);
+      }),
+    );
+}

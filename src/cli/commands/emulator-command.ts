@@ -1,0 +1,123 @@
+import { Command, InvalidArgumentError, Option } from "commander";
+import { formatOption } from "../formats";
+import { action } from "../run-command";
+
+function integer(name: string, min: number, max: number) {
+  return (value: string): number => {
+    const parsed = Number(value);
+    if (!/^\d+$/.test(value) || parsed < min || parsed > max) {
+      throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}.`);
+    }
+    return parsed;
+  };
+}
+
+function rate(name: string) {
+  return (value: string): number => {
+    const parsed = Number(value);
+    if (value.trim() === "" || !Number.isFinite(parsed) || parsed < 0 || parsed > 1) {
+      throw new InvalidArgumentError(`${name} must be a number from 0 to 1, e.g. 0.1 for 10 %.`);
+    }
+    return parsed;
+  };
+}
+
+/** The emulator's flags as commander parses them. */
+export interface EmulatorFlags {
+  host: string;
+  port: number;
+  data?: string;
+  seed: string;
+  adminToken?: string;
+  latency: number;
+  jitter: number;
+  failRate: number;
+  rateLimitEvery: number;
+  rateLimitBurst: number;
+  retryAfter: number;
+  resetRate: number;
+  format: "text" | "json";
+}
+
+/** `incident-sync emulator`: the local monitoring API for tests, demos and `npm start`. */
+export function emulatorCommand(): Command {
+  return new Command("emulator")
+    .description(
+      "Run the local emulator of the monitoring API (the five operations, a control API and /openapi.json) on loopback.",
+    )
+    .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .option("--port <port>", "port; 0 picks a free one", integer("--port", 0, 65_535), 4010)
+    .option("--data <file>", "SQLite file that keeps the data across restarts (default: in memory)")
+    .option("--seed <file|demo>", "YAML/JSON seed, applied once to a new database", "demo")
+    .addOption(
+      new Option(
+        "--admin-token <token>",
+        "Bearer token of the control API (default: random, printed)",
+      ).env("EMULATOR_ADMIN_TOKEN"),
+    )
+    .option(
+      "--latency <ms>",
+      "fixed delay added to each API response",
+      integer("--latency", 0, 60_000),
+      0,
+    )
+    .option("--jitter <ms>", "random extra delay, 0..ms", integer("--jitter", 0, 60_000), 0)
+    .option("--fail-rate <0..1>", "share of API requests answered 503", rate("--fail-rate"), 0)
+    .option(
+      "--rate-limit-every <n>",
+      "answer every nth API request 429 with Retry-After (0: off)",
+      integer("--rate-limit-every", 0, 1_000_000),
+      0,
+    )
+    .option(
+      "--rate-limit-burst <k>",
+      "with --rate-limit-every n: answer the last k of every n API requests 429 (a burst)",
+      integer("--rate-limit-burst", 1, 1_000_000),
+      1,
+    )
+    .option(
+      "--retry-after <s>",
+      "Retry-After of 429 and 503 answers",
+      integer("--retry-after", 0, 3_600),
+      1,
+    )
+    .option(
+      "--reset-rate <0..1>",
+      "share of API requests whose connection is reset",
+      rate("--reset-rate"),
+      0,
+    )
+    .addOption(formatOption(["text", "json"], "text", "format of the start-up line"))
+    .addHelpText(
+      "after",
+      `
+Prints one line with the URL, the demo API key and account, then serves until SIGINT or
+SIGTERM (exit 0). Exit 1 when it cannot start (port in use, bad seed, unreadable data file).
+Faults apply to /v1 only, never to /_control or /openapi.json. Every /v1 request is
+counted by operation and status: GET /_control/stats (DELETE resets it).
+
+Examples:
+  $ incident-sync emulator
+  $ incident-sync emulator --port 0 --format json
+  $ incident-sync emulator --data .emulator.db --seed examples/seed/demo.yaml
+  $ incident-sync emulator --latency 50 --jitter 100 --fail-rate 0.05 --rate-limit-every 20
+  $ incident-sync emulator --fail-rate 0.2 --reset-rate 0.05 --rate-limit-every 50 --rate-limit-burst 5
+
+  Then, with the printed key:
+  $ curl -H 'Authorization: Bearer demo-key' http://127.0.0.1:4010/v1/error-groups/checks/chk-api`,
+    )
+    .action(
+      action<EmulatorFlags>(
+        async (io, flags) => {
+          const { runEmulator } = await import("./emulator.js");
+          return runEmulator(flags, io);
+        },
+        {
+          expectedErrors: async () => [
+            (await import("../../emulator/seed.js")).SeedError,
+            (await import("../../emulator/database.js")).DataFileVersionError,
+          ],
+        },
+      ),
+    );
+}

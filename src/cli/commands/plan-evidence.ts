@@ -1,0 +1,69 @@
+import { type ClientOptions, createClient, type MonitoringClient } from "../../api";
+import { type LiveStatus, liveStatusOf, reopenMessage, reopenRefused } from "../../incident";
+import type { Plan, PolicyFinding } from "../../plan";
+import { type EvidenceItem, evidenceLine } from "../../reports/evidence/line";
+import { readEvidence } from "../../reports/evidence/read";
+import { redact } from "../redact";
+
+export type { EvidenceItem };
+
+/** Where `plan --evidence` reads the monitors, and the time it calls now. */
+export interface EvidenceSource {
+  readonly connection: ClientOptions;
+  readonly now?: Date;
+}
+
+/**
+ * One evidence line for each incident the plan adds or changes, from what its
+ * `evidence` heartbeats and checks say now, so a reviewer can weigh a severity or status
+ * change against the monitors. Removed incidents get none.
+ */
+export async function planEvidence(
+  plan: Plan,
+  source: EvidenceSource,
+): Promise<{ items: EvidenceItem[]; findings: PolicyFinding[] }> {
+  const client = createClient(source.connection);
+  const now = source.now ?? new Date();
+  const changes = plan.changes.filter((change) => change.kind !== "remove");
+  const items = await Promise.all(
+    changes.map(async (change) => ({
+      incidentId: change.incidentId,
+      line: redact(
+        evidenceLine(await readEvidence(client, change.after.evidence ?? {}, now), now),
+        [source.connection.apiKey],
+      ),
+    })),
+  );
+  const findings = (await Promise.all(changes.map((change) => liveReopen(client, change)))).flatMap(
+    (finding) => (finding ? [finding] : []),
+  );
+  return { items, findings };
+}
+
+/**
+ * The finding `up` would end in: the change declares an open status without `reopen: true`
+ * while the status page shows the incident resolved (the live status by the one rule). A read
+ * that fails gives no finding; the evidence line says what could not be read.
+ */
+async function liveReopen(
+  client: MonitoringClient,
+  change: Exclude<Plan["changes"][number], { kind: "remove" }>,
+): Promise<PolicyFinding | undefined> {
+  const declared = change.after;
+  if (declared.status === "RESOLVED" || declared.reopen === true) return undefined;
+  let live: LiveStatus;
+  try {
+    live = liveStatusOf(await client.incidents.listUpdates(declared.id));
+  } catch {
+    return undefined;
+  }
+  if (!reopenRefused(live.status, declared.status, declared.reopen)) return undefined;
+  return {
+    level: "error",
+    rule: "reopen-live-resolved",
+    resource: change.resource,
+    incidentId: change.incidentId,
+    file: change.file,
+    message: reopenMessage(declared.id, declared.status, live),
+  };
+}

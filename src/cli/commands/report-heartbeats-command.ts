@@ -1,0 +1,58 @@
+import { Command } from "commander";
+import { type ApiFlags, addApiOptions } from "../api-options";
+import { formatOption } from "../formats";
+import { action } from "../run-command";
+import { REPORT_FORMATS, type ReportFormat, rendererFormat } from "./report-format";
+
+interface ReportHeartbeatsFlags extends ApiFlags {
+  check: string[];
+  since: string;
+  format: ReportFormat;
+  out?: string;
+}
+
+/** `incident-sync report heartbeats`; the work is in `./report-heartbeats`, loaded when it runs. */
+export function reportHeartbeatsCommand(): Command {
+  const command = new Command("heartbeats")
+    .description(
+      "Report every heartbeat event in a window (past the API's 10-per-call cap) with success ratios.",
+    )
+    .requiredOption("--check <id...>", "heartbeat check id; repeat or list several")
+    .option(
+      "--since <when>",
+      "start of the window: a duration (30m, 24h, 7d, 2w) or an ISO date",
+      "24h",
+    )
+    .addOption(formatOption(REPORT_FORMATS, "markdown"))
+    .option("--out <file>", "write to this file instead of stdout (replaced only on success)");
+  addApiOptions(command);
+  return command
+    .addHelpText(
+      "after",
+      `
+Formats:
+  markdown  stats table and events per heartbeat, newest first; or md
+  csv       one row per event (stats are in the other formats)
+  json      the heartbeat report schema: events oldest first, with stats
+  html      a self-contained page: one state timeline with a lane per heartbeat (bands by
+            state, a dot per change, tooltips), stats, and event tables that sort and filter
+
+Stats are the API's: success ratio of the current and previous period, over 24 h and 7 d.
+The last event before the window is read too, so the state when it opened is known.
+The report is read whole before anything is written: on a failure stdout holds an error
+document in the chosen format ({"error": {…}} for JSON) and no file is written.
+
+Exit codes: 0 written, 1 error (bad --since, auth, network).
+
+Examples:
+  $ incident-sync report heartbeats --check hb-nightly-backup --since 7d --format html --out hb.html
+  $ incident-sync report heartbeats --check hb-nightly-backup hb-billing-sync --since 2026-11-01 --format csv
+`,
+    )
+    .action(
+      action<ReportHeartbeatsFlags>(async (io, flags) => {
+        const { runReportHeartbeats } = await import("./report-heartbeats.js");
+        return runReportHeartbeats({ ...flags, format: rendererFormat(flags.format) }, io);
+      }),
+    );
+}

@@ -1,0 +1,84 @@
+import { Command } from "commander";
+import { type ApiFlags, addApiOptions } from "../api-options";
+import { formatOption } from "../formats";
+import { action } from "../run-command";
+import { REPORT_FORMATS, type ReportFormat, rendererFormat } from "./report-format";
+
+interface ReportIncidentFlags extends ApiFlags {
+  dir: string;
+  heartbeat?: string[];
+  check?: string[];
+  from?: string;
+  to?: string;
+  margin: string;
+  format: ReportFormat;
+  out?: string;
+}
+
+/** `incident-sync report incident <id...>`; the work is in `./report-incident`, loaded when it runs. */
+export function reportIncidentCommand(): Command {
+  const command = new Command("incident")
+    .description(
+      "Tell an incident's story on one time axis: its updates and status changes, the state of its evidence heartbeats and the error groups of its evidence checks.",
+    )
+    .argument("<id...>", "incident ids")
+    .option(
+      "--dir <dir>",
+      "definitions directory; each incident's evidence (heartbeats, checks) is read from it",
+      "incidents",
+    )
+    .option("--heartbeat <id...>", "evidence heartbeats to add (for incidents not under git)")
+    .option("--check <id...>", "evidence checks to add (for incidents not under git)")
+    .option(
+      "--from <when>",
+      "start of the window: a duration back from now (6h, 2d) or an ISO date (default: first update minus the margin)",
+    )
+    .option(
+      "--to <when>",
+      "end of the window: now, a duration back from now, or an ISO date (default: resolution plus the margin, at most now)",
+    )
+    .option("--margin <duration>", "time added around the incident for the default window", "1h")
+    .addOption(formatOption(REPORT_FORMATS, "markdown"))
+    .option("--out <file>", "write to this file instead of stdout (replaced only on success)");
+  addApiOptions(command);
+  return command
+    .addHelpText(
+      "after",
+      `
+Formats:
+  markdown  per incident: facts, evidence summary, the timeline and the error groups; or md
+  csv       one row per timeline entry (incidentId, at, kind, source, state, ref, text)
+  json      the incident report schema (src/reports/incident/report-schema.ts)
+  html      a self-contained page: one chart lining up updates, heartbeat states and
+            error groups, and tables that sort and filter (works offline)
+
+The window is the incident's first update to its resolution (or now), widened by --margin;
+--from and --to replace either end. Error groups first seen between the first update and
+the resolution are marked new. The live status is the newest update's status, else the
+declared one. The report is read whole before anything is written: on a failure stdout
+holds an error document in the chosen format ({"error": {…}} for JSON) and no file is
+written.
+
+Exit codes: 0 written, 1 error (unknown incident, bad window, auth, network).
+
+Examples:
+  $ incident-sync report incident inc-api-errors --format html --out inc-api-errors.html
+  $ incident-sync report incident inc-api-errors inc-checkout-latency --margin 2h
+  $ incident-sync report incident inc-legacy --check chk-api --heartbeat hb-nightly-backup --from 2d
+  $ incident-sync report incident inc-api-errors --format csv --out timeline.csv
+`,
+    )
+    .action(
+      action<ReportIncidentFlags, [string[]]>(
+        async (io, flags, [ids]) => {
+          const { runReportIncident } = await import("./report-incident.js");
+          return runReportIncident({ ...flags, ids, format: rendererFormat(flags.format) }, io);
+        },
+        {
+          expectedErrors: async () => [
+            (await import("../../reports/incident/errors.js")).IncidentNotFoundError,
+          ],
+        },
+      ),
+    );
+}

@@ -1,0 +1,160 @@
+import { Command, Option } from "commander";
+import { type ApiFlags, addApiOptions } from "../api-options";
+import { formatOption } from "../formats";
+import { action } from "../run-command";
+
+/** Formats of `up`, `preview` and `refresh`. */
+const STACK_FORMATS = ["text", "json", "markdown"] as const;
+export type StackFormat = (typeof STACK_FORMATS)[number];
+
+export interface StackCommandFlags extends ApiFlags {
+  project: string;
+  stack: string;
+  state?: string;
+  emulator?: string | boolean;
+  enforce?: "observed" | "always";
+  readBack?: "all" | "open";
+  format: StackFormat;
+  continueOnError: boolean;
+  refresh?: boolean;
+  expectNoChanges?: boolean;
+}
+
+export type StackOperation = "up" | "preview" | "refresh";
+type Operation = StackOperation;
+
+const DESCRIPTIONS: Record<Operation, string> = {
+  up: "Apply the definitions to the status page with the Pulumi engine (pulumi up of the project).",
+  preview: "Show what up would change, without changing anything (pulumi preview of the project).",
+  refresh:
+    "Read the live status of every managed incident into the stack's state (pulumi refresh).",
+};
+
+/**
+ * `up`, `preview` and `refresh`: the project's stack on the Pulumi engine, against any API
+ * from flags or the environment, with the state in PULUMI_BACKEND_URL or a `--state`
+ * directory. `npm start` is `up --emulator`. The work is in `./stack`, and the engine with it,
+ * loaded only when the command runs.
+ */
+export function stackCommand(operation: Operation): Command {
+  const command = new Command(operation)
+    .description(DESCRIPTIONS[operation])
+    .option("--project <dir>", "project directory, holding Pulumi.yaml and the definitions", ".")
+    .option("--stack <name>", "stack name", "dev")
+    .option(
+      "--state <dir>",
+      "keep the state in this directory (a self-managed file backend); default PULUMI_BACKEND_URL",
+    )
+    .option(
+      "--emulator [dir]",
+      "run against the embedded emulator with the demo seed, its data and the state in dir (default .incident-sync): what npm start does",
+    )
+    .addOption(
+      new Option(
+        "--enforce <mode>",
+        "observed: apply what git or the status page changed; always: apply every incident",
+      ).choices(["observed", "always"]),
+    )
+    .addOption(
+      new Option(
+        "--read-back <which>",
+        "incidents read back every run: all, or open (fewer requests)",
+      ).choices(["all", "open"]),
+    )
+    .addOption(
+      formatOption(
+        STACK_FORMATS,
+        "text",
+        "text for people, json for tools, markdown (or md) for a pull-request comment",
+      ),
+    );
+  addApiOptions(command);
+  if (operation === "up") {
+    command.option(
+      "--no-continue-on-error",
+      "stop at the first incident that fails (default: apply the others)",
+    );
+  }
+  if (operation === "preview") {
+    command.option(
+      "--refresh",
+      "refresh the state first: changes made on the status page show as changes",
+    );
+  }
+  if (operation !== "up") {
+    command.option("--expect-no-changes", "fail (exit 1) when anything would change");
+  }
+  command.addHelpText("after", helpText(operation));
+  command.action(
+    action<StackCommandFlags>(
+      async (io, flags) => {
+        const { runStackCommand } = await import("./stack.js");
+        return runStackCommand(operation, flags, io);
+      },
+      { expectedErrors: engineErrors },
+    ),
+  );
+  return command;
+}
+
+/** The engine's errors say what to do (install the engine, unlock the stack): no stack trace. */
+async function engineErrors() {
+  return [(await import("../../engine/errors.js")).EngineError];
+}
+
+/** `cancel`: clears the lock of a stack whose run was killed. */
+export function cancelCommand(): Command {
+  return new Command("cancel")
+    .description("Clear the lock of a stack after a run that was killed (self-managed backends).")
+    .option("--project <dir>", "project directory, holding Pulumi.yaml", ".")
+    .option("--stack <name>", "stack name", "dev")
+    .option("--state <dir>", "the state directory; default PULUMI_BACKEND_URL")
+    .option("--emulator [dir]", "the stack of npm start (state in dir, default .incident-sync)")
+    .addHelpText(
+      "after",
+      `
+A lock whose owner is a process of this machine that no longer runs is cleared by up,
+preview and refresh on their own, with a notice. Use cancel for a lock held by a run on
+another machine that was lost, once you know it is not running.
+
+Exit codes: 0 cleared (or no lock), 1 error.`,
+    )
+    .action(
+      action<StackCommandFlags>(
+        async (io, flags) => {
+          const { runCancel } = await import("./stack.js");
+          return runCancel(flags, io);
+        },
+        { expectedErrors: engineErrors },
+      ),
+    );
+}
+
+function helpText(operation: Operation): string {
+  const exits =
+    operation === "up"
+      ? "  0  applied (or nothing to apply)\n  1  failed: invalid definitions, an incident that failed, a refused reopen, engine or API errors"
+      : operation === "preview"
+        ? "  0  nothing would change\n  1  failed (with --expect-no-changes: changes found)\n  2  changes would be applied"
+        : "  0  the state matches the status page\n  1  failed (with --expect-no-changes: drift found)\n  2  the refresh changed the state (drift)";
+  return `
+Where the API is: --api-url, --account-id and MONITORING_API_KEY (or the MONITORING_API_URL,
+MONITORING_ACCOUNT_ID environment variables) for this run only; without them, the stack config
+(incident-sync:baseUrl, incident-sync:accountId, secret incident-sync:apiKey). The key is handed
+to the engine on standard input and never printed.
+
+Where the state is: --state DIR, else PULUMI_BACKEND_URL (file://, s3://, or Pulumi Cloud with
+PULUMI_ACCESS_TOKEN). A passphrase secrets provider reads PULUMI_CONFIG_PASSPHRASE.
+
+What the run can see on the status page: the status and the updates of each incident. The API
+has no read of an incident, so a name, severity or services edit made there is invisible; it is
+reverted only with --enforce always (one more request per incident per run).
+A live RESOLVED is never reopened unless the definition says reopen: true.
+
+Exit codes:
+${exits}
+
+Examples:
+  $ incident-sync ${operation} --stack prod --state ./state --api-url https://api.example.com --account-id acct-1
+  $ incident-sync ${operation} --emulator${operation === "preview" ? " --format md" : ""}`;
+}

@@ -1,0 +1,174 @@
+import { resolve } from "node:path";
+import {
+  describeLock,
+  LOCAL_DEMO_PASSPHRASE,
+  mainJobState,
+  type OperationOptions,
+  type OperationOutcome,
+  openProjectStack,
+  runMainJob,
+  runOperation,
+} from "../../engine";
+import type { ApiConnection } from "../../engine/run-operation";
+import { exitCodeOf, renderJson, renderMarkdown, renderText } from "../../engine/run-report";
+import { settingEnv } from "../../settings/names";
+import { givenLimits, resolveApiConnection } from "../api-connection";
+import { type ApiFlags, ApiOptionsError } from "../api-options";
+import { ExitCode } from "../exit-codes";
+import type { CommandIo } from "../io";
+import { redact } from "../redact";
+import { UsageError } from "../usage-error";
+import type { StackOperation as Operation, StackCommandFlags } from "./stack-command";
+
+/**
+ * Runs `up`, `preview` or `refresh` and prints its result; resolves to the exit code. On
+ * SIGINT or SIGTERM the engine is asked to stop gracefully (it finishes the steps in flight
+ * and releases the stack's lock) before this process exits. Engine and settings errors
+ * throw; the runner turns them into exit 1.
+ */
+export async function runStackCommand(
+  operation: Operation,
+  flags: StackCommandFlags,
+  io: CommandIo,
+): Promise<ExitCode> {
+  const projectDir = resolve(io.cwd, flags.project);
+  const abort = new AbortController();
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    stoppedBy = signal;
+    abort.abort();
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  let apiKey: string | undefined;
+  try {
+    const limits = givenLimits(flags, io.env);
+    const settings = {
+      ...(flags.enforce ? { enforce: flags.enforce } : {}),
+      ...(flags.readBack ? { readBack: flags.readBack } : {}),
+      ...(limits.rateLimit === undefined ? {} : { rateLimit: String(limits.rateLimit) }),
+      ...(limits.concurrency === undefined ? {} : { concurrency: String(limits.concurrency) }),
+    };
+    const common = {
+      operation,
+      ...(Object.keys(settings).length > 0 ? { settings } : {}),
+      ...(flags.refresh ? { refresh: true } : {}),
+      ...(flags.expectNoChanges ? { expectNoChanges: true } : {}),
+      continueOnError: flags.continueOnError !== false,
+      signal: abort.signal,
+      color: process.stdout.isTTY === true && flags.format === "text",
+      ...(flags.format === "text" && process.stdout.isTTY
+        ? { onOutput: (text: string) => io.stderr.write(text) }
+        : {}),
+    } satisfies Partial<OperationOptions>;
+    const emulator = emulatorDir(flags, io.cwd);
+    let outcome: OperationOutcome;
+    if (emulator) {
+      const result = await runMainJob({
+        ...common,
+        projectDir,
+        stackName: flags.stack,
+        stateDir: emulator,
+      });
+      outcome = result.outcome;
+    } else {
+      const connection = connectionOf(flags, io.env);
+      apiKey = connection?.apiKey;
+      outcome = await runOperation({
+        ...common,
+        projectDir,
+        stackName: flags.stack,
+        ...backendOf(flags, io),
+        ...(connection ? { connection } : {}),
+      });
+    }
+    const text =
+      flags.format === "json"
+        ? renderJson(outcome, projectDir)
+        : flags.format === "markdown"
+          ? renderMarkdown(outcome, projectDir)
+          : renderText(outcome, projectDir);
+    io.stdout.write(redact(text, [apiKey]));
+    if (stoppedBy) return stopped(operation, stoppedBy, io);
+    return exitCodeOf(outcome) as ExitCode;
+  } catch (error) {
+    if (stoppedBy) return stopped(operation, stoppedBy, io);
+    throw error;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+/** The engine stopped when asked: what it finished is in the state, the rest is not done. */
+function stopped(operation: Operation, signal: NodeJS.Signals, io: CommandIo): ExitCode {
+  io.stderr.write(
+    `incident-sync ${operation}: stopped by ${signal}; the next run applies what is left.\n`,
+  );
+  return signal === "SIGINT" ? ExitCode.StoppedBySigint : ExitCode.StoppedBySigterm;
+}
+
+/** `cancel`: clears every lock of the stack. Engine errors throw; the runner makes them exit 1. */
+export async function runCancel(flags: StackCommandFlags, io: CommandIo): Promise<ExitCode> {
+  const projectDir = resolve(io.cwd, flags.project);
+  const emulator = emulatorDir(flags, io.cwd);
+  const stack = await openProjectStack({
+    projectDir,
+    stackName: flags.stack,
+    ...(emulator
+      ? { ...mainJobState(emulator), passphrase: LOCAL_DEMO_PASSPHRASE }
+      : backendOf(flags, io)),
+  });
+  const removed = await stack.cancel();
+  stack.close();
+  io.stdout.write(
+    removed.length === 0
+      ? `Stack ${flags.stack} has no lock.\n`
+      : removed
+          .map(
+            (lock) => `Cleared the lock of stack ${flags.stack} held by ${describeLock(lock)}.\n`,
+          )
+          .join(""),
+  );
+  return 0;
+}
+
+/** The backend: `--state DIR`, else PULUMI_BACKEND_URL, with the passphrase of the environment. */
+function backendOf(flags: Pick<StackCommandFlags, "state">, io: CommandIo) {
+  const backendUrl = flags.state
+    ? `file://${resolve(io.cwd, flags.state)}`
+    : io.env.PULUMI_BACKEND_URL;
+  if (!backendUrl) {
+    throw new UsageError(
+      "Where is the state? Pass --state <dir> (a directory of your own) or set PULUMI_BACKEND_URL (file://…, s3://…, or https://api.pulumi.com with PULUMI_ACCESS_TOKEN).",
+    );
+  }
+  const passphrase = io.env.PULUMI_CONFIG_PASSPHRASE;
+  return { backendUrl, ...(passphrase === undefined ? {} : { passphrase }) };
+}
+
+/** The API to apply to, from flags or the environment; `undefined`: the stack config's. */
+function connectionOf(flags: ApiFlags, env: NodeJS.ProcessEnv): ApiConnection | undefined {
+  const given = flags.apiUrl ?? flags.apiKey ?? flags.accountId ?? env[settingEnv("baseUrl")];
+  if (given === undefined) return undefined;
+  const connection = resolveApiConnection(flags, env);
+  if (!connection.accountId) {
+    throw new ApiOptionsError(
+      "Missing the account id (--account-id or MONITORING_ACCOUNT_ID): the provider sends it with every call.",
+    );
+  }
+  return {
+    baseUrl: connection.baseUrl,
+    apiKey: connection.apiKey,
+    accountId: connection.accountId,
+  };
+}
+
+/** The `--emulator` directory, resolved against the project; `undefined` when not asked for. */
+function emulatorDir(
+  flags: Pick<StackCommandFlags, "emulator" | "project">,
+  cwd: string,
+): string | undefined {
+  if (flags.emulator === undefined || flags.emulator === false) return undefined;
+  return resolve(cwd, flags.project, flags.emulator === true ? ".incident-sync" : flags.emulator);
+}

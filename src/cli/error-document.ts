@@ -1,0 +1,96 @@
+import { stringify } from "csv-stringify/sync";
+import { formatLocation } from "../definitions/problem";
+import { esc } from "../reports/shared/html";
+import { type Failure, failureJson } from "./failure";
+import type { Format } from "./formats";
+import { githubAnnotation } from "./github-annotations";
+
+export interface ErrorDocumentOptions {
+  /** The command as typed, e.g. `plan` or `report errors`. */
+  readonly command: string;
+  /** A first line for Markdown, such as plan's hidden sticky-comment marker. */
+  readonly markdownMarker?: string | undefined;
+}
+
+/**
+ * A failure as a complete document in the format stdout was meant to carry, so whatever
+ * reads it (jq, a spreadsheet, a pull-request comment, the Actions log) gets a well-formed
+ * error instead of nothing or half a report. Text has none: its errors go to stderr only.
+ *
+ * - json: `{"error": {"type", "message", "problems"?}}`
+ * - markdown: a heading and the message (and the problems), after the marker if any
+ * - github: one `::error` annotation, or one per problem on its file and line
+ * - csv: a table with a single `error` column and the message as its row
+ * - html: a page with the message
+ */
+export function errorDocument(
+  format: Format,
+  failure: Failure,
+  options: ErrorDocumentOptions,
+): string | undefined {
+  const title = `incident-sync ${options.command}`;
+  switch (format) {
+    case "text":
+      return undefined;
+    case "json":
+      return `${JSON.stringify({ error: failureJson(failure) }, null, 2)}\n`;
+    case "csv":
+      return stringify([{ error: failure.message }], { header: true, columns: ["error"] });
+    case "github":
+      return `${githubErrors(title, failure).join("\n")}\n`;
+    case "markdown":
+      return markdownError(title, failure, options.markdownMarker);
+    case "html":
+      return errorPage(title, failure);
+  }
+}
+
+function githubErrors(title: string, failure: Failure): string[] {
+  const perProblem = (failure.problems ?? []).map((problem) =>
+    githubAnnotation({
+      level: "error",
+      file: problem.file,
+      ...(problem.line === undefined ? {} : { line: problem.line }),
+      ...(problem.column === undefined ? {} : { column: problem.column }),
+      title: `incident-sync: ${problem.code}`,
+      message: problem.message,
+    }),
+  );
+  return [...perProblem, githubAnnotation({ level: "error", title, message: failure.message })];
+}
+
+function markdownError(title: string, failure: Failure, marker: string | undefined): string {
+  const [first, ...rest] = failure.message.split("\n");
+  const lines = [
+    ...(marker ? [marker] : []),
+    `### ${title}: failed`,
+    "",
+    `❌ ${first}`,
+    ...(rest.length > 0 ? ["", "```text", ...rest, "```"] : []),
+    ...(failure.problems
+      ? ["", ...failure.problems.map((p) => `- \`${formatLocation(p)}\` ${p.message}`)]
+      : []),
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+/** A small page, without the reports' scripts: nothing to draw, and nothing loaded. */
+function errorPage(title: string, failure: Failure): string {
+  const problems = failure.problems
+    ? `\n<ul>${failure.problems.map((p) => `<li><code>${esc(formatLocation(p))}</code> ${esc(p.message)}</li>`).join("")}</ul>`
+    : "";
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>${esc(title)}: failed</title>
+<style>body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; } pre { white-space: pre-wrap; }</style>
+</head>
+<body>
+<h1>${esc(title)}: failed</h1>
+<pre>${esc(failure.message)}</pre>${problems}
+</body>
+</html>
+`;
+}

@@ -1,0 +1,63 @@
+import { Writable } from "node:stream";
+import { finished } from "node:stream/promises";
+
+/**
+ * stdout as a command writes it: held in memory until the command succeeds or releases it,
+ * so a command that fails half-way leaves no half-written document behind, only the error
+ * document the runner writes instead. Once released, writes go straight through with
+ * backpressure. A failure of the target (a closed pipe) fails the writes and `finish()`.
+ */
+export class HeldOutput extends Writable {
+  readonly #target: Writable;
+  readonly #onTargetError = (error: Error) => this.destroy(error);
+  #held: Buffer[] | undefined = [];
+
+  constructor(target: Writable) {
+    super({ decodeStrings: true });
+    this.#target = target;
+    target.on("error", this.#onTargetError);
+    // Reported to the writer (openSink listens) and by finish(); never an uncaught error.
+    this.on("error", () => {});
+  }
+
+  /** Whether anything may already have reached the target. */
+  get released(): boolean {
+    return this.#held === undefined;
+  }
+
+  /** Sends what was held and lets every later write through. */
+  release(): void {
+    const held = this.#held;
+    if (held === undefined) return;
+    this.#held = undefined;
+    if (held.length > 0) this.#target.write(Buffer.concat(held));
+  }
+
+  /** Forgets what was held (the target has seen none of it) and stops listening to the target. */
+  discard(): void {
+    if (this.#held !== undefined) this.#held = [];
+    this.#target.off("error", this.#onTargetError);
+  }
+
+  /** Sends everything written, then stops listening to the target, which stays open. */
+  async finish(): Promise<void> {
+    this.release();
+    this.end();
+    try {
+      await finished(this);
+    } finally {
+      this.#target.off("error", this.#onTargetError);
+    }
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error) => void): void {
+    if (this.#held !== undefined) {
+      this.#held.push(chunk);
+      done();
+    } else if (this.#target.write(chunk)) {
+      done();
+    } else {
+      this.#target.once("drain", () => done());
+    }
+  }
+}

@@ -1,0 +1,134 @@
+import type { Command } from "commander";
+import { formatLocation } from "../definitions/problem";
+import { settingEnv } from "../settings/names";
+import type { ExitCode } from "./exit-codes";
+import type { ErrorClass, Failure } from "./failure";
+import type { Format } from "./formats";
+import { HeldOutput } from "./held-output";
+import { type CommandIo, processIo } from "./io";
+
+export interface RunCommandOptions {
+  /** The command as typed: `plan`, `report errors`. */
+  readonly command: string;
+  /**
+   * The format stdout carries, so a failure can be written there in the same format;
+   * undefined when the output goes to a file (`--out`): a failure then shows on stderr only.
+   */
+  readonly format: Format | undefined;
+  /** Texts never to show (the API key), whatever an error message quotes. */
+  readonly secrets: readonly string[];
+  /** A first line for a Markdown error, such as plan's sticky-comment marker; read only on failure. */
+  readonly markdownMarker?: (() => Promise<string>) | undefined;
+  /**
+   * Error classes only this command throws whose message says what to fix (no stack trace);
+   * loaded only on failure. The ones every command shares are in `failure.ts`.
+   */
+  readonly expectedErrors?: (() => Promise<readonly ErrorClass[]>) | undefined;
+}
+
+/**
+ * Runs one command the way every command runs: stdout is held until the command succeeds
+ * (or releases it to stream), and whatever it throws goes through the one mapping from
+ * errors to messages and exit codes (`describeFailure`). On failure stderr gets the
+ * message, and stdout, if nothing reached it yet, gets an error document in the requested
+ * format instead of a truncated one. Resolves to the exit code.
+ */
+export async function runCommand(
+  io: CommandIo,
+  options: RunCommandOptions,
+  body: (io: CommandIo) => Promise<ExitCode>,
+): Promise<ExitCode> {
+  const stdout = new HeldOutput(io.stdout);
+  try {
+    const exitCode = await body({ ...io, stdout, releaseStdout: () => stdout.release() });
+    await stdout.finish();
+    return exitCode;
+  } catch (error) {
+    stdout.discard();
+    // Loaded only now: knowing every error class means loading the modules that throw them.
+    const { describeFailure } = await import("./failure.js");
+    const failure = describeFailure(error, options.secrets, await options.expectedErrors?.());
+    io.stderr.write(failureText(failure, options.command, stdout.released));
+    if (!stdout.released && options.format !== undefined) {
+      const { errorDocument } = await import("./error-document.js");
+      const document = errorDocument(options.format, failure, {
+        command: options.command,
+        markdownMarker: await options.markdownMarker?.(),
+      });
+      if (document !== undefined) io.stdout.write(document);
+    }
+    return failure.exitCode;
+  }
+}
+
+/** The failure as a person reads it on stderr. */
+export function failureText(failure: Failure, command: string, streamed: boolean): string {
+  const lines = [`incident-sync${command ? ` ${command}` : ""}: ${failure.message}`];
+  for (const problem of failure.problems ?? []) {
+    lines.push(`  ${formatLocation(problem)}: ${problem.message} [${problem.code}]`);
+  }
+  if (failure.stack !== undefined) lines.push(failure.stack);
+  if (streamed) {
+    lines.push("The output already written to stdout is incomplete (see --help on failures).");
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** The flags `action` reads from every command; each is optional. */
+interface CommonFlags {
+  format?: Format;
+  out?: string;
+  apiKey?: string;
+}
+
+export interface ActionOptions {
+  /** See `RunCommandOptions.markdownMarker`. */
+  readonly markdownMarker?: () => Promise<string>;
+  /** See `RunCommandOptions.expectedErrors`. */
+  readonly expectedErrors?: () => Promise<readonly ErrorClass[]>;
+}
+
+/**
+ * The commander action of a command: runs `run` through `runCommand` on the real process
+ * and sets the exit code. `run` is where the command loads its implementation (with
+ * `import()`), so a command loads only what it needs and `--help` loads none of them.
+ *
+ * @example
+ * .action(action<PlanFlags, [string]>(async (io, flags, [dir]) => {
+ *   const { runPlan } = await import("./plan.js");
+ *   return runPlan({ dir, base: flags.base, format: flags.format }, io);
+ * }))
+ */
+export function action<Flags extends CommonFlags, Args extends unknown[] = []>(
+  run: (io: CommandIo, flags: Flags, args: Args) => Promise<ExitCode>,
+  options: ActionOptions = {},
+): (...received: unknown[]) => Promise<void> {
+  return async (...received) => {
+    const command = received.at(-1) as Command;
+    const flags = command.opts<Flags>();
+    const args = command.processedArgs as Args;
+    const io = processIo();
+    process.exitCode = await runCommand(
+      io,
+      {
+        command: commandPath(command),
+        format: flags.out === undefined ? flags.format : undefined,
+        secrets: [flags.apiKey, io.env[settingEnv("apiKey")]].filter(
+          (secret): secret is string => typeof secret === "string",
+        ),
+        markdownMarker: options.markdownMarker,
+        expectedErrors: options.expectedErrors,
+      },
+      (held) => run(held, flags, args),
+    );
+  };
+}
+
+/** `report errors` for the `errors` subcommand of `report`; the program's own name is left out. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let current: Command | null = command; current?.parent; current = current.parent) {
+    names.unshift(current.name());
+  }
+  return names.join(" ");
+}

@@ -1,0 +1,7 @@
+/**
+ * Flags that cannot work together, or a setting a command cannot run without; the message
+ * says which and what to do. Checks commander cannot make on one option alone.
+ */
+export class UsageError extends Error {
+  override name = "UsageError";
+}

@@ -1,0 +1,29 @@
+import { describe, expect, test } from "vitest";
+import { DEFAULTS } from "../../src/api/client/options";
+import { runCli } from "./run-cli";
+
+describe("--help", () => {
+  test("the commands that talk to the API state the client's own defaults and the limits' ranges", async () => {
+    for (const command of [["drift"], ["report", "errors"], ["report", "heartbeats"]]) {
+      const help = await runCli([...command, "--help"], process.cwd(), {});
+      expect(help.exitCode).toBe(0);
+      const text = help.stdout.replace(/\s+/g, " ");
+      expect(text).toContain(
+        `the client sends at most ${DEFAULTS.rateLimit.limit} requests per minute and has at most ${DEFAULTS.concurrency} calls in flight`,
+      );
+      expect(text).toContain(
+        "--rate-limit <n> requests per minute, 1 to 60000 (env MONITORING_RATE_LIMIT)",
+      );
+      expect(text).toContain(
+        "--concurrency <n> calls in flight, 1 to 64 (env MONITORING_CONCURRENCY)",
+      );
+    }
+  });
+
+  test("every command with Markdown accepts md for it", async () => {
+    for (const command of [["plan"], ["drift"], ["report", "errors"], ["report", "heartbeats"]]) {
+      const help = await runCli([...command, "--help"], process.cwd(), {});
+      expect(help.stdout.replace(/\s+/g, " "), command.join(" ")).toMatch(/"markdown", "md"/);
+    }
+  });
+});
