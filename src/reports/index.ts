@@ -35,6 +35,13 @@ export {
   ErrorReportGroup,
   GroupChange,
 } from "./errors/report-schema";
+export {
+  type EvidenceItem,
+  evidenceLine,
+  evidenceMarkdown,
+  evidenceText,
+} from "./evidence/line";
+export { type EvidenceReader, type IncidentEvidence, readEvidence } from "./evidence/read";
 export { collectHeartbeats, type HeartbeatReader } from "./heartbeats/collect";
 export {
   HEARTBEAT_REPORT_FORMATS,
@@ -46,5 +53,24 @@ export {
   HeartbeatReport,
   HeartbeatReportCheck,
 } from "./heartbeats/report-schema";
-export { parseSince, WindowError } from "./heartbeats/window";
+export { parseDuration, parseSince, parseUntil, WindowError } from "./heartbeats/window";
+export {
+  collectIncidents,
+  type DefinedIncident,
+  type IncidentReader,
+  type IncidentRequest,
+} from "./incident/collect";
+export { IncidentNotFoundError } from "./incident/errors";
+export {
+  INCIDENT_REPORT_FORMATS,
+  type IncidentReportFormat,
+  writeIncidentReport,
+} from "./incident/render";
+export {
+  INCIDENT_REPORT_KIND,
+  IncidentReport,
+  IncidentReportIncident,
+  TimelineEntry,
+  TimelineKind,
+} from "./incident/report-schema";
 export { openSink, type ReportSink } from "./shared/output";

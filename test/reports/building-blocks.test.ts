@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { parseSince } from "../../src/reports";
-import { bucketLastSeen } from "../../src/reports/html/last-seen-chart";
+import { histogram, stateSegments } from "../../src/reports/html/chart-data";
 import { mapConcurrent, mergeAsync } from "../../src/reports/shared/async-streams";
 
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -70,22 +70,68 @@ describe("report building blocks", () => {
     await expect(run()).rejects.toThrow("detail read failed");
   });
 
-  test("the last-seen buckets count every group once and never exceed 60 bars", () => {
+  test("the histogram counts every time once per series, in at most 60 contiguous buckets", () => {
     fc.assert(
       fc.property(
         fc.array(fc.integer({ min: 1_600_000_000_000, max: 1_900_000_000_000 }), {
           maxLength: 300,
         }),
-        (times) => {
-          const { buckets, sizeMs } = bucketLastSeen(times);
-          expect(buckets.reduce((n, b) => n + b.count, 0)).toBe(times.length);
-          if (buckets.length > 0) {
-            const span = (buckets.at(-1)!.start - buckets[0]!.start) / sizeMs + 1;
-            expect(span).toBeLessThanOrEqual(60);
+        fc.array(fc.integer({ min: 1_600_000_000_000, max: 1_900_000_000_000 }), {
+          maxLength: 300,
+        }),
+        (first, last) => {
+          const spec = histogram(
+            [
+              { key: "a", label: "a", times: first },
+              { key: "b", label: "b", times: last },
+            ],
+            "groups",
+          );
+          if (first.length + last.length === 0) {
+            expect(spec).toBeUndefined();
+            return;
+          }
+          expect(spec!.starts.length).toBeLessThanOrEqual(60);
+          spec!.starts.forEach((start, i) => {
+            expect(start % spec!.bucketMs).toBe(0);
+            if (i > 0) expect(start - spec!.starts[i - 1]!).toBe(spec!.bucketMs);
+          });
+          expect(spec!.series[0]!.counts.reduce((n, c) => n + c, 0)).toBe(first.length);
+          expect(spec!.series[1]!.counts.reduce((n, c) => n + c, 0)).toBe(last.length);
+          for (const t of [...first, ...last]) {
+            const i = spec!.starts.findIndex((s) => s <= t && t < s + spec!.bucketMs);
+            expect(i).toBeGreaterThanOrEqual(0);
           }
         },
       ),
     );
+  });
+
+  test("state segments cover the window without gaps, from the state before it to the last change", () => {
+    const at = (h: number) => Date.UTC(2026, 10, 1, h);
+    const segments = stateSegments(
+      [
+        { at: at(2), state: "FAILING" },
+        { at: at(-5), state: "PASSING" },
+        { at: at(5), state: "PASSING" },
+      ],
+      at(0),
+      at(8),
+      "PASSING",
+    );
+    expect(segments.map((s) => [s.state, (s.to - s.from) / 3_600_000, s.label])).toEqual([
+      ["PASSING", 2, "PASSING for 2 h"],
+      ["FAILING", 3, "FAILING for 3 h"],
+      ["PASSING", 3, "PASSING for 3 h"],
+    ]);
+    expect(stateSegments([], at(0), at(1), undefined)).toEqual([
+      {
+        from: at(0),
+        to: at(1),
+        state: "UNKNOWN",
+        label: "state unknown (no earlier event) for 1 h",
+      },
+    ]);
   });
 
   test("--since reads durations and ISO dates, and refuses the future", () => {

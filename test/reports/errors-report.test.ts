@@ -13,7 +13,7 @@ import {
   startSeededEmulator,
   tempDir,
 } from "./support/harness";
-import { parseMarkdownTables } from "./support/markdown";
+import { renderedMarkdownTables } from "./support/markdown";
 import { groupIdsPageByPage } from "./support/truth";
 
 let running: RunningEmulator;
@@ -103,27 +103,74 @@ describe("report errors", () => {
     expect(new Set(rows.map((r) => r.archivedUntilNextEvent))).toEqual(new Set(["false"]));
   });
 
-  test("the Markdown report renders one table row per group, newest last-seen first", async () => {
+  test("the Markdown report renders one row per group, newest last-seen first, with the raw message beside the cleaned one, escaped so a renderer shows both as written", async () => {
     const { code, stdout } = await report({ format: "md", check: ["chk-small"] });
 
     expect(code).toBe(0);
-    const tables = parseMarkdownTables(stdout());
+    const tables = renderedMarkdownTables(stdout());
     expect(tables[0]).toEqual({ headers: ["Check", "Groups"], rows: [["chk-small", "3"]] });
     const groups = tables[1]!;
     expect(groups.headers).toEqual([
       "Check",
       "Group",
       "Message",
+      "Raw message",
       "First seen",
       "Last seen",
       "Archived",
     ]);
     expect(groups.rows).toHaveLength(3);
-    expect(groups.rows.map((r) => r[2])).toEqual([
-      'Expected status <n>, got <n> \\| body: "upstream, down"',
-      expect.stringContaining("ECONNRESET"),
-      expect.stringContaining("TypeError"),
+    expect(groups.rows.map((r) => [r[2], r[3]])).toEqual([
+      [
+        'Expected status <n>, got <n> | body: "upstream, down"',
+        'Expected status 200, got 503 | body: "upstream, down"',
+      ],
+      [
+        "ECONNRESET while calling https://payments.internal/charge",
+        "ECONNRESET while calling https://payments.internal/charge",
+      ],
+      [
+        "TypeError: cannot read properties of undefined (reading 'id')",
+        "TypeError: cannot read properties of undefined (reading 'id')",
+      ],
     ]);
+  });
+
+  test("Markdown shows placeholders, emphasis marks, entities and pipes as written", async () => {
+    const written = "Bad *value* <ip> in `cfg` [x](y) ~~old~~ a_b &lt; c | d \\ e";
+    await control(running, `/accounts/${ACCOUNT}/checks/chk-markdown/results`, { error: written });
+
+    const { stdout } = await report({ format: "md", check: ["chk-markdown"] });
+
+    const [, groups] = renderedMarkdownTables(stdout());
+    expect(groups?.rows[0]?.[3]).toBe(written);
+    expect(groups?.rows[0]?.[2]).toContain("<ip>");
+  });
+
+  test("--top keeps the Markdown and HTML reports to the most recently seen groups and says how many more there are; Markdown stops at 100 unless told", async () => {
+    const md = await report({ format: "md", check: ["chk-big"], top: 20 });
+    const [, groups] = renderedMarkdownTables(md.stdout());
+    expect(groups?.rows).toHaveLength(20);
+    expect(md.stdout()).toContain(
+      "Showing the 20 most recently seen group(s); 2,480 more are left out (--top). Use --top all, or --format csv or json for every group.",
+    );
+    const lastSeen = groups!.rows.map((r) => r[5]!);
+    expect(lastSeen).toEqual([...lastSeen].sort().reverse());
+
+    const byDefault = await report({ format: "md", check: ["chk-big"] });
+    expect(renderedMarkdownTables(byDefault.stdout())[1]?.rows).toHaveLength(100);
+    expect(byDefault.stdout()).toContain("2,400 more are left out");
+
+    const all = await report({ format: "md", check: ["chk-big"], top: "all" });
+    expect(renderedMarkdownTables(all.stdout())[1]?.rows).toHaveLength(2_500);
+    expect(all.stdout()).not.toContain("left out");
+
+    const html = await report({ format: "html", check: ["chk-big"], top: 5 });
+    expect(html.stdout()).toContain("2,495 more are left out");
+    const data = /<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(
+      html.stdout(),
+    );
+    expect(JSON.parse(data![1]!).tables.groups.rows).toHaveLength(5);
   });
 
   test("--details fetches each group's full record, including rootCauseAnalyses, into JSON and CSV", async () => {
@@ -236,7 +283,7 @@ describe("report errors", () => {
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).not.toContain("wrong-key-abcdef");
     expect((error as Error).message).toMatchInlineSnapshot(
-      `"GET /v1/error-groups/checks/chk-small?limit=100&page=1 failed: 401 Unauthorized: the API key is not valid: check MONITORING_API_KEY or --api-key. Check the API key the client was created with."`,
+      `"GET /v1/error-groups/checks/chk-small?limit=100&page=1 failed: 401 Unauthorized: the API key is not valid. Check the API key the client was created with."`,
     );
     await expect(readFile(out, "utf8")).rejects.toThrow(/ENOENT/);
     await expect(readFile(`${out}.partial`, "utf8")).rejects.toThrow(/ENOENT/);

@@ -9,6 +9,7 @@ const KIT = path.resolve("examples/github/workflows");
 
 interface Step {
   name?: string;
+  env?: Record<string, string>;
   uses?: string;
   run?: string;
   with?: Record<string, unknown>;
@@ -77,30 +78,67 @@ describe("the GitHub pipeline kit", () => {
     }
   });
 
-  test("the pull-request workflow validates with annotations, plans into a sticky comment and runs pulumi preview", async () => {
+  test("the pull-request workflow validates with annotations, plans into a sticky comment (with evidence when the key is there) and runs pulumi preview", async () => {
     const flow = await workflow("incidents-pull-request.yml");
     expect(Object.keys(flow.on)).toEqual(["pull_request"]);
     expect(Object.keys(flow.jobs)).toEqual(["validate", "plan", "preview"]);
     const runs = (job: string) => flow.jobs[job]!.steps.map((s) => s.run ?? "").join("\n");
     expect(runs("validate")).toContain("incident-sync validate incidents --format github");
     expect(runs("plan")).toContain("--format markdown > plan.md");
+    // With the key, the comment carries evidence from the monitors; without it, it does not.
+    expect(runs("plan")).toContain("--format markdown --evidence > plan.md");
+    const planStep = flow.jobs.plan!.steps.find((s) => s.run?.includes("--evidence"));
+    expect(planStep?.env?.MONITORING_API_KEY).toMatch(/^\$\{\{ secrets\.MONITORING_API_KEY \}\}$/);
+    expect(planStep?.run).toContain('if [ -n "$MONITORING_API_KEY" ]; then');
     const sticky = flow.jobs.plan!.steps.find((s) =>
       s.uses?.startsWith("marocchino/sticky-pull-request-comment"),
     );
     expect(sticky?.with).toMatchObject({ header: "incident-sync-plan", path: "plan.md" });
-    const preview = flow.jobs.preview!.steps.find((s) => s.with?.command === "preview");
-    expect(preview?.uses).toMatch(/^pulumi\/actions@/);
+    expect(runs("preview")).toContain('pulumi preview --diff --stack "$PULUMI_STACK"');
+    const previewComment = flow.jobs.preview!.steps.find((s) =>
+      s.uses?.startsWith("marocchino/sticky-pull-request-comment"),
+    );
+    expect(previewComment?.with).toMatchObject({
+      header: "incident-sync-preview",
+      path: "preview.md",
+    });
     expect(flow.permissions).toMatchObject({ "pull-requests": "write" });
   });
 
-  test("the merge workflow runs pulumi up on main, one run at a time", async () => {
+  test("the merge workflow runs pulumi up on main, one run at a time, also when the provider or the package changes", async () => {
     const flow = (await workflow("incidents-apply.yml")) as Workflow & {
       concurrency: Record<string, unknown>;
     };
-    expect(flow.on.push).toMatchObject({ branches: ["main"] });
+    expect(flow.on.push).toMatchObject({
+      branches: ["main"],
+      paths: expect.arrayContaining([
+        "incidents/**",
+        "providers/**",
+        "src/**",
+        "package.json",
+        "package-lock.json",
+      ]),
+    });
     expect(flow.concurrency["cancel-in-progress"]).toBe(false);
-    const up = flow.jobs.up!.steps.find((s) => s.with?.command === "up");
-    expect(up?.uses).toMatch(/^pulumi\/actions@/);
+    const steps = flow.jobs.up!.steps;
+    expect(steps.at(-1)?.run).toBe(
+      'pulumi up --yes --skip-preview --continue-on-error --stack "$PULUMI_STACK"',
+    );
+  });
+
+  test("every workflow takes Node from .nvmrc and pins the Pulumi CLI that npm run engine builds", async () => {
+    const sdk = JSON.parse(await readFile("package.json", "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    for (const file of (await readdir(KIT)).filter((f) => f.endsWith(".yml"))) {
+      const steps = Object.values((await workflow(file)).jobs).flatMap((job) => job.steps);
+      for (const step of steps.filter((s) => s.uses?.startsWith("actions/setup-node"))) {
+        expect(step.with, file).toMatchObject({ "node-version-file": ".nvmrc" });
+      }
+      for (const step of steps.filter((s) => s.uses?.startsWith("pulumi/actions"))) {
+        expect(step.with?.["pulumi-version"], file).toBe(sdk.dependencies["@pulumi/pulumi"]);
+      }
+    }
   });
 
   test("the scheduled workflow runs drift, opens or updates an issue on exit 2 and fails the run", async () => {
@@ -122,5 +160,32 @@ describe("the GitHub pipeline kit", () => {
     for (const file of await readdir(KIT)) calls.push(...incidentSyncCalls(await workflow(file)));
     expect(calls.length).toBeGreaterThanOrEqual(5);
     for (const words of calls) expectKnownToTheCli(words);
+  });
+
+  test("the README's pipeline section is the workflows' stack and apply lines, word for word", async () => {
+    const readme = await readFile("README.md", "utf8");
+    const block = (name: string) => {
+      const at = readme.indexOf(`<!-- pipeline-kit: ${name} -->`);
+      const body = /```sh\n([\s\S]*?)```/.exec(readme.slice(at))?.[1] ?? "";
+      return body
+        .split("\n")
+        .map((line) => line.trim())
+        .filter((line) => line !== "");
+    };
+    const lines = (step: Step | undefined) =>
+      (step?.run ?? "")
+        .split("\n")
+        .map((line) => line.trim())
+        .filter((line) => line !== "");
+    const stackStep = (flow: Workflow, job: string) =>
+      flow.jobs[job]?.steps.find(
+        (s) => s.name === "Log in to the state backend and select the stack",
+      );
+    const apply = await workflow("incidents-apply.yml");
+    const pullRequest = await workflow("incidents-pull-request.yml");
+    expect(block("stack")).toHaveLength(5);
+    expect(lines(stackStep(apply, "up"))).toEqual(block("stack"));
+    expect(lines(stackStep(pullRequest, "preview"))).toEqual(block("stack"));
+    expect(lines(apply.jobs.up?.steps.at(-1))).toEqual(block("apply"));
   });
 });

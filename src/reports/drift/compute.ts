@@ -1,4 +1,5 @@
 import type { IncidentStatus, IncidentUpdate } from "../../api/schemas";
+import { liveStatusOf, newestFirst, updatesAfter } from "../../incident";
 import { mapConcurrent } from "../shared/async-streams";
 import { lastCommitTime } from "./git-baseline";
 import {
@@ -34,16 +35,11 @@ export interface DriftOptions {
   concurrency?: number;
 }
 
-function timeOf(update: IncidentUpdate): number {
-  const text = update.created_at ?? update.publicIncidentUpdateDate;
-  const ms = text === undefined ? Number.NaN : Date.parse(text);
-  return Number.isFinite(ms) ? ms : Number.NEGATIVE_INFINITY;
-}
-
 /**
- * Compares each declared status with the live one: the status of the newest update that
- * carries one (the API has no read of the incident itself). Updates newer than the
- * baseline are listed newest first and split into expected activity and drift.
+ * Compares each declared status with the live one, by the incident's one rule
+ * (`liveStatusOf` without an applied status: `drift` reads git, not the Pulumi state, so the
+ * live status is the newest update that carries one). Updates newer than the baseline are
+ * listed newest first and split into expected activity and drift.
  */
 export async function computeDrift(
   reader: IncidentUpdatesReader,
@@ -107,18 +103,16 @@ async function checkOne(
     }
     throw error;
   }
-  const newestFirst = [...updates].sort((a, b) => timeOf(b) - timeOf(a));
-  const live = newestFirst.find((u) => u.status !== undefined)?.status ?? null;
-  const after = baseline.at === null ? Number.NEGATIVE_INFINITY : Date.parse(baseline.at);
-  const outside: DriftUpdate[] = newestFirst
-    .filter((u) => timeOf(u) > after)
-    .map((u) => ({
-      id: u.id ?? null,
-      status: u.status ?? null,
-      description: u.description,
-      createdAt: u.created_at ?? u.publicIncidentUpdateDate ?? null,
-      class: u.status === undefined || u.status === definition.status ? "expected" : "drift",
-    }));
+  const live = liveStatusOf(updates).status;
+  const outside: DriftUpdate[] = (
+    baseline.at === null ? newestFirst(updates) : updatesAfter(updates, baseline.at)
+  ).map((u) => ({
+    id: u.id ?? null,
+    status: u.status ?? null,
+    description: u.description,
+    createdAt: u.created_at ?? u.publicIncidentUpdateDate ?? null,
+    class: u.status === undefined || u.status === definition.status ? "expected" : "drift",
+  }));
   const state = live === null ? "unknown" : live === definition.status ? "in-sync" : "drifted";
   return { ...base, liveStatus: live, state, updatesOutsideGit: outside };
 }

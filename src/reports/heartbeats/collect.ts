@@ -1,5 +1,9 @@
-import type { HeartbeatEvent, HeartbeatStats } from "../../api/schemas";
-import { HEARTBEAT_REPORT_KIND, type HeartbeatReport } from "./report-schema";
+import type { HeartbeatEvent, HeartbeatEventsResponse, HeartbeatStats } from "../../api/schemas";
+import {
+  HEARTBEAT_REPORT_KIND,
+  type HeartbeatReport,
+  type HeartbeatReportCheck,
+} from "./report-schema";
 
 /** The part of the API client that heartbeat reports read through. */
 export interface HeartbeatReader {
@@ -8,13 +12,49 @@ export interface HeartbeatReader {
     from: Date,
     to: Date,
   ): Promise<{ events: HeartbeatEvent[]; stats?: HeartbeatStats | undefined }>;
+  listEvents(
+    checkId: string,
+    query: { startTime: Date; endTime: Date; limit: number },
+  ): Promise<HeartbeatEventsResponse>;
 }
 
+/** How far back the state in force at a window's start is looked for. */
+const LOOKBACK_MS = 30 * 86_400_000;
+
 /**
- * Reads every event of each heartbeat in the window (the client walks past the API's
- * 10-per-call cap) with its stats, all checks at once. Events are sorted oldest first and
- * deduplicated by id, since windows the client splits may share an edge.
+ * Reads one heartbeat over a window: every event in it (the client walks past the API's
+ * 10-per-call cap), sorted oldest first and deduplicated by id (windows the client splits
+ * may share an edge), the stats, and the last event before the window (one call of one
+ * event), whose state held when the window opened.
  */
+export async function collectHeartbeat(
+  reader: HeartbeatReader,
+  checkId: string,
+  from: Date,
+  to: Date,
+): Promise<HeartbeatReportCheck> {
+  const before = new Date(from.getTime() - 1);
+  const [{ events, stats }, earlier] = await Promise.all([
+    reader.eventsBetween(checkId, from, to),
+    reader.listEvents(checkId, {
+      startTime: new Date(from.getTime() - LOOKBACK_MS),
+      endTime: before,
+      limit: 1,
+    }),
+  ]);
+  const byId = new Map(events.map((e) => [e.id, e]));
+  const sorted = [...byId.values()].sort(
+    (a, b) => (Date.parse(a.timestamp) || 0) - (Date.parse(b.timestamp) || 0),
+  );
+  return {
+    checkId,
+    lastEventBefore: earlier[0]?.events?.[0] ?? null,
+    events: sorted,
+    stats: stats ?? null,
+  };
+}
+
+/** Reads every heartbeat of a report over the window, all at once. */
 export async function collectHeartbeats(
   reader: HeartbeatReader,
   checks: readonly string[],
@@ -24,14 +64,7 @@ export async function collectHeartbeats(
 ): Promise<HeartbeatReport> {
   const unique = [...new Set(checks)];
   const results = await Promise.all(
-    unique.map(async (checkId) => {
-      const { events, stats } = await reader.eventsBetween(checkId, from, to);
-      const byId = new Map(events.map((e) => [e.id, e]));
-      const sorted = [...byId.values()].sort(
-        (a, b) => (Date.parse(a.timestamp) || 0) - (Date.parse(b.timestamp) || 0),
-      );
-      return { checkId, events: sorted, stats: stats ?? null };
-    }),
+    unique.map((checkId) => collectHeartbeat(reader, checkId, from, to)),
   );
   return {
     kind: HEARTBEAT_REPORT_KIND,

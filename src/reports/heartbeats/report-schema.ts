@@ -3,9 +3,14 @@ import { HeartbeatEvent, HeartbeatStats } from "../../api/schemas";
 
 export const HEARTBEAT_REPORT_KIND = "incident-sync/heartbeats-report";
 
-/** One heartbeat in the report: every event of the window, oldest first, and the stats. */
+/**
+ * One heartbeat in the report: every event of the window, oldest first, the stats, and
+ * the last event before the window (its state held when the window opened; null when
+ * there was none in the 30 days before).
+ */
 export const HeartbeatReportCheck = z.object({
   checkId: z.string(),
+  lastEventBefore: HeartbeatEvent.nullable(),
   events: z.array(HeartbeatEvent),
   stats: HeartbeatStats.nullable(),
 });

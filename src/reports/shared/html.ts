@@ -1,3 +1,6 @@
+import { createHash } from "node:crypto";
+import { pageAssets } from "../html/assets";
+
 const ENTITIES: Record<string, string> = {
   "&": "&amp;",
   "<": "&lt;",
@@ -12,38 +15,55 @@ export function esc(value: unknown): string {
   return text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 }
 
-const STYLE = `
-:root { color-scheme: light; --fg:#1f2328; --muted:#59636e; --line:#d1d9e0; --ok:#1a7f37; --bad:#cf222e; --other:#9a6700; --bar:#0969da; }
-* { box-sizing: border-box; }
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); margin: 2rem auto; max-width: 1100px; padding: 0 1rem; }
-h1 { font-size: 1.5rem; margin-bottom: .25rem; } h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid var(--line); padding-bottom: .25rem; }
-.meta { color: var(--muted); margin-top: 0; }
-table { border-collapse: collapse; width: 100%; margin: .75rem 0; }
-th, td { border: 1px solid var(--line); padding: .3rem .5rem; text-align: left; vertical-align: top; }
-th { background: #f6f8fa; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
-code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; word-break: break-all; }
-svg.chart { display: block; width: 100%; height: auto; margin: .5rem 0 1rem; }
-svg.chart text { font: 11px system-ui, sans-serif; fill: var(--muted); }
-.badge { display: inline-block; border-radius: 1em; padding: 0 .5em; font-size: 12px; border: 1px solid var(--line); }
-.new { color: var(--bad); } .gone { color: var(--ok); } .present { color: var(--muted); }
-`;
+function sha256(text: string): string {
+  return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+}
 
 /**
- * Wraps a report body in a complete, self-contained page: inline CSS, inline SVG, no
- * scripts, and a Content-Security-Policy that forbids any network access at view time.
+ * JSON for a `<script type="application/json">` data block: `<` is written as `\u003c`,
+ * so no text in the data (an error message holding `</script>`) can end the block.
  */
-export function htmlPage(title: string, body: string): string {
+function dataBlock(data: unknown): string {
+  return JSON.stringify(data).replace(/</g, "\\u003c");
+}
+
+export interface HtmlPageParts {
+  title: string;
+  /** Markup of the body; elements with `data-table` / `data-chart` are filled by the page script. */
+  body: string;
+  /** What the page script draws: `{ tables: { id: spec }, charts: { id: spec } }`. */
+  data: { tables?: Record<string, unknown>; charts?: Record<string, unknown> };
+}
+
+/**
+ * A complete, self-contained page: the style sheet, uPlot and the page script inline, the
+ * data in a JSON block, and a Content-Security-Policy that forbids any network access
+ * and runs only the inline scripts and style whose SHA-256 hashes it lists.
+ */
+export function htmlPage(parts: HtmlPageParts): string {
+  const assets = pageAssets();
+  const csp = [
+    "default-src 'none'",
+    `script-src ${assets.scripts.map(sha256).join(" ")}`,
+    `style-src ${sha256(assets.style)}`,
+    "img-src data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join("; "); // hashes are base64 and quotes are single: nothing here needs escaping
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title>
-<style>${STYLE}</style>
+<title>${esc(parts.title)}</title>
+<style>${assets.style}</style>
 </head>
 <body>
-${body}
+${parts.body}
+<noscript><p class="meta">The charts and tables of this report are drawn by its inline scripts; allow them, or use --format md, csv or json.</p></noscript>
+<script type="application/json" id="report-data">${dataBlock(parts.data)}</script>
+${assets.scripts.map((script) => `<script>${script}</script>`).join("\n")}
 </body>
 </html>
 `;

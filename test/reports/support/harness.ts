@@ -2,7 +2,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
-import type { CommandIo } from "../../../src/cli/commands/report-io";
+import type { CommandIo } from "../../../src/cli/io";
 import { type RunningEmulator, type SeedFile, startEmulator } from "../../../src/emulator";
 
 export const ACCOUNT = "acct-reports";

@@ -1,3 +1,5 @@
+import { marked, type Token, type Tokens } from "marked";
+
 /** A GitHub-flavoured Markdown table read back from text. */
 export interface MarkdownTable {
   headers: string[];
@@ -39,4 +41,46 @@ export function parseMarkdownTables(markdown: string): MarkdownTable[] {
     i = j - 1;
   }
   return tables;
+}
+
+const ENTITIES: Record<string, string> = {
+  "&amp;": "&",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&quot;": '"',
+  "&#39;": "'",
+};
+
+const decode = (text: string) =>
+  text.replace(/&(amp|lt|gt|quot|#39);/g, (entity) => ENTITIES[entity] ?? entity);
+
+/** The text a reader sees in one cell, from marked's inline tokens. */
+function shownText(tokens: readonly Token[]): string {
+  return tokens
+    .map((token) => {
+      if (token.type === "html") {
+        if (/^<br\s*\/?>$/i.test(token.raw)) return "\n";
+        // Raw HTML in a cell is a bug: GitHub would drop or interpret it.
+        throw new Error(`raw HTML in a table cell: ${token.raw}`);
+      }
+      // Code spans are literal: entities in them are shown as written.
+      if (token.type === "codespan") return token.text;
+      if ("tokens" in token && token.tokens) return shownText(token.tokens);
+      return "text" in token ? decode(String(token.text)) : "";
+    })
+    .join("");
+}
+
+/**
+ * Every table as a Markdown renderer (marked, GitHub-flavoured) reads it: headers and
+ * cells as the text a reader sees, escapes resolved. Fails on raw HTML in a cell.
+ */
+export function renderedMarkdownTables(markdown: string): MarkdownTable[] {
+  return marked
+    .lexer(markdown)
+    .filter((token): token is Tokens.Table => token.type === "table")
+    .map((table) => ({
+      headers: table.header.map((cell) => shownText(cell.tokens)),
+      rows: table.rows.map((row) => row.map((cell) => shownText(cell.tokens))),
+    }));
 }

@@ -1,0 +1,108 @@
+import { NotFoundError } from "../../api/errors";
+import type { ErrorGroup, HeartbeatEventsResponse } from "../../api/schemas";
+
+/** The parts of the API client an evidence line reads through. */
+export interface EvidenceReader {
+  heartbeats: {
+    listEvents(
+      checkId: string,
+      query: { startTime: Date; endTime: Date; limit: number },
+    ): Promise<HeartbeatEventsResponse>;
+  };
+  errorGroups: { allForCheck(checkId: string): AsyncIterable<ErrorGroup> };
+}
+
+/** A heartbeat now: its state and since when, and the API's success ratio over 24 h. */
+export interface HeartbeatEvidence {
+  checkId: string;
+  state: string | null;
+  since: string | null;
+  /** Percent, 0..100, as the API gives it. */
+  successRatio24h: number | null;
+  error?: string;
+}
+
+/** A check's error groups of the last hour. */
+export interface CheckEvidence {
+  checkId: string;
+  /** First seen in the last hour. */
+  newInLastHour: number;
+  /** Last seen in the last hour. */
+  seenInLastHour: number;
+  error?: string;
+}
+
+export interface IncidentEvidence {
+  heartbeats: HeartbeatEvidence[];
+  checks: CheckEvidence[];
+}
+
+const HOUR = 3_600_000;
+const LOOKBACK_MS = 30 * 24 * HOUR;
+
+/** A failed read becomes a note on the line, so one missing monitor does not hide the rest. */
+function reason(error: unknown): string {
+  if (error instanceof NotFoundError) return "not found in this account, 404";
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split("\n")[0]!;
+}
+
+async function heartbeatNow(
+  reader: EvidenceReader,
+  checkId: string,
+  now: Date,
+): Promise<HeartbeatEvidence> {
+  try {
+    const [result] = await reader.heartbeats.listEvents(checkId, {
+      startTime: new Date(now.getTime() - LOOKBACK_MS),
+      endTime: now,
+      limit: 1,
+    });
+    const latest = result?.events?.[0];
+    return {
+      checkId,
+      state: latest?.state ?? null,
+      since: latest?.timestamp ?? null,
+      successRatio24h: result?.stats?.last24Hours.successRatio.currentPeriod ?? null,
+    };
+  } catch (error) {
+    return { checkId, state: null, since: null, successRatio24h: null, error: reason(error) };
+  }
+}
+
+/**
+ * Counts a check's groups of the last hour. Groups come ordered by last seen, newest
+ * first, so reading stops at the first group last seen before the hour.
+ */
+async function checkLastHour(
+  reader: EvidenceReader,
+  checkId: string,
+  now: Date,
+): Promise<CheckEvidence> {
+  const hourAgo = now.getTime() - HOUR;
+  let fresh = 0;
+  let seen = 0;
+  try {
+    for await (const group of reader.errorGroups.allForCheck(checkId)) {
+      if (Date.parse(group.lastSeen) < hourAgo) break;
+      seen += 1;
+      if (Date.parse(group.firstSeen) >= hourAgo) fresh += 1;
+    }
+    return { checkId, newInLastHour: fresh, seenInLastHour: seen };
+  } catch (error) {
+    return { checkId, newInLastHour: fresh, seenInLastHour: seen, error: reason(error) };
+  }
+}
+
+/** Reads what the monitors of one incident's evidence say now, all at once. */
+export async function readEvidence(
+  reader: EvidenceReader,
+  evidence: { heartbeats?: readonly string[]; checks?: readonly string[] },
+  now: Date,
+): Promise<IncidentEvidence> {
+  const [heartbeats, checks] = await Promise.all([
+    Promise.all((evidence.heartbeats ?? []).map((id) => heartbeatNow(reader, id, now))),
+    Promise.all((evidence.checks ?? []).map((id) => checkLastHour(reader, id, now))),
+  ]);
+  return { heartbeats, checks };
+}

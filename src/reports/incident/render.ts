@@ -1,0 +1,100 @@
+import { utcText } from "../heartbeats/lane";
+import { writeDocumentReport } from "../shared/document-report";
+import { mdCode, mdTable, mdText } from "../shared/markdown";
+import type { ReportSink } from "../shared/output";
+import { renderIncidentHtml } from "./render-html";
+import type { IncidentReport, IncidentReportIncident } from "./report-schema";
+import {
+  checkSummary,
+  entryWhat,
+  headline,
+  heartbeatSummary,
+  spanText,
+  windowText,
+} from "./summary";
+
+export const INCIDENT_REPORT_FORMATS = ["md", "csv", "json", "html"] as const;
+export type IncidentReportFormat = (typeof INCIDENT_REPORT_FORMATS)[number];
+
+const CSV_COLUMNS = ["incidentId", "at", "kind", "source", "state", "ref", "text"];
+
+/** Writes an incident report; CSV holds one row per timeline entry of every incident. */
+export async function writeIncidentReport(
+  report: IncidentReport,
+  format: IncidentReportFormat,
+  sink: ReportSink,
+): Promise<void> {
+  await writeDocumentReport(report, format, sink, {
+    csv: {
+      columns: CSV_COLUMNS,
+      rows: (r) =>
+        r.incidents.flatMap((incident) =>
+          incident.timeline.map((entry) => ({ incidentId: incident.id, ...entry })),
+        ),
+    },
+    md: renderMarkdown,
+    html: renderIncidentHtml,
+  });
+}
+
+function renderIncidentMarkdown(incident: IncidentReportIncident, now: number): string {
+  const title = incident.definition ? `${incident.id}: ${incident.definition.name}` : incident.id;
+  const evidence = [
+    ...incident.checks.map((c) => [c.checkId, "check", checkSummary(c)]),
+    ...incident.heartbeats.map((h) => [h.checkId, "heartbeat", heartbeatSummary(h, incident)]),
+  ];
+  const parts = [
+    `## ${mdText(title)}`,
+    "",
+    mdText(headline(incident)),
+    "",
+    mdText(`${spanText(incident, now)} ${windowText(incident)}`),
+    "",
+    evidence.length
+      ? mdTable(["Evidence", "Kind", "In the window"], evidence)
+      : "No evidence: the definition lists no `evidence` and none was given with --heartbeat or --check.\n",
+    "### Timeline (UTC)",
+    "",
+    incident.timeline.length
+      ? mdTable(
+          ["Time", "Source", "What", "Detail"],
+          incident.timeline.map((e) => [
+            utcText(Date.parse(e.at)).replace(" UTC", ""),
+            e.source,
+            entryWhat(e),
+            e.kind.startsWith("error-group") ? mdCode(e.text) : e.text,
+          ]),
+        )
+      : "Nothing happened in the window.\n",
+  ];
+  const groups = incident.checks.flatMap((c) => c.groups);
+  if (groups.length) {
+    parts.push(
+      "### Error groups",
+      "",
+      mdTable(
+        ["Check", "Group", "Message", "First seen", "Last seen", "During the incident"],
+        groups.map((g) => [
+          g.checkId,
+          g.id,
+          mdCode(g.cleanedErrorMessage),
+          g.firstSeen,
+          g.lastSeen,
+          g.newDuringIncident ? "new" : "seen before",
+        ]),
+      ),
+    );
+  }
+  return parts.join("\n");
+}
+
+function renderMarkdown(report: IncidentReport): string {
+  const now = Date.parse(report.generatedAt);
+  return [
+    "# Incident report",
+    "",
+    `Generated ${report.generatedAt} for ${report.incidents.map((i) => i.id).join(", ")}. Times in UTC.`,
+    "",
+    ...report.incidents.map((incident) => renderIncidentMarkdown(incident, now)),
+  ].join("\n");
+}
