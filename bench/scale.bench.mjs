@@ -1,0 +1,232 @@
+// Scale: `incident-sync up` of N incidents on the real engine (the plain Pulumi CLI and its
+// Node.js language host, through src/engine) against the emulator, next to its peer measured
+// in the same run: the same engine applying N pulumi.dynamic.Resources whose provider returns
+// at once and does nothing, with the same inputs. The peer is the mechanism's floor.
+//
+// For each N (10% of the incidents list evidence) and each injected latency:
+//   first    `up` from an empty state (N adoptions)
+//   same     a no-change `up`
+//   change   an `up` that changes 10 incidents
+// Medians of --runs, the ratio to the peer, API requests per run counted at the emulator, and
+// the peak RSS of the engine and plugin processes (the CLI, the language host, the program
+// and the provider plugin, summed, sampled every 50 ms). Writes bench/results/scale.json.
+//
+//   npm run build && node bench/scale.bench.mjs [--incidents 100,1000] [--latency 0,50] [--runs 3]
+//     [--checkpoints]   also measure, without latency, with a checkpoint after every step (the
+//                       engine's default)
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import {
+  SCALE_ACCOUNT,
+  SCALE_API_KEY,
+  scaleSeed,
+  writeScaleDefinitions,
+  writeScaleProject,
+} from "./support/scale-project.mjs";
+
+const require = createRequire(import.meta.url);
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
+const { startEmulator } = require(path.join(root, "dist", "src", "emulator"));
+const { openProjectStack, resolveEngine } = require(path.join(root, "dist", "src", "engine"));
+
+const { values } = parseArgs({
+  options: {
+    incidents: { type: "string", default: "100,1000" },
+    latency: { type: "string", default: "0,50" },
+    runs: { type: "string", default: "3" },
+    checkpoints: { type: "boolean", default: false },
+  },
+});
+const SIZES = values.incidents.split(",").map(Number);
+const LATENCIES = values.latency.split(",").map(Number);
+const RUNS = Number(values.runs);
+const CHANGED = 10;
+
+// The no-op peer: the same inputs, from the same definitions, with a provider that does nothing.
+const NOOP_PROGRAM = `const pulumi = require("@pulumi/pulumi");
+const { declarationOf, loadProgramDefinitions, projectDirectory } = require("incident-sync");
+const provider = {
+  async create(inputs) { return { id: inputs.incidentId, outs: inputs }; },
+  async update(_id, _olds, news) { return { outs: news }; },
+};
+module.exports = async () => {
+  const dir = require("node:path").join(projectDirectory(), "incidents");
+  for (const { definition } of await loadProgramDefinitions(dir)) {
+    new pulumi.dynamic.Resource(provider, definition.resource, declarationOf(definition));
+  }
+};
+`;
+
+const median = (list) => {
+  const sorted = [...list].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** Sums the RSS of the processes running in `dir` (the engine's), every 50 ms; returns the peak. */
+function rssSampler(dir) {
+  let peak = 0;
+  const timer = setInterval(() => {
+    let sum = 0;
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const cwd = readlinkSync(`/proc/${entry}/cwd`);
+        if (cwd !== dir && !cwd.startsWith(`${dir}/`)) continue;
+        const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${entry}/status`, "utf8"));
+        sum += Number(rss?.[1] ?? 0) * 1024;
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    peak = Math.max(peak, sum);
+  }, 50);
+  return () => {
+    clearInterval(timer);
+    return peak;
+  };
+}
+
+const work = mkdtempSync(path.join(tmpdir(), "incident-sync-bench-scale-"));
+const engine = await resolveEngine();
+const results = [];
+let stackCount = 0;
+
+async function measure(kind, project, incidents, emulator, skipCheckpoints) {
+  stackCount += 1;
+  const stack = await openProjectStack({
+    projectDir: project,
+    stackName: `bench${stackCount}`,
+    backendUrl: `file://${path.join(work, `state-${stackCount}`)}`,
+    passphrase: "bench-passphrase",
+    pulumiHome: path.join(work, "pulumi-home"),
+    engine,
+    skipCheckpoints,
+    log: () => {},
+    config: {
+      "incident-sync:baseUrl": { value: emulator.url },
+      "incident-sync:accountId": { value: SCALE_ACCOUNT },
+      "incident-sync:apiKey": { value: SCALE_API_KEY, secret: true },
+      // The benchmark measures the engine and the API use, not the client's own rate limit.
+      "incident-sync:rateLimit": { value: "1000000" },
+    },
+  });
+  mkdirSync(path.join(work, `state-${stackCount}`), { recursive: true });
+  const step = async (name) => {
+    emulator.emulator.control.resetStats();
+    const stopSampling = rssSampler(project);
+    const started = performance.now();
+    const result = await stack.up();
+    const ms = performance.now() - started;
+    const rss = stopSampling();
+    if (!result.ok)
+      throw new Error(`${kind} ${name} failed:\n${result.stderr}\n${result.stdout.slice(-3000)}`);
+    const requests = emulator.emulator.control.stats().total;
+    return { ms, requests, rss };
+  };
+  try {
+    writeScaleDefinitions(project, incidents, { variant: 0, changed: 0 });
+    const first = await step("first up");
+    const same = await step("no-change up");
+    writeScaleDefinitions(project, incidents, { variant: stackCount, changed: CHANGED });
+    const change = await step("change up");
+    return { first, same, change };
+  } finally {
+    stack.close();
+  }
+}
+
+try {
+  for (const incidents of SIZES) {
+    const ours = writeScaleProject(path.join(work, `ours-${incidents}`));
+    const peer = writeScaleProject(path.join(work, `noop-${incidents}`), {
+      name: "incident-sync-noop",
+      program: NOOP_PROGRAM,
+    });
+    for (const latencyMs of LATENCIES) {
+      // The engine's default (a checkpoint after every step) is measured without latency only,
+      // beside the issue's own table; it takes minutes a run at N = 1,000.
+      const settings = values.checkpoints && latencyMs === LATENCIES[0] ? [true, false] : [true];
+      for (const skipCheckpoints of settings) {
+        const emulator = await startEmulator({ port: 0, seed: scaleSeed(incidents) });
+        emulator.emulator.control.setFaults({ latencyMs });
+        const runs = { ours: [], peer: [] };
+        // With checkpoints after every step, N = 1,000 takes minutes a run: one run then.
+        const count = !skipCheckpoints && incidents >= 1000 ? 1 : RUNS;
+        try {
+          for (let run = 0; run < count; run += 1) {
+            runs.peer.push(await measure("peer", peer, incidents, emulator, skipCheckpoints));
+            runs.ours.push(await measure("ours", ours, incidents, emulator, skipCheckpoints));
+            const last = (kind) => runs[kind].at(-1);
+            process.stderr.write(
+              `N=${incidents} latency=${latencyMs} ms checkpoints=${skipCheckpoints ? "end only" : "every step"} run ${run + 1}/${count}: ` +
+                ["first", "same", "change"]
+                  .map(
+                    (s) =>
+                      `${s} ${(last("ours")[s].ms / 1000).toFixed(1)} s vs ${(last("peer")[s].ms / 1000).toFixed(1)} s`,
+                  )
+                  .join(", ") +
+                "\n",
+            );
+          }
+        } finally {
+          await emulator.close();
+        }
+        for (const scenario of ["first", "same", "change"]) {
+          const ours = median(runs.ours.map((r) => r[scenario].ms));
+          const peerMs = median(runs.peer.map((r) => r[scenario].ms));
+          results.push({
+            incidents,
+            latencyMs,
+            checkpoints: skipCheckpoints ? "end only" : "every step",
+            scenario,
+            runs: count,
+            oursS: Number((ours / 1000).toFixed(2)),
+            peerS: Number((peerMs / 1000).toFixed(2)),
+            ratio: Number((ours / peerMs).toFixed(2)),
+            requests: median(runs.ours.map((r) => r[scenario].requests)),
+            requestsPerIncident: Number(
+              (median(runs.ours.map((r) => r[scenario].requests)) / incidents).toFixed(3),
+            ),
+            peakRssMiB: Math.round(median(runs.ours.map((r) => r[scenario].rss)) / 2 ** 20),
+            peerPeakRssMiB: Math.round(median(runs.peer.map((r) => r[scenario].rss)) / 2 ** 20),
+          });
+        }
+      }
+    }
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+console.table(results);
+const firstOf = (n) =>
+  results.find(
+    (r) =>
+      r.incidents === n &&
+      r.scenario === "first" &&
+      r.latencyMs === LATENCIES[0] &&
+      r.checkpoints === "end only",
+  );
+if (firstOf(100) && firstOf(1000)) {
+  console.log(
+    `first up, 1,000 / 100: ${(firstOf(1000).oursS / firstOf(100).oursS).toFixed(1)}x (target at most 12x)`,
+  );
+}
+mkdirSync(path.join(root, "bench", "results"), { recursive: true });
+writeFileSync(
+  path.join(root, "bench", "results", "scale.json"),
+  `${JSON.stringify({ date: new Date().toISOString(), engine: engine.version, results }, null, 2)}\n`,
+);

@@ -1,0 +1,127 @@
+// A project of N incidents for the scale benchmark and the interruption tests: an emulator
+// seed with the incidents (and, for a share of them, heartbeats and checks as evidence), and a
+// Pulumi project that installs incident-sync as a dependency (node_modules links to this
+// checkout, built), as a team's own repository would. Plain ESM, so benchmarks and tests share it.
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const repoRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const SCALE_ACCOUNT = "acct-scale";
+export const SCALE_API_KEY = "scale-key-0123456789";
+
+/** `inc-scale-0007`. @param {number} index */
+export const scaleId = (index) => `inc-scale-${String(index).padStart(4, "0")}`;
+
+/** Heartbeats and checks the evidence draws from: one each per 100 incidents, as a team has tens of monitors, not one per incident. @param {number} incidents */
+const monitorsFor = (incidents) => Math.max(1, Math.round(incidents / 100));
+
+/**
+ * The emulator seed: `incidents` incidents (all INVESTIGATING, severity MINOR), and the
+ * heartbeats and checks that a tenth of the definitions list as evidence.
+ * @param {number} incidents
+ * @returns {import("../../src/emulator/seed-schema.js").SeedFile}
+ */
+export function scaleSeed(incidents, evidenceShare = 0.1) {
+  const ids = Array.from({ length: incidents }, (_, index) => scaleId(index));
+  const monitors = evidenceShare > 0 ? monitorsFor(incidents) : 0;
+  return {
+    accounts: [
+      {
+        id: SCALE_ACCOUNT,
+        apiKeys: [SCALE_API_KEY],
+        services: [
+          { id: "svc-scale-a", name: "Scale A" },
+          { id: "svc-scale-b", name: "Scale B" },
+        ],
+        incidents: ids.map((id) => ({
+          id,
+          name: `Seeded ${id}`,
+          severity: /** @type {const} */ ("MINOR"),
+          services: ["svc-scale-a"],
+          created_at: "-2h",
+          updates: [
+            {
+              description: "Opened",
+              status: /** @type {const} */ ("INVESTIGATING"),
+              created_at: "-2h",
+            },
+          ],
+        })),
+        heartbeats: Array.from({ length: monitors }, (_, index) => ({
+          checkId: `hb-scale-${index}`,
+          pings: [{ ok: true, at: "-1h" }],
+        })),
+        checkResults: Array.from({ length: monitors }, (_, index) => ({
+          checkId: `chk-scale-${index}`,
+          error: `Timeout of 5000ms exceeded for https://scale.example.com/${index}`,
+          at: "-30m",
+        })),
+      },
+    ],
+  };
+}
+
+/**
+ * The definitions of the seed's incidents, one YAML document each in one file; `variant`
+ * changes the name of the first `changed` incidents, so an `up` has exactly that much to do.
+ * @param {number} incidents
+ * @param {{ variant?: number; changed?: number; evidenceShare?: number; status?: string }} [options]
+ */
+export function scaleDefinitions(
+  incidents,
+  { variant = 0, changed = 0, evidenceShare = 0.1, status = "INVESTIGATING" } = {},
+) {
+  const withEvidence = Math.round(incidents * evidenceShare);
+  const every =
+    withEvidence === 0 ? Number.POSITIVE_INFINITY : Math.floor(incidents / withEvidence);
+  return Array.from({ length: incidents }, (_, index) => {
+    const id = scaleId(index);
+    const name =
+      index < changed ? `Scale incident ${id}, version ${variant}` : `Scale incident ${id}`;
+    const monitor = (index / every) % monitorsFor(incidents);
+    const evidence =
+      index % every === 0 && index / every < withEvidence
+        ? `evidence:\n  heartbeats: [hb-scale-${monitor}]\n  checks: [chk-scale-${monitor}]\n`
+        : "";
+    return `id: ${id}\nname: ${name}\nseverity: MAJOR\nstatus: ${status}\nservices: [svc-scale-a, svc-scale-b]\n${evidence}`;
+  }).join("---\n");
+}
+
+/**
+ * A Pulumi project at `dir` whose program is incident-sync's (`incident-sync/program`), with
+ * incident-sync and its dependencies in node_modules as `npm install incident-sync` leaves
+ * them (links into this checkout). `program` replaces index.js, e.g. for the no-op peer.
+ * @param {string} dir
+ * @param {{ name?: string; program?: string }} [options]
+ */
+export function writeScaleProject(dir, { name = "incident-sync-scale", program } = {}) {
+  mkdirSync(path.join(dir, "incidents"), { recursive: true });
+  mkdirSync(path.join(dir, "node_modules"), { recursive: true });
+  // As the project's own Pulumi.yaml: plain JavaScript, no ts-node (whose stack-trace hook
+  // slows every promise the Pulumi SDK makes).
+  writeFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n`,
+  );
+  writeFileSync(
+    path.join(dir, "index.js"),
+    program ?? 'module.exports = require("incident-sync/program");\n',
+  );
+  symlinkSync(repoRoot, path.join(dir, "node_modules", "incident-sync"), "dir");
+  for (const entry of readdirSync(path.join(repoRoot, "node_modules"))) {
+    if (entry.startsWith(".")) continue;
+    symlinkSync(path.join(repoRoot, "node_modules", entry), path.join(dir, "node_modules", entry));
+  }
+  return dir;
+}
+
+/**
+ * Writes the definitions of `scaleDefinitions` into the project.
+ * @param {string} dir
+ * @param {number} incidents
+ * @param {{ variant?: number; changed?: number; evidenceShare?: number; status?: string }} [options]
+ */
+export function writeScaleDefinitions(dir, incidents, options) {
+  writeFileSync(path.join(dir, "incidents", "scale.yaml"), scaleDefinitions(incidents, options));
+}
