@@ -5,6 +5,7 @@ import {
   RateLimitError,
   type RetryEvent,
   ServerError,
+  THROTTLED_RETRIES_MAX,
   TimeoutError,
 } from "../../src/api";
 import { API_KEY, errorGroup } from "../support/api-fixtures";
@@ -117,6 +118,60 @@ describe("retries", () => {
     expect((error as Error).message).toMatchInlineSnapshot(
       `"GET /v1/error-groups/eg_1 failed: 503 Service Unavailable: try later. The service failed (gave up after 3 attempts); try again later."`,
     );
+  });
+
+  test("429s are pacing, not failures: a burst longer than the limit is waited out, while 503s still stop at it", async () => {
+    // Three 429s, then a 503, then success: four retries under a limit of 1.
+    server = await failFirst((n) =>
+      n < 3 ? [429, { "retry-after": "0" }] : n === 3 ? [503] : undefined,
+    );
+    const client = createClient({
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      retry: { ...fast, limit: 1 },
+    });
+    expect(await client.errorGroups.get("eg_1")).toEqual(group);
+    expect(server.requests).toHaveLength(5);
+
+    await server.close();
+    server = await failFirst((n) => (n < 3 ? [429, { "retry-after": "0" }] : [503]));
+    const stopped = createClient({
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      retry: { ...fast, limit: 1 },
+    });
+    const error = await stopped.errorGroups.get("eg_1").catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ status: 503, attempts: 5 });
+    expect(server.requests).toHaveLength(5);
+  });
+
+  test("a call throttled without end stops after THROTTLED_RETRIES_MAX retries", async () => {
+    server = await failFirst(() => [429, { "retry-after": "0" }]);
+    const client = createClient({
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      retry: { ...fast, backoffLimitMs: 1 },
+    });
+    const error = await client.errorGroups.get("eg_1").catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(server.requests).toHaveLength(THROTTLED_RETRIES_MAX + 1);
+  });
+
+  test("clients told to retry after the same second come back spread out, not in one instant", async () => {
+    server = await failFirst((n) => (n < 6 ? [429, { "retry-after": "1" }] : undefined));
+    const clients = Array.from({ length: 6 }, () =>
+      createClient({
+        baseUrl: server!.url,
+        apiKey: API_KEY,
+        retry: { baseDelayMs: 400, backoffLimitMs: 400 },
+      }),
+    );
+    await Promise.all(clients.map((client) => client.errorGroups.get("eg_1")));
+    const retried = server.requests.slice(6).map((request) => request.at);
+    // Each waits the server's second plus up to 400 ms of its own: six draws all inside 20 ms
+    // of each other would be a (20/400)^5 chance, so this fails only if the spread is gone.
+    expect(Math.max(...retried) - Math.min(...retried)).toBeGreaterThan(20);
+    expect(Math.min(...retried) - server.requests[0]!.at).toBeGreaterThanOrEqual(990);
   });
 
   test("a 429 with Retry-After in seconds waits that long, without jitter shortening it", async () => {

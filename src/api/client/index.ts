@@ -12,3 +12,4 @@ export type {
 } from "./heartbeats";
 export type { IncidentsApi } from "./incidents";
 export type { ClientOptions, RetryEvent, RetryOptions } from "./options";
+export { THROTTLED_RETRIES_MAX } from "./retry-policy";

@@ -17,7 +17,9 @@ export interface RetryEvent {
 /** Retry policy. Every operation of the API is idempotent (a PUT of the full state, or a GET), so retrying is always safe. */
 export interface RetryOptions {
   /**
-   * Retries after the first attempt; attempts are at most `limit + 1`.
+   * Retries after failures (5xx, network errors, timeouts) in one call. A 429 is the server
+   * pacing the client and does not count: it is retried up to `THROTTLED_RETRIES_MAX` times,
+   * within `budgetMs`.
    * @default 3
    */
   limit?: number;

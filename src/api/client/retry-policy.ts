@@ -6,22 +6,36 @@ import { retryAfterMs } from "./retry-after";
 export const RETRY_STATUSES = [429, 502, 503, 504];
 
 /**
+ * Most 429 retries one call makes. A 429 is the server pacing the client, not failing, so it
+ * does not use up `retry.limit` (a burst of them would otherwise fail a pipeline run that
+ * only had to slow down); this cap and `budgetMs` still end a call that is throttled forever.
+ */
+export const THROTTLED_RETRIES_MAX = 50;
+
+/** Backoff before retry `attempt` (from 1), before jitter: exponential, capped. */
+function backoffMs(options: ResolvedOptions, attempt: number): number {
+  const { baseDelayMs, backoffLimitMs } = options.retry;
+  return Math.min(backoffLimitMs, baseDelayMs * 2 ** (attempt - 1));
+}
+
+/**
  * ky's retry settings for the client. Safe for every operation because every operation is
  * idempotent: `PUT` replaces the whole incident with the same body, the rest are `GET`s.
  *
  * Full jitter as in "Exponential Backoff And Jitter" (AWS): the cap applies before the
  * random draw. ky caps after jitter (`min(backoffLimit, random * delay)`), which would pin
  * late retries to the cap, so the cap lives in `delay` and ky's `backoffLimit` stays unset.
+ * ky's own `limit` only stops runaway loops; `RetryCounter` applies `retry.limit`.
  */
 export function kyRetryOptions(options: ResolvedOptions): KyRetryOptions {
-  const { limit, baseDelayMs, backoffLimitMs, maxRetryAfterMs, onTimeout } = options.retry;
+  const { limit, maxRetryAfterMs, onTimeout } = options.retry;
   return {
-    limit,
+    limit: limit + THROTTLED_RETRIES_MAX,
     methods: ["get", "put"],
     statusCodes: RETRY_STATUSES,
     // ky waits what Retry-After says (no jitter) on these statuses, else backs off.
     afterStatusCodes: RETRY_STATUSES,
-    delay: (attempt) => Math.min(backoffLimitMs, baseDelayMs * 2 ** (attempt - 1)),
+    delay: (attempt) => backoffMs(options, attempt),
     jitter: true,
     retryOnTimeout: onTimeout,
     shouldRetry: ({ error }) => {
@@ -33,4 +47,40 @@ export function kyRetryOptions(options: ResolvedOptions): KyRetryOptions {
       return undefined;
     },
   };
+}
+
+/** Whether the server answered 429: pacing, counted apart from failures. */
+function isThrottled(error: Error): boolean {
+  return isHTTPError(error) && error.response.status === 429;
+}
+
+/** The retry accounting of one call: failures against `limit`, 429s against their own cap. */
+export class RetryCounter {
+  private failures = 0;
+  private throttled = 0;
+
+  constructor(private readonly options: ResolvedOptions) {}
+
+  /** Whether `error` may be retried as far as the counts go; records it if so. */
+  allows(error: Error): boolean {
+    if (isThrottled(error)) {
+      if (this.throttled >= THROTTLED_RETRIES_MAX) return false;
+      this.throttled += 1;
+      return true;
+    }
+    if (this.failures >= this.options.retry.limit) return false;
+    this.failures += 1;
+    return true;
+  }
+
+  /**
+   * Extra wait after a server-directed one (`Retry-After`), which ky takes as is: every
+   * client told "retry after 1 s" at the same moment would otherwise come back in the same
+   * instant and meet the same limit again. Full jitter over the backoff this retry would
+   * have had, so the spread grows as retries go on.
+   */
+  spreadAfterServerWait(error: Error, retry: number): number {
+    if (!isHTTPError(error) || retryAfterMs(error.response.headers) === undefined) return 0;
+    return Math.random() * backoffMs(this.options, retry);
+  }
 }

@@ -12,7 +12,7 @@ import type { HttpMethod } from "../routes";
 import { ErrorBody } from "../schemas/error-body";
 import type { ResolvedOptions } from "./options";
 import { retryAfterMs } from "./retry-after";
-import { kyRetryOptions, RETRY_STATUSES } from "./retry-policy";
+import { kyRetryOptions, RETRY_STATUSES, RetryCounter } from "./retry-policy";
 
 /** One HTTP call of an operation, described with already-validated, already-encoded parts. */
 export interface CallSpec<S extends z.ZodType> {
@@ -70,6 +70,7 @@ export function createTransport(options: ResolvedOptions): Transport {
     const where = { operation: spec.operation, method: spec.method, path };
     let attempts = 1;
     let failedAt = 0;
+    const counter = new RetryCounter(options);
 
     return inFlight(async () => {
       // A page dropped while it waited for a slot is never sent.
@@ -83,6 +84,7 @@ export function createTransport(options: ResolvedOptions): Transport {
             ...retry,
             shouldRetry: (state) => {
               if (retryWaitMs >= options.retry.budgetMs) return false;
+              if (!counter.allows(state.error)) return false;
               failedAt = Date.now();
               return retry.shouldRetry?.(state);
             },
@@ -95,6 +97,8 @@ export function createTransport(options: ResolvedOptions): Transport {
             beforeRequest: [async () => void (await nextSlot())],
             beforeRetry: [
               async ({ error, retryCount }) => {
+                const spread = counter.spreadAfterServerWait(error, retryCount);
+                if (spread > 0) await new Promise((resolve) => setTimeout(resolve, spread));
                 retryWaitMs += Date.now() - failedAt;
                 attempts = retryCount + 1;
                 options.onRetry?.({ ...where, retry: retryCount, reason: describe(error) });
