@@ -47,7 +47,7 @@ export function engineEnvironment(options: EngineEnvironmentOptions): Record<str
   ].join(delimiter);
   // State written by incident-sync 0.1 stores a provider that looks for its operations here
   // first; 0.2 and later need nothing of the kind (see README, "How the provider finds its code").
-  const legacyOperations = join(projectDir, "dist", "providers", "incident-operations.js");
+  const legacyOperations = join(projectDir, "dist", "providers", "legacy-operations.js");
   return {
     ...inherited,
     PATH: path,

@@ -61,8 +61,9 @@ describe("state written by incident-sync 0.1", () => {
     // The 0.1 checkout, built, applying the demo definitions with the plain CLI.
     const old = join(root, "old");
     mkdirSync(old);
-    const archive = execFileSync("git", ["archive", LEGACY], { cwd: repoRoot });
-    execFileSync("tar", ["-x", "-C", old], { input: archive });
+    const archive = join(root, "legacy.tar");
+    execFileSync("git", ["archive", "--output", archive, LEGACY], { cwd: repoRoot });
+    execFileSync("tar", ["-x", "-f", archive, "-C", old]);
     symlinkSync(join(repoRoot, "node_modules"), join(old, "node_modules"), "dir");
     const build = spawnSync(
       process.execPath,
@@ -102,6 +103,8 @@ describe("state written by incident-sync 0.1", () => {
     installCheckout(current);
     copyFileSync(join(old, "Pulumi.legacy.yaml"), join(current, "Pulumi.legacy.yaml"));
     rmSync(old, { recursive: true, force: true });
+    // The upgrade step the README gives: 0.2 reads incidents/ beside Pulumi.yaml.
+    await sh("pulumi config rm incident-sync:definitionsDir --stack legacy", current, env);
   }, timeout);
 
   afterAll(async () => {

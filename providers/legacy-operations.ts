@@ -1,0 +1,54 @@
+import type * as pulumi from "@pulumi/pulumi";
+import type {
+  ConfigureRequest,
+  IncidentInputs,
+  IncidentState,
+  ProviderSession,
+} from "./incident-operations";
+import * as operations from "./incident-operations";
+
+/**
+ * The operations as the provider stored by incident-sync 0.1 calls them, under the package
+ * export it names (`incident-sync/dist/providers/incident-operations`): `check` and `diff`
+ * without the provider's session, `update` without the old state. Resources written by 0.1
+ * call these on refresh and delete until an `up` stores the current provider.
+ */
+
+// 0.1 configured its provider object but did not hand it to check and diff; one plugin
+// process serves one stack, so the session configure filled is the one they need.
+let configured: ProviderSession = {};
+
+export async function configure(
+  session: ProviderSession,
+  request: ConfigureRequest,
+): Promise<void> {
+  configured = session;
+  await operations.configure(session, request);
+}
+
+export function check(
+  olds: Partial<IncidentInputs>,
+  news: Record<string, unknown>,
+): Promise<pulumi.dynamic.CheckResult<IncidentInputs>> {
+  return operations.check(configured, olds, news);
+}
+
+export function diff(
+  olds: IncidentState,
+  news: IncidentInputs,
+): Promise<pulumi.dynamic.DiffResult> {
+  return operations.diff(configured, olds, news);
+}
+
+export const create = operations.create;
+
+/** 0.1 did not pass the old state: the incident is applied as on adoption. */
+export async function update(
+  session: ProviderSession,
+  news: IncidentInputs,
+): Promise<pulumi.dynamic.UpdateResult<IncidentState>> {
+  return { outs: (await operations.create(session, news)).outs };
+}
+
+export const read = operations.read;
+export const remove = operations.remove;
