@@ -1,7 +1,8 @@
 import type { ClientOptions } from "../api";
 import { DEFAULTS } from "../api/client/options";
+import { LIMITS } from "../incident/limits";
 import { type ConnectionSetting, cliSettingName, settingEnv, settingFlag } from "../settings/names";
-import { type ApiFlags, ApiOptionsError, LIMITS } from "./api-options";
+import { type ApiFlags, ApiOptionsError } from "./api-options";
 
 /** What a command needs to build its client, with the limits it was given. */
 export interface ApiConnection extends ClientOptions {
@@ -64,7 +65,7 @@ export function givenLimits(
 ): Partial<Record<keyof typeof LIMITS, number>> {
   const given: Partial<Record<keyof typeof LIMITS, number>> = {};
   for (const setting of ["rateLimit", "concurrency"] as const) {
-    const value = limitSetting(setting, flags[setting], env, undefined);
+    const value = givenLimit(setting, flags[setting], env);
     if (value !== undefined) given[setting] = value;
   }
   return given;
@@ -75,25 +76,22 @@ function limitSetting(
   setting: keyof typeof LIMITS & ConnectionSetting,
   flag: string | undefined,
   env: NodeJS.ProcessEnv,
-): number;
-function limitSetting(
+): number {
+  return givenLimit(setting, flag, env) ?? CLIENT_DEFAULTS[setting];
+}
+
+/** A client limit from its flag, else its environment variable; undefined when neither is set. */
+function givenLimit(
   setting: keyof typeof LIMITS & ConnectionSetting,
   flag: string | undefined,
   env: NodeJS.ProcessEnv,
-  fallback: undefined,
-): number | undefined;
-function limitSetting(
-  setting: keyof typeof LIMITS & ConnectionSetting,
-  flag: string | undefined,
-  env: NodeJS.ProcessEnv,
-  fallback: number | undefined = CLIENT_DEFAULTS[setting],
 ): number | undefined {
   const { min, max, unit } = LIMITS[setting];
   const [source, text] =
     flag !== undefined
       ? [settingFlag(setting), flag]
       : [settingEnv(setting), env[settingEnv(setting)]];
-  if (text === undefined || text === "") return fallback;
+  if (text === undefined || text === "") return undefined;
   const value = Number(text);
   if (!/^\s*\d+\s*$/.test(text) || value < min || value > max) {
     throw new ApiOptionsError(

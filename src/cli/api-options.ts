@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { LIMITS } from "../incident/limits";
 import { settingEnv, settingFlag } from "../settings/names";
 
 /** Raw values of the shared flags as commander parses them. */
@@ -14,12 +15,6 @@ export interface ApiFlags {
 export class ApiOptionsError extends Error {
   override name = "ApiOptionsError";
 }
-
-/** Allowed values of the client limits: whole numbers in these ranges. */
-export const LIMITS = {
-  rateLimit: { min: 1, max: 60_000, unit: "requests per minute" },
-  concurrency: { min: 1, max: 64, unit: "calls in flight" },
-} as const;
 
 /**
  * Adds the connection flags to a command: `--api-url`, `--api-key`, `--account-id`,

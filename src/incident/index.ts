@@ -7,6 +7,7 @@ export * from "./convergence";
 export * from "./declaration";
 export * from "./diff";
 export * from "./lifecycle";
+export * from "./limits";
 export * from "./live-status";
 export * from "./observation";
 export * from "./stack-config";

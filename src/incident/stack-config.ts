@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ClientOptions } from "../api";
+import { LIMITS } from "./limits";
 
 /** The namespace of incident-sync's stack config keys: `incident-sync:<name>`. */
 export const CONFIG_NAMESPACE = "incident-sync";
@@ -35,14 +36,15 @@ export const StackSettings = z.object({
   /** Definitions directory, relative to the project directory (where Pulumi.yaml is). */
   definitionsDir: z.string().min(1).default("incidents"),
   /**
-   * Retries per call on 429, 502, 503, 504 and network failures: more than the CLI's 3, as a
-   * pipeline run should ride out a flaky API; the client's retry budget bounds the waiting.
+   * Retries per call on 502, 503, 504, timeouts and network failures (429s are waited out
+   * apart): more than the CLI's 3, as a pipeline run should ride out a flaky API; the
+   * client's retry budget bounds the waiting.
    */
   retries: integer(0, 20).default(8),
   /** Requests per minute, per client. */
-  rateLimit: integer(1).optional(),
+  rateLimit: integer(LIMITS.rateLimit.min, LIMITS.rateLimit.max).optional(),
   /** Calls in flight, per client. */
-  concurrency: integer(1, 64).optional(),
+  concurrency: integer(LIMITS.concurrency.min, LIMITS.concurrency.max).optional(),
   /**
    * `observed` (default): an incident is applied when git changes it, when its live status
    * differs, or when anything was posted on the status page since the last apply.

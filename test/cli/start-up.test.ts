@@ -112,6 +112,7 @@ describe("start-up", () => {
       "commander",
       "src/api/schemas/characters.js",
       "src/definitions/problem.js",
+      "src/incident/limits.js",
       "src/package-root.js",
       "src/package-version.js",
       "src/settings/names.js",

@@ -47,7 +47,7 @@ describe("one up through injected faults", () => {
       engine,
       connection: { baseUrl: emulator.url, accountId: SCALE_ACCOUNT, apiKey: SCALE_API_KEY },
       // Faults, not the client's own limit, are what this run meets.
-      settings: { rateLimit: "100000" },
+      settings: { rateLimit: "60000" },
       log: () => {},
     });
 
