@@ -19,7 +19,7 @@ export interface RetryOptions {
   /**
    * Retries after failures (5xx, network errors, timeouts) in one call. A 429 is the server
    * pacing the client and does not count: it is retried up to `THROTTLED_RETRIES_MAX` times,
-   * within `budgetMs`.
+   * within `budgetMs`. 0 turns retrying off altogether, 429s included.
    * @default 3
    */
   limit?: number;

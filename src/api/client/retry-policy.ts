@@ -63,6 +63,8 @@ export class RetryCounter {
 
   /** Whether `error` may be retried as far as the counts go; records it if so. */
   allows(error: Error): boolean {
+    // `limit: 0` asks for no retries at all, 429s included.
+    if (this.options.retry.limit === 0) return false;
     if (isThrottled(error)) {
       if (this.throttled >= THROTTLED_RETRIES_MAX) return false;
       this.throttled += 1;
