@@ -18,12 +18,12 @@ export interface EngineEnvironmentOptions {
   base?: NodeJS.ProcessEnv;
 }
 
-/** Variables never handed to the engine: a key in the environment is one leak away from a log. */
-const WITHHELD = [
-  "MONITORING_API_KEY",
-  "PULUMI_CONFIG_PASSPHRASE",
-  "PULUMI_CONFIG_PASSPHRASE_FILE",
-];
+/**
+ * Variables never inherited by the engine: a key in the environment is one leak away from a
+ * log. The passphrase is handed over explicitly (`passphrase`); `PULUMI_CONFIG_PASSPHRASE_FILE`
+ * is a path, not a secret, and passes through for pipelines that keep the passphrase in a file.
+ */
+const WITHHELD = ["MONITORING_API_KEY", "PULUMI_CONFIG_PASSPHRASE"];
 
 /**
  * Environment for every `pulumi` command: the backend, no update checks or plugin downloads,

@@ -4,6 +4,7 @@ export { EngineLocation, type ResolveEngineOptions, resolveEngine } from "./engi
 export { EngineError } from "./errors";
 export { LOCAL_DEMO_PASSPHRASE, type MainJobResult, mainJobState, runMainJob } from "./main-job";
 export {
+  type CancelResult,
   type ConfigEntry,
   openProjectStack,
   type ProjectStack,

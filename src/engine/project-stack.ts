@@ -42,11 +42,22 @@ export interface ProjectStackOptions {
   onOutput?: (text: string) => void;
   /** Notices for a person, e.g. a stale lock cleared. @default stderr */
   log?: (line: string) => void;
+  /**
+   * Create the stack when the backend has none of that name. Off for commands that only make
+   * sense on an existing stack (`cancel`), where a mistyped name must not make an empty one.
+   * @default true
+   */
+  create?: boolean;
   /** Aborting stops the running operation gracefully. */
   signal?: AbortSignal;
   /** Colour in the engine's output. @default false */
   color?: boolean;
 }
+
+/** What `cancel` did: lock files removed (and whose they were), or the backend asked. */
+export type CancelResult =
+  | { kind: "removed-files"; locks: StackLock[] }
+  | { kind: "asked-backend" };
 
 export type StackOperation = "up" | "preview" | "refresh" | "destroy";
 
@@ -77,8 +88,11 @@ export interface ProjectStack {
   outputs(): Promise<OutputMap>;
   /** `pulumi stack export`, parsed. */
   exportState(): Promise<StackExport>;
-  /** Removes every lock on the stack (self-managed backends); returns what was removed. */
-  cancel(): Promise<StackLock[]>;
+  /**
+   * Removes every lock on the stack. A `file://` backend's locks are read first, to say whose
+   * they were; any other backend is asked to clear them (`pulumi cancel`).
+   */
+  cancel(): Promise<CancelResult>;
   /** Removes the run's private files. */
   close(): void;
 }
@@ -158,7 +172,7 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
       "select",
       "--stack",
       stackName,
-      "--create",
+      ...(options.create === false ? [] : ["--create"]),
       "--non-interactive",
       ...(options.passphrase === undefined ? [] : ["--secrets-provider", "passphrase"]),
     ],
@@ -311,10 +325,14 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
       );
     },
     exportState,
-    async cancel() {
+    async cancel(): Promise<CancelResult> {
+      if (!options.backendUrl.startsWith("file://")) {
+        await must(["cancel", "--yes", "--stack", stackName], `Cancelling stack ${stackName}`);
+        return { kind: "asked-backend" };
+      }
       const locks = stackLocks(options.backendUrl, project, stackName);
       removeLocks(locks);
-      return locks;
+      return { kind: "removed-files", locks };
     },
     close() {
       if (ownWorkDir) rmSync(workDir, { recursive: true, force: true });

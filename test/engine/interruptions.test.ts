@@ -241,6 +241,40 @@ describe("interrupted runs of incident-sync up", () => {
   );
 
   it(
+    "cancel of a mistyped stack says so and creates nothing",
+    async () => {
+      const stacks = () => readdirOrEmpty(join(state, ".pulumi", "stacks", "incident-sync-scale"));
+      const before = stacks();
+      const cancel = await runCli(
+        ["cancel", "--project", project, "--stack", "chaso", "--state", state],
+        project,
+        env(),
+      );
+      expect(cancel.exitCode).toBe(1);
+      expect(cancel.stderr).toContain("chaso");
+      expect(stacks()).toEqual(before);
+    },
+    timeout,
+  );
+
+  it(
+    "reads the passphrase from PULUMI_CONFIG_PASSPHRASE_FILE, as pipelines that keep it in a file do",
+    async () => {
+      const file = join(root, "passphrase");
+      writeFileSync(file, passphrase, { mode: 0o600 });
+      writeScaleDefinitions(project, INCIDENTS, { variant: 103, changed: 2 });
+      const { PULUMI_CONFIG_PASSPHRASE: _inline, ...withoutInline } = env();
+      const run = await runCli(args(), project, {
+        ...withoutInline,
+        PULUMI_CONFIG_PASSPHRASE_FILE: file,
+      });
+      expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+      expect(incidentRows(db, SCALE_ACCOUNT).get(scaleId(0))?.name).toContain("version 103");
+    },
+    timeout,
+  );
+
+  it(
     "never puts the API key in an argument or the environment of any pulumi command",
     async () => {
       const wrapper = join(root, "wrapper");

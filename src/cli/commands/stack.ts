@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import {
+  type CancelResult,
   describeLock,
   LOCAL_DEMO_PASSPHRASE,
   mainJobState,
@@ -115,22 +116,27 @@ export async function runCancel(flags: StackCommandFlags, io: CommandIo): Promis
   const stack = await openProjectStack({
     projectDir,
     stackName: flags.stack,
+    create: false,
     ...(emulator
       ? { ...mainJobState(emulator), passphrase: LOCAL_DEMO_PASSPHRASE }
       : backendOf(flags, io)),
   });
-  const removed = await stack.cancel();
-  stack.close();
-  io.stdout.write(
-    removed.length === 0
-      ? `Stack ${flags.stack} has no lock.\n`
-      : removed
-          .map(
-            (lock) => `Cleared the lock of stack ${flags.stack} held by ${describeLock(lock)}.\n`,
-          )
-          .join(""),
-  );
+  let result: CancelResult;
+  try {
+    result = await stack.cancel();
+  } finally {
+    stack.close();
+  }
+  io.stdout.write(cancelMessage(flags.stack, result));
   return 0;
+}
+
+function cancelMessage(stackName: string, result: CancelResult): string {
+  if (result.kind === "asked-backend") return `Cleared the locks of stack ${stackName}.\n`;
+  if (result.locks.length === 0) return `Stack ${stackName} has no lock.\n`;
+  return result.locks
+    .map((lock) => `Cleared the lock of stack ${stackName} held by ${describeLock(lock)}.\n`)
+    .join("");
 }
 
 /** The backend: `--state DIR`, else PULUMI_BACKEND_URL, with the passphrase of the environment. */
