@@ -23,15 +23,25 @@ if (!Number.isInteger(host) || !Number.isInteger(group) || host <= 0 || group <=
   process.exit(2);
 }
 
+/** Sends a signal that may find nobody: the target can exit between the check and the kill. */
+const signal = (pid: number, name: NodeJS.Signals): void => {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // ESRCH: already gone, which is what was wanted.
+  }
+};
+
 const timer = setInterval(() => {
   if (!alive(-group)) process.exit(0);
   if (alive(host)) return;
   clearInterval(timer);
   // SIGINT to the CLI first (the group leader): it then releases the stack's lock and stops
-  // its plugins; whatever is left after the grace period is killed.
-  process.kill(group, "SIGINT");
+  // its plugins; whatever is left after the grace period is killed. The leader may be gone
+  // already while plugins of its group live on: they are still killed then.
+  signal(group, "SIGINT");
   setTimeout(() => {
-    if (alive(-group)) process.kill(-group, "SIGKILL");
+    if (alive(-group)) signal(-group, "SIGKILL");
     process.exit(0);
   }, GRACE_MS);
 }, POLL_MS);
