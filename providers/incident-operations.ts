@@ -13,6 +13,7 @@ import {
   clientOptionsOf,
   configKey,
   decideApply,
+  declarationOf,
   type IncidentDeclaration,
   type LiveStatus,
   liveStatusObserved,
@@ -21,6 +22,7 @@ import {
   readStackSettings,
   reopenMessage,
   reopenRefused,
+  reopenWithoutFlagMessage,
   requestOf,
   type StackSettings,
   statusToSend,
@@ -106,9 +108,9 @@ export async function check(
     severity: news.severity,
     status: news.status,
     services: news.services,
-    onRemove: news.onRemove ?? "release",
-    ...(news.duration === undefined ? {} : { duration: news.duration }),
-    ...(news.reopen === undefined ? {} : { reopen: news.reopen }),
+    onRemove: news.onRemove,
+    duration: news.duration,
+    reopen: news.reopen,
   });
   if (!parsed.success) {
     return {
@@ -120,34 +122,29 @@ export async function check(
       }),
     };
   }
-  const definition = parsed.data;
+  const declaration = declarationOf(parsed.data);
   const observed = news.observed as Observation | undefined;
   if (observed?.kind === "missing") {
     return {
-      failures: [{ property: "incidentId", reason: missingMessage(definition.id, session) }],
+      failures: [
+        { property: "incidentId", reason: missingMessage(declaration.incidentId, session) },
+      ],
     };
   }
   // Reopening a resolved incident notifies subscribers again: it has to be meant.
-  if (reopenRefused(olds.status, definition.status, definition.reopen)) {
+  if (reopenRefused(olds.status, declaration.status, declaration.reopen)) {
     return {
       failures: [
         {
           property: "status",
-          reason: `incident ${definition.id} is RESOLVED; moving it to ${definition.status} reopens it: add \`reopen: true\` to its definition`,
+          reason: `incident ${declaration.incidentId}: ${reopenWithoutFlagMessage(declaration.status)}`,
         },
       ],
     };
   }
   return {
     inputs: {
-      incidentId: definition.id,
-      name: definition.name,
-      severity: definition.severity,
-      status: definition.status,
-      services: definition.services,
-      onRemove: definition.onRemove,
-      ...(definition.duration === undefined ? {} : { duration: definition.duration }),
-      ...(definition.reopen === undefined ? {} : { reopen: definition.reopen }),
+      ...declaration,
       providerVersion: String(news.providerVersion ?? ""),
       ...(observed === undefined ? {} : { observed }),
     },
@@ -210,7 +207,9 @@ export async function read(
 }
 
 export async function remove(session: ProviderSession, props: IncidentState): Promise<void> {
-  if (props.onRemove === "resolve") await put(session, props, "RESOLVED", props.appliedAt);
+  if (props.onRemove === "resolve") {
+    await put(session, props, "RESOLVED", props.appliedAt, missingOnRemoveMessage);
+  }
 }
 
 /**
@@ -245,6 +244,7 @@ async function put(
   declaration: IncidentDeclaration,
   status: IncidentStatus | undefined,
   seenUntil: string,
+  whenMissing: (incidentId: string, session: ProviderSession) => string = missingMessage,
 ): Promise<Pick<IncidentState, "appliedAt" | "live" | "appliedUpdates">> {
   try {
     const incident = await client(session).incidents.update(
@@ -261,10 +261,14 @@ async function put(
       ),
     };
   } catch (error) {
+    if (error instanceof NotFoundError)
+      throw new Error(whenMissing(declaration.incidentId, session));
     throw inPulumiTerms(error, declaration.incidentId, session);
   }
 }
 
+// Refresh keeps failing on a missing incident rather than dropping the resource: a wrong
+// accountId would otherwise empty the state of every incident in one refresh.
 async function listUpdatesOrMissing(session: ProviderSession, incidentId: string) {
   try {
     return await client(session).incidents.listUpdates(incidentId);
@@ -286,6 +290,12 @@ function inPulumiTerms(error: unknown, incidentId: string, session: ProviderSess
 function missingMessage(incidentId: string, session: ProviderSession): string {
   const account = session?.settings?.accountId;
   return `Incident "${incidentId}" does not exist${account ? ` in account "${account}"` : ""}. The API cannot create incidents: create it on the status page first, or fix the id in its definition.`;
+}
+
+/** A delete cannot resolve what is not there: say how to let go of it, or what to fix. */
+function missingOnRemoveMessage(incidentId: string, session: ProviderSession): string {
+  const account = session?.settings?.accountId;
+  return `Incident "${incidentId}" does not exist${account ? ` in account "${account}"` : ""}, so its onRemove: resolve cannot resolve it. If the incident is gone for good, remove the resource from the state with \`pulumi state delete <urn>\` (\`pulumi stack --show-urns\` lists them); if the account or key is wrong, fix the stack config and run again.`;
 }
 
 function known(live: LiveStatus, fallback: IncidentStatus, at: string): KnownLiveStatus {

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { IncidentStatus, Severity } from "../src/api";
+import { DEFAULT_ON_REMOVE } from "../src/definitions/schema";
 import type { IncidentService, Observation } from "../src/incident";
 import { PACKAGE_VERSION } from "../src/package-version";
 import type { IncidentInputs, IncidentState, ProviderSession } from "./incident-operations";
@@ -121,7 +122,7 @@ export class Incident extends pulumi.dynamic.Resource {
       incidentProvider,
       name,
       {
-        onRemove: "release",
+        onRemove: DEFAULT_ON_REMOVE,
         ...args,
         providerVersion: PROVIDER_VERSION,
         appliedAt: undefined,

@@ -77,6 +77,8 @@ export const OnRemove = z
     "What happens when this definition is deleted: `release` leaves the incident on the status page as it is; `resolve` marks it RESOLVED first.",
   );
 export type OnRemove = z.infer<typeof OnRemove>;
+/** A definition that does not say: the incident is left on the status page as it is. */
+export const DEFAULT_ON_REMOVE: OnRemove = "release";
 
 /** A service in a definition: the API's service reference reduced to what a person writes. */
 export const DefinitionServiceObject = z
@@ -146,7 +148,7 @@ export const IncidentDefinitionFields = z.strictObject({
     "Passed to the API as is; the API does not define its unit.",
   ),
   evidence: Evidence.optional(),
-  onRemove: OnRemove.default("release"),
+  onRemove: OnRemove.default(DEFAULT_ON_REMOVE),
   reopen: z
     .boolean()
     .optional()

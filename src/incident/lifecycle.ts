@@ -16,3 +16,8 @@ export function reopenRefused(
 ): boolean {
   return isReopen(from, to) && reopen !== true;
 }
+
+/** Why a reopen in git is refused, and what to do: said the same by `plan` and the provider. */
+export function reopenWithoutFlagMessage(to: IncidentStatus): string {
+  return `status goes from RESOLVED back to ${to}; add "reopen: true" to reopen a resolved incident on purpose.`;
+}

@@ -1,6 +1,6 @@
 import { SEVERITY_ORDER } from "../api/schemas";
 import { compareText } from "../definitions/problem";
-import { type IncidentService, reopenRefused } from "../incident";
+import { type IncidentService, reopenRefused, reopenWithoutFlagMessage } from "../incident";
 import type { IncidentChange, PolicyFinding } from "./types";
 
 /**
@@ -37,11 +37,7 @@ export function checkPolicy(changes: readonly IncidentChange[]): PolicyFinding[]
       continue;
     }
     if (reopenRefused(before.status, after.status, after.reopen)) {
-      finding(
-        "error",
-        "reopen-without-flag",
-        `status goes from RESOLVED back to ${after.status}; add "reopen: true" to reopen a resolved incident on purpose.`,
-      );
+      finding("error", "reopen-without-flag", reopenWithoutFlagMessage(after.status));
     }
     const downgrade =
       SEVERITY_ORDER.indexOf(after.severity) > SEVERITY_ORDER.indexOf(before.severity);

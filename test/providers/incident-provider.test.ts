@@ -1,6 +1,7 @@
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IncidentInputs, IncidentProvider, IncidentState } from "../../providers/incident";
+import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import { observe } from "../../src/incident";
 
 // The compiled provider, as the engine's plugin loads it: its methods load the operations by
@@ -69,7 +70,7 @@ describe("the incident provider's check and diff", () => {
       [
         {
           "property": "status",
-          "reason": "incident inc-api-errors is RESOLVED; moving it to MONITORING reopens it: add \`reopen: true\` to its definition",
+          "reason": "incident inc-api-errors: status goes from RESOLVED back to MONITORING; add "reopen: true" to reopen a resolved incident on purpose.",
         },
       ]
     `);
@@ -124,7 +125,7 @@ describe("the incident provider's check and diff", () => {
     expect(result?.changes).toBe(true);
   });
 
-  it("diffs state written by incident-sync 0.1, which held createdAt and no live status", async () => {
+  it("applies state written by incident-sync 0.1 (createdAt, no live status) as an update, so it stores the current provider", async () => {
     const legacy = {
       ...inputs,
       providerVersion: "0.1.0",
@@ -132,5 +133,38 @@ describe("the incident provider's check and diff", () => {
       createdAt: null,
     } as unknown as IncidentState;
     expect((await incidentProvider.diff?.("inc-api-errors", legacy, inputs))?.changes).toBe(true);
+  });
+});
+
+describe("the incident provider's delete", () => {
+  let emulator: RunningEmulator;
+  const session = incidentProvider as IncidentProvider & Record<string, unknown>;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, seed: "demo" });
+    const config: Record<string, string> = {
+      "incident-sync:baseUrl": emulator.url,
+      "incident-sync:accountId": emulator.demo.accountId,
+      "incident-sync:apiKey": emulator.demo.apiKey,
+    };
+    await incidentProvider.configure?.({ config: { get: (key: string) => config[key] } } as never);
+  });
+
+  afterAll(async () => {
+    // The provider object is the plugin's session: leave it as the other tests found it.
+    for (const key of ["settings", "apiKey", "api", "operations"]) delete session[key];
+    await emulator?.close();
+  });
+
+  it("says how to let go of an incident that onRemove: resolve cannot resolve because it is gone", async () => {
+    const gone = { ...applied, incidentId: "inc-gone", onRemove: "resolve" as const };
+    await expect(incidentProvider.delete?.("inc-gone", gone)).rejects.toThrow(
+      `Incident "inc-gone" does not exist in account "${emulator.demo.accountId}", so its onRemove: resolve cannot resolve it. If the incident is gone for good, remove the resource from the state with \`pulumi state delete <urn>\``,
+    );
+  });
+
+  it("releases an incident without a request, so a missing one is no obstacle", async () => {
+    const released = { ...applied, incidentId: "inc-gone" };
+    await expect(incidentProvider.delete?.("inc-gone", released)).resolves.toBeUndefined();
   });
 });
