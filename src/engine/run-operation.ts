@@ -36,6 +36,8 @@ export interface OperationOptions extends Omit<ProjectStackOptions, "config"> {
 export type OperationOutcome =
   | {
       kind: "invalid-definitions";
+      /** The operation that was asked for and not run. */
+      operation: OperationOptions["operation"];
       /** The definitions directory, absolute. */
       dir: string;
       problems: DefinitionProblem[];
@@ -59,7 +61,12 @@ export async function runOperation(options: OperationOptions): Promise<Operation
   const dir = definitionsDir(projectDir, options.stackName, options.settings);
   const loaded = await loadDefinitions(dir);
   if (loaded.problems.length > 0) {
-    return { kind: "invalid-definitions", dir, problems: loaded.problems };
+    return {
+      kind: "invalid-definitions",
+      operation: options.operation,
+      dir,
+      problems: loaded.problems,
+    };
   }
   const config: Record<string, ConfigEntry> = {};
   if (options.connection) {

@@ -52,17 +52,22 @@ const SYMBOLS: Partial<Record<OpType, string>> = {
   delete: "-",
 };
 
-/** `[diff: ~name, changed on the status page]`: the engine's input keys, in a person's words. */
-function diffText(step: IncidentStep): string {
-  if (step.diffs.length === 0) return "";
-  const words = step.diffs.map((key) =>
+/** The engine's input keys that changed, in a person's words, each once. */
+function changeWords(keys: readonly string[]): string[] {
+  const words = keys.map((key) =>
     key === "observed"
       ? "changed on the status page"
       : key === "providerVersion"
         ? "new incident-sync release"
         : key,
   );
-  return ` [${[...new Set(words)].join(", ")}]`;
+  return [...new Set(words)];
+}
+
+/** `[name, changed on the status page]` after a step's line. */
+function diffText(step: IncidentStep): string {
+  if (step.diffs.length === 0) return "";
+  return ` [${changeWords(step.diffs).join(", ")}]`;
 }
 
 function counts(steps: readonly IncidentStep[], preview: boolean): string {
@@ -195,7 +200,7 @@ export function reportOf(outcome: OperationOutcome, projectDir: string): RunRepo
     return {
       kind: "incident-sync-run",
       version: 1,
-      operation: "up",
+      operation: outcome.operation,
       stack: null,
       ok: false,
       changed: false,
@@ -277,7 +282,7 @@ export function renderMarkdown(outcome: OperationOutcome, projectDir: string): s
     lines.push("| Incident | Action | Changed |", "| --- | --- | --- |");
     for (const incident of changed) {
       lines.push(
-        `| \`${incident.incidentId ?? incident.resource}\` | ${incident.action} | ${cell(incident.changes.map((key) => (key === "observed" ? "changed on the status page" : key)).join(", "))} |`,
+        `| \`${incident.incidentId ?? incident.resource}\` | ${incident.action} | ${cell(changeWords(incident.changes).join(", "))} |`,
       );
     }
     lines.push("");

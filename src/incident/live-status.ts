@@ -54,3 +54,15 @@ export function liveStatusOf(
   if (applied) return { status: applied.status, source: "applied" };
   return { status: null, source: "none" };
 }
+
+/**
+ * How the live status stands against the declared one: the one rule of `drift` and the
+ * stack's drift output. Unknown when no update carries a status and nothing else says it.
+ */
+export function driftStateOf(
+  live: IncidentStatus | null | undefined,
+  declared: IncidentStatus,
+): "unknown" | "in-sync" | "drifted" {
+  if (live === null || live === undefined) return "unknown";
+  return live === declared ? "in-sync" : "drifted";
+}

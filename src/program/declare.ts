@@ -5,6 +5,7 @@ import type { IncidentStatus, IncidentUpdate, MonitoringClient } from "../api";
 import type { LoadedDefinition } from "../definitions";
 import {
   declarationOf,
+  driftStateOf,
   type IncidentService,
   liveStatusOf,
   newestFirst,
@@ -246,6 +247,7 @@ export function incidentReadBack(
 const notRead = (): ReadBack<IncidentUpdate[]> => ({
   ok: false,
   missing: false,
+  skipped: true,
   reason: "not read (readBack: open reads only incidents declared open)",
 });
 
@@ -270,7 +272,7 @@ function driftOf(
 ): DriftEntry | undefined {
   if (!updates) {
     // `readBack: open` skips resolved incidents on purpose: that is not an unknown.
-    if (result.ok === false && result.reason.startsWith("not read")) return undefined;
+    if (result.ok === false && result.skipped) return undefined;
     return {
       incidentId,
       file,
@@ -281,10 +283,10 @@ function driftOf(
       reason: result.ok ? "not read" : result.reason,
     };
   }
-  const live = liveStatus ?? declaredStatus;
   // Updates posted on the status page that keep the declared status are ordinary activity,
   // not drift.
-  if (live === declaredStatus) return undefined;
+  if (driftStateOf(liveStatus, declaredStatus) === "in-sync") return undefined;
+  const live = liveStatus ?? "unknown";
   const outside = updatesAfter(updates, appliedAt);
   return {
     incidentId,

@@ -19,7 +19,10 @@ export const TOP_ERROR_GROUPS = 5;
  * A read-back is observation, not desired state: when it fails after the client's retries,
  * the run goes on and the output says so. `missing` is a 404: the id does not exist.
  */
-export type ReadBack<T> = { ok: true; value: T } | { ok: false; missing: boolean; reason: string };
+export type ReadBack<T> =
+  | { ok: true; value: T }
+  /** `skipped`: not read on purpose (a setting), as opposed to a read that failed. */
+  | { ok: false; missing: boolean; reason: string; skipped?: boolean };
 
 /** What an output shows of a read that failed. */
 export interface Unavailable {

@@ -1,5 +1,5 @@
 import type { IncidentStatus, IncidentUpdate } from "../../api/schemas";
-import { liveStatusOf, newestFirst, updatesAfter } from "../../incident";
+import { driftStateOf, liveStatusOf, newestFirst, updatesAfter } from "../../incident";
 import { mapConcurrent } from "../shared/async-streams";
 import { lastCommitTime } from "./git-baseline";
 import {
@@ -113,7 +113,7 @@ async function checkOne(
     createdAt: u.created_at ?? u.publicIncidentUpdateDate ?? null,
     class: u.status === undefined || u.status === definition.status ? "expected" : "drift",
   }));
-  const state = live === null ? "unknown" : live === definition.status ? "in-sync" : "drifted";
+  const state = driftStateOf(live, definition.status);
   return { ...base, liveStatus: live, state, updatesOutsideGit: outside };
 }
 
