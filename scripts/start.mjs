@@ -6,7 +6,7 @@
 //
 // Plain ESM that runs on any Node from 18 on, because on a fresh clone it starts on whatever
 // Node the machine has, before node_modules (and the `node@24` devDependency) exist.
-// Exit codes: 0 done, 1 failed.
+// Exit codes: 0 done, 1 failed, 130/143 stopped by SIGINT/SIGTERM.
 
 import { spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
@@ -35,7 +35,8 @@ Options:
              automatically
 
 Environment: INCIDENT_SYNC_PULUMI_BIN points at an existing Pulumi CLI.
-Exit codes: 0 done, 1 failed.
+Exit codes: 0 done, 1 failed, 130 or 143 stopped by SIGINT or SIGTERM (the next run
+applies the rest).
 `);
   process.exit(0);
 }

@@ -30,6 +30,7 @@ describe("state written by incident-sync 0.1", () => {
   let db: DatabaseSync;
   let root: string;
   let current: string;
+  let env: Record<string, string>;
   const passphrase = "legacy-passphrase";
   const backend = () => `file://${join(root, "state")}`;
 
@@ -71,7 +72,7 @@ describe("state written by incident-sync 0.1", () => {
       { cwd: old, encoding: "utf8" },
     );
     expect(build.status, build.stdout + build.stderr).toBe(0);
-    const env = {
+    env = {
       HOME: join(root, "home"),
       PULUMI_HOME: join(root, "home", ".pulumi"),
       PATH: [dirname(process.execPath), engine.binDir, "/usr/local/bin", "/usr/bin", "/bin"].join(
@@ -81,30 +82,37 @@ describe("state written by incident-sync 0.1", () => {
       PULUMI_SKIP_UPDATE_CHECK: "true",
       API_KEY: emulator.demo.apiKey,
     };
-    await shAll(
-      [
-        `pulumi login ${backend()}`,
-        "pulumi stack init legacy",
-        `pulumi config set incident-sync:baseUrl ${emulator.url}`,
-        `pulumi config set incident-sync:accountId ${emulator.demo.accountId}`,
-        'printf %s "$API_KEY" | pulumi config set --secret incident-sync:apiKey',
-        // 0.1 resolved the directory against the working directory: it needed an absolute one.
-        `pulumi config set incident-sync:definitionsDir ${join(old, "incidents")}`,
-        "pulumi up --yes --skip-preview",
-      ],
-      old,
-      env,
-    );
+    // Two stacks of the same incidents: one for incident-sync up, one for the plain CLI.
+    await sh(`pulumi login ${backend()}`, old, env);
+    for (const stack of ["legacy", "legacy-plain"]) {
+      await shAll(
+        [
+          `pulumi stack init ${stack}`,
+          `pulumi config set incident-sync:baseUrl ${emulator.url}`,
+          `pulumi config set incident-sync:accountId ${emulator.demo.accountId}`,
+          'printf %s "$API_KEY" | pulumi config set --secret incident-sync:apiKey',
+          // 0.1 resolved the directory against the working directory: it needed an absolute one.
+          `pulumi config set incident-sync:definitionsDir ${join(old, "incidents")}`,
+          "pulumi up --yes --skip-preview",
+        ],
+        old,
+        env,
+      );
+    }
     const exported = await sh("pulumi stack export", old, env);
     expect(exported.output).toContain(join(old, "dist", "providers", "incident-operations.js"));
 
     // The checkout moves on: a new one has the stack file (as git keeps it); the old is gone.
     current = copyCheckout(join(root, "current"));
     installCheckout(current);
-    copyFileSync(join(old, "Pulumi.legacy.yaml"), join(current, "Pulumi.legacy.yaml"));
+    for (const stack of ["legacy", "legacy-plain"]) {
+      copyFileSync(join(old, `Pulumi.${stack}.yaml`), join(current, `Pulumi.${stack}.yaml`));
+    }
     rmSync(old, { recursive: true, force: true });
     // The upgrade step the README gives: 0.2 reads incidents/ beside Pulumi.yaml.
-    await sh("pulumi config rm incident-sync:definitionsDir --stack legacy", current, env);
+    for (const stack of ["legacy", "legacy-plain"]) {
+      await shAll([`pulumi config rm incident-sync:definitionsDir --stack ${stack}`], current, env);
+    }
   }, timeout);
 
   afterAll(async () => {
@@ -112,6 +120,22 @@ describe("state written by incident-sync 0.1", () => {
     await emulator?.close();
     if (root) rmSync(root, { recursive: true, force: true });
   });
+
+  it(
+    "with the plain CLI, one pulumi up from another checkout stores the current provider, and refresh works after it",
+    async () => {
+      // Before any definition is removed, as the README says: a delete goes through the
+      // stored 0.1 provider, which finds no code from a moved checkout.
+      const plain = (line: string) => sh(line, current, env);
+      const up = await plain("pulumi up --yes --skip-preview --stack legacy-plain");
+      expect(up.code, up.output).toBe(0);
+      const exported = await plain("pulumi stack export --stack legacy-plain");
+      expect(exported.output).not.toContain("/old/");
+      const refresh = await plain("pulumi refresh --yes --skip-preview --stack legacy-plain");
+      expect(refresh.code, refresh.output).toBe(0);
+    },
+    timeout,
+  );
 
   it(
     "refreshes from another checkout once the one that wrote it is gone",
