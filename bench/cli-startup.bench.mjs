@@ -9,7 +9,7 @@
 // `--baseline DIR` also measures the CLI of another checkout's build (DIR/dist/src/cli/main.js),
 // for a before-and-after in one run.
 //
-//   npm run build && node bench/run.mjs cli-startup
+//   npm run build && npx node bench/run.mjs cli-startup
 //   npx node bench/cli-startup.bench.mjs --runs 21 --baseline /tmp/incident-sync-main
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";

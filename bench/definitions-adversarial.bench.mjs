@@ -9,7 +9,7 @@
 // repeated-key check, which is quadratic); for the 3 MiB files it is timed once, as what
 // parsing them would cost without the limit.
 //
-//   npm run build && node bench/run.mjs adversarial
+//   npm run build && npx node bench/run.mjs adversarial
 //   npx node bench/definitions-adversarial.bench.mjs [--runs 7] [--dist path/to/other/dist]
 //
 // --dist measures another build (for instance the commit before these limits) with the

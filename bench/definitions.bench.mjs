@@ -5,7 +5,7 @@
 // run, next to a floor measured in the same run: reading the same files and parsing
 // them with `yaml` alone on one thread, without locating or validating anything.
 //
-//   npm run build && node bench/definitions.bench.mjs [--files 10000] [--runs 7]
+//   npm run build && npx node bench/definitions.bench.mjs [--files 10000] [--runs 7]
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";

@@ -6,7 +6,7 @@
 //   - GET /v1/error-groups/checks/{id}?limit=100&page=N over a check with 10,000 groups.
 // Each scenario runs `--rounds` times for `--seconds` s; medians are reported.
 //
-//   npm run build && node bench/emulator.bench.mjs [--seconds 3] [--rounds 3] [--connections 10]
+//   npm run build && npx node bench/emulator.bench.mjs [--seconds 3] [--rounds 3] [--connections 10]
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";

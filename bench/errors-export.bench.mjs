@@ -7,7 +7,7 @@
 // and the peak RSS of cold `incident-sync report errors` processes writing CSV and JSON,
 // next to 1,000 groups, to show that streaming keeps memory flat.
 //
-//   npm run build && node bench/errors-export.bench.mjs [--groups 10000] [--latency 50] [--runs 5]
+//   npm run build && npx node bench/errors-export.bench.mjs [--groups 10000] [--latency 50] [--runs 5]
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";

@@ -8,7 +8,7 @@
 // script-free HTML table (what the report was before), loaded to `load`.
 // The render (`report errors --format html`, read from the emulator) is timed too.
 //
-//   npm run build && node bench/run.mjs html-report
+//   npm run build && npx node bench/run.mjs html-report
 //   npx node bench/html-report.bench.mjs --groups 10000 --runs 5
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";

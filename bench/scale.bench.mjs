@@ -9,9 +9,10 @@
 //   change   an `up` that changes 10 incidents
 // Medians of --runs, the ratio to the peer, API requests per run counted at the emulator, and
 // the peak RSS of the engine and plugin processes (the CLI, the language host, the program
-// and the provider plugin, summed, sampled every 50 ms). Writes bench/results/scale.json.
+// and the provider plugin, summed, sampled every 50 ms), and the state's size per incident
+// after the first up (what every checkpoint rewrites). Writes bench/results/scale.json.
 //
-//   npm run build && node bench/scale.bench.mjs [--incidents 100,1000] [--latency 0,50] [--runs 3]
+//   npm run build && npx node bench/scale.bench.mjs [--incidents 100,1000] [--latency 0,50] [--runs 3]
 //     [--checkpoints]   also measure, without latency, with a checkpoint after every step (the
 //                       engine's default)
 import {
@@ -120,7 +121,7 @@ async function measure(kind, project, incidents, emulator, skipCheckpoints) {
       "incident-sync:accountId": { value: SCALE_ACCOUNT },
       "incident-sync:apiKey": { value: SCALE_API_KEY, secret: true },
       // The benchmark measures the engine and the API use, not the client's own rate limit.
-      "incident-sync:rateLimit": { value: "1000000" },
+      "incident-sync:rateLimit": { value: "60000" },
     },
   });
   mkdirSync(path.join(work, `state-${stackCount}`), { recursive: true });
@@ -139,10 +140,12 @@ async function measure(kind, project, incidents, emulator, skipCheckpoints) {
   try {
     writeScaleDefinitions(project, incidents, { variant: 0, changed: 0 });
     const first = await step("first up");
+    // What every checkpoint rewrites: the whole state, by resource.
+    const stateBytes = JSON.stringify(await stack.exportState()).length;
     const same = await step("no-change up");
     writeScaleDefinitions(project, incidents, { variant: stackCount, changed: CHANGED });
     const change = await step("change up");
-    return { first, same, change };
+    return { first, same, change, stateBytes };
   } finally {
     stack.close();
   }
@@ -202,6 +205,12 @@ try {
             ),
             peakRssMiB: Math.round(median(runs.ours.map((r) => r[scenario].rss)) / 2 ** 20),
             peerPeakRssMiB: Math.round(median(runs.peer.map((r) => r[scenario].rss)) / 2 ** 20),
+            stateKiBPerIncident: Number(
+              (median(runs.ours.map((r) => r.stateBytes)) / incidents / 1024).toFixed(2),
+            ),
+            peerStateKiBPerIncident: Number(
+              (median(runs.peer.map((r) => r.stateBytes)) / incidents / 1024).toFixed(2),
+            ),
           });
         }
       }

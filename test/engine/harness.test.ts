@@ -258,6 +258,25 @@ describe("incident-sync up on the real engine against the emulator", () => {
   );
 
   it(
+    "reads back every incident with readBack all, and only those declared open with readBack open",
+    async () => {
+      const { definitions } = await loadDefinitions(join(project, "incidents"));
+      const open = definitions.filter(({ definition }) => definition.status !== "RESOLVED");
+      expect(open.length).toBeGreaterThan(0);
+      expect(open.length).toBeLessThan(definitions.length);
+      ran(await run("up")); // whatever came before: from here on, nothing changes
+      const readsIn = async (settings: Record<string, string>) => {
+        emulator.emulator.control.resetStats();
+        expect(changesOf(ran(await run("up", { settings })))).toEqual({});
+        return emulator.emulator.control.stats().byOperation.listIncidentUpdates?.total;
+      };
+      expect(await readsIn({ readBack: "all" })).toBe(definitions.length);
+      expect(await readsIn({ readBack: "open" })).toBe(open.length);
+    },
+    timeout,
+  );
+
+  it(
     "previews a YAML edit as exactly the changed fields, and a reordering of services as no change",
     async () => {
       edit("storefront.yaml", (text) =>
