@@ -7,7 +7,7 @@ import {
   pathParamNames,
   type Route,
 } from "./routes";
-import { ErrorBody } from "./schemas";
+import { ErrorBody, pathIdJsonSchema } from "./schemas";
 
 /**
  * The OpenAPI 3.1 document, generated from the route table (`src/api/routes`) and the same
@@ -115,7 +115,7 @@ function pathParameters(route: Route): unknown[] {
       in: "path",
       required: true,
       description: param.description,
-      schema: { type: "string", minLength: 1 },
+      schema: pathIdJsonSchema(),
       ...(param.example === undefined ? {} : { example: param.example }),
     };
   });

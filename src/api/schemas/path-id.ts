@@ -93,3 +93,50 @@ export const PathId = z
       continue: true,
     });
   });
+
+let pattern: string | undefined;
+
+/**
+ * The ids `PathId` accepts as one regular expression, for the OpenAPI document, so that
+ * clients generated from it (and fuzzers such as schemathesis) know the rule the server
+ * applies. It is derived from `isPathIdUnsafe` over every code point, not written by hand,
+ * and uses literal characters rather than escapes so that ECMA-262 with the `u` flag (as
+ * JSON Schema validators compile patterns) and Python's `re` read it the same way. Built
+ * once, on first use.
+ */
+export function pathIdPattern(): string {
+  if (pattern !== undefined) return pattern;
+  const ranges: Array<[number, number]> = [];
+  for (let codePoint = 0; codePoint <= 0x10ffff; codePoint += 1) {
+    // Lone surrogates never reach a server (UTF-8 cannot carry them), and regex engines
+    // that work on UTF-8, as schemathesis's does, refuse them in a pattern.
+    if (codePoint >= 0xd800 && codePoint <= 0xdfff) continue;
+    if (!isPathIdUnsafe(String.fromCodePoint(codePoint))) continue;
+    const last = ranges.at(-1);
+    if (last && last[1] === codePoint - 1) last[1] = codePoint;
+    else ranges.push([codePoint, codePoint]);
+  }
+  const literal = (codePoint: number) => {
+    const character = String.fromCodePoint(codePoint);
+    return "\\]^-[.".includes(character) ? `\\${character}` : character;
+  };
+  const refused = ranges
+    .map(([from, to]) => (from === to ? literal(from) : `${literal(from)}-${literal(to)}`))
+    .join("");
+  // Any id but "." and "..": starts with another character, or with one dot and then
+  // another character, or with two dots and then anything.
+  const safe = `[^${refused}]`;
+  const safeNotDot = `[^${refused}\\.]`;
+  pattern = `^(?:${safeNotDot}${safe}*|\\.${safeNotDot}${safe}*|\\.\\.${safe}+)$`;
+  return pattern;
+}
+
+/** `PathId` as the JSON Schema of an OpenAPI path parameter. */
+export function pathIdJsonSchema(): Record<string, unknown> {
+  return {
+    type: "string",
+    minLength: 1,
+    maxLength: PATH_ID_MAX_LENGTH,
+    pattern: pathIdPattern(),
+  };
+}
