@@ -17,6 +17,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { median } from "./support/median.mjs";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const cliOf = (checkout) => path.join(checkout, "dist", "src", "cli", "main.js");
@@ -49,12 +50,6 @@ function once(args, env, preload) {
       resolve({ wallMs, maxRssKiB: Number(rss) });
     });
   });
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 export async function run({ runs = 15, baseline } = {}) {

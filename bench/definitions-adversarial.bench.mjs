@@ -14,7 +14,6 @@
 //
 // --dist measures another build (for instance the commit before these limits) with the
 // same inputs; cases it cannot finish in --timeout seconds are reported as such.
-import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -22,6 +21,8 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { coldValidate } from "./support/cold-validate.mjs";
+import { median } from "./support/median.mjs";
 
 const require = createRequire(import.meta.url);
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -102,48 +103,9 @@ function cases() {
   return list;
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
 /** yaml's lexer and parser over every file: the syntax tree, nothing else. */
 function yamlSyntaxTree(Parser, texts) {
   for (const text of texts) for (const _token of new Parser().parse(text));
-}
-
-/** One cold `incident-sync validate --format json` process: wall time and peak RSS. */
-async function coldCli(cli, dir, timeoutMs) {
-  const script = `
-    const start = performance.now();
-    process.argv = [process.argv[0], ${JSON.stringify(cli)}, "validate", ${JSON.stringify(dir)}, "--format", "json"];
-    const write = process.stdout.write.bind(process.stdout);
-    let out = "";
-    process.stdout.write = (chunk) => { out += chunk; return true; };
-    require(${JSON.stringify(cli)});
-    process.on("beforeExit", () => {
-      process.stdout.write = write;
-      const report = JSON.parse(out);
-      write(JSON.stringify({ ms: performance.now() - start, maxRssKiB: process.resourceUsage().maxRSS, problems: report.problems.length }));
-    });`;
-  const start = performance.now();
-  // validate exits with 1 when it finds problems, which is every case here.
-  const outcome = await new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["-e", script],
-      { maxBuffer: 256 << 20, timeout: timeoutMs },
-      (error, stdout) => resolve({ error, stdout }),
-    );
-  });
-  const wallMs = performance.now() - start;
-  if (outcome.error?.killed) return { wallMs, failed: "timeout" };
-  try {
-    return { wallMs, ...JSON.parse(outcome.stdout) };
-  } catch {
-    return { wallMs, failed: String(outcome.error?.message ?? "no output").split("\n")[0] };
-  }
 }
 
 export async function run({ runs = 7, dist = OWN_DIST, timeoutSeconds = 60 } = {}) {
@@ -161,7 +123,7 @@ export async function run({ runs = 7, dist = OWN_DIST, timeoutSeconds = 60 } = {
       const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
 
       // A build that cannot finish (the quadratic one) is measured once, by a cold process.
-      const cold = [await coldCli(cli, dir, timeoutSeconds * 1000)];
+      const cold = [await coldValidate(cli, dir, { timeoutMs: timeoutSeconds * 1000 })];
       const finished = cold[0].failed === undefined;
       const load = [];
       const floor = [];
@@ -187,7 +149,7 @@ export async function run({ runs = 7, dist = OWN_DIST, timeoutSeconds = 60 } = {
           }
         }
         for (let round = 1; round < 3; round++)
-          cold.push(await coldCli(cli, dir, timeoutSeconds * 1000));
+          cold.push(await coldValidate(cli, dir, { timeoutMs: timeoutSeconds * 1000 }));
       }
       const result = {
         name: testCase.name,

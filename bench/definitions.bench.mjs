@@ -14,6 +14,8 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
+import { coldValidate } from "./support/cold-validate.mjs";
+import { median } from "./support/median.mjs";
 
 const require = createRequire(import.meta.url);
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -61,12 +63,6 @@ async function generate(dir, count) {
   }
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
 /** Runs each function once to warm up, then `runs` rounds of each in turn; times per function. */
 async function timeInterleaved(runs, fns) {
   for (const fn of fns) await fn();
@@ -79,27 +75,6 @@ async function timeInterleaved(runs, fns) {
     }
   }
   return times;
-}
-
-/** One cold `incident-sync validate` process: wall time and its peak RSS. */
-async function coldCli(dir) {
-  const script = `
-    const start = performance.now();
-    process.argv = [process.argv[0], ${JSON.stringify(cli)}, "validate", ${JSON.stringify(dir)}, "--format", "json"];
-    const write = process.stdout.write.bind(process.stdout);
-    let out = "";
-    process.stdout.write = (chunk) => { out += chunk; return true; };
-    require(${JSON.stringify(cli)});
-    process.on("beforeExit", () => {
-      process.stdout.write = write;
-      const report = JSON.parse(out);
-      write(JSON.stringify({ ms: performance.now() - start, maxRssKiB: process.resourceUsage().maxRSS, valid: report.valid, definitions: report.definitions.length }));
-    });`;
-  const start = performance.now();
-  const { stdout } = await promisify(execFile)(process.execPath, ["-e", script], {
-    maxBuffer: 64 << 20,
-  });
-  return { wallMs: performance.now() - start, ...JSON.parse(stdout) };
 }
 
 async function baselineRss() {
@@ -141,7 +116,7 @@ export async function run({ files = 10_000, runs = 7 } = {}) {
     }
     const cold = [];
     for (let index = 0; index < Math.max(3, Math.ceil(runs / 2)); index++)
-      cold.push(await coldCli(dir));
+      cold.push(await coldValidate(cli, dir));
     if (!cold.every((sample) => sample.valid && sample.definitions === files)) {
       throw new Error("the CLI did not report every generated definition as valid");
     }

@@ -15,6 +15,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { median } from "./support/median.mjs";
 
 const require = createRequire(import.meta.url);
 const autocannon = require("autocannon");
@@ -32,12 +33,6 @@ const ROUNDS = Number(args.rounds);
 const CONNECTIONS = Number(args.connections);
 const GROUPS = 10_000;
 const ADMIN = "bench-admin";
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 function startProcess(command, argv, ready) {
   const child = spawn(command, argv, { stdio: ["ignore", "pipe", "pipe"] });

@@ -16,6 +16,7 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
+import { median } from "./support/median.mjs";
 
 const require = createRequire(import.meta.url);
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -27,12 +28,6 @@ const API_KEY = "bench-key-0123456789";
 const PAGE_SIZE = 100;
 /** The client's default; the export uses the defaults a user gets. */
 const CONCURRENCY = 8;
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
 
 async function timeRuns(runs, fn) {
   await fn(); // warm-up: JIT, SQLite page cache, keep-alive connections

@@ -18,6 +18,7 @@ import { Writable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { launchChromium } from "../test/support/chromium.mjs";
+import { median } from "./support/median.mjs";
 
 const require = createRequire(import.meta.url);
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -28,12 +29,6 @@ const { runReportErrors } = require(path.join(dist, "cli", "commands", "report-e
 const { values } = parseArgs({ options: { groups: { type: "string" }, runs: { type: "string" } } });
 const GROUPS = Number(values.groups ?? 10_000);
 const RUNS = Number(values.runs ?? 5);
-
-function median(list) {
-  const sorted = [...list].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 /** Resolves after the next frame: layout and paint of what was loaded have happened. */
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));

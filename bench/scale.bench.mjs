@@ -29,6 +29,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { median } from "./support/median.mjs";
 import {
   SCALE_ACCOUNT,
   SCALE_API_KEY,
@@ -69,12 +70,6 @@ module.exports = async () => {
   }
 };
 `;
-
-const median = (list) => {
-  const sorted = [...list].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 /** Sums the RSS of the processes running in `dir` (the engine's), every 50 ms; returns the peak. */
 function rssSampler(dir) {
