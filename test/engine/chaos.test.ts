@@ -1,7 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   SCALE_ACCOUNT,
@@ -11,7 +10,7 @@ import {
   writeScaleDefinitions,
   writeScaleProject,
 } from "../../bench/support/scale-project.mjs";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import type { RunningEmulator } from "../../src/emulator";
 import {
   type EngineLocation,
   type OperationOutcome,
@@ -19,6 +18,7 @@ import {
   runOperation,
 } from "../../src/engine";
 import { incidentRows } from "./support/emulator-rows";
+import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 
 const timeout = 600_000;
 const INCIDENTS = 100;
@@ -34,6 +34,7 @@ describe("one up through injected faults", () => {
   let emulator: RunningEmulator;
   let db: DatabaseSync;
   let root: string;
+  let sandbox: EmulatorSandbox | undefined;
   let project: string;
 
   const up = (): Promise<OperationOutcome> =>
@@ -53,24 +54,17 @@ describe("one up through injected faults", () => {
 
   beforeAll(async () => {
     engine = await resolveEngine();
-    root = mkdtempSync(join(tmpdir(), "incident-sync-chaos-"));
+    sandbox = await startEmulatorSandbox("chaos", scaleSeed(INCIDENTS));
+    ({ root, emulator, db } = sandbox);
     mkdirSync(join(root, "state"));
     project = writeScaleProject(join(root, "project"));
-    emulator = await startEmulator({
-      port: 0,
-      seed: scaleSeed(INCIDENTS),
-      dataFile: join(root, "emulator.db"),
-    });
-    db = new DatabaseSync(join(root, "emulator.db"), { readOnly: true });
     writeScaleDefinitions(project, INCIDENTS, { variant: 0 });
     const first = await up();
     expect(first.kind === "ran" && first.result.ok).toBe(true);
   }, timeout);
 
   afterAll(async () => {
-    db?.close();
-    await emulator?.close();
-    if (root) rmSync(root, { recursive: true, force: true });
+    await sandbox?.close();
   });
 
   it(

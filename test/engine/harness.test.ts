@@ -1,10 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDefinitions } from "../../src/definitions";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import type { RunningEmulator } from "../../src/emulator";
 import {
   type EngineLocation,
   type OperationOptions,
@@ -16,6 +15,7 @@ import { failureLines, renderText } from "../../src/engine/run-report";
 import { formatSummary } from "../../src/program";
 import { copyCheckout, installCheckout } from "./support/checkout";
 import { incidentRows } from "./support/emulator-rows";
+import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 import { filesContaining, filesUnder } from "./support/files";
 
 const timeout = 300_000;
@@ -43,6 +43,7 @@ describe("incident-sync up on the real engine against the emulator", () => {
   let engine: EngineLocation;
   let emulator: RunningEmulator;
   let root: string;
+  let sandbox: EmulatorSandbox | undefined;
   let project: string;
   let db: DatabaseSync;
   let engineOutput: string[] = [];
@@ -100,17 +101,14 @@ describe("incident-sync up on the real engine against the emulator", () => {
 
   beforeAll(async () => {
     engine = await resolveEngine();
-    root = mkdtempSync(join(tmpdir(), "incident-sync-harness-"));
+    sandbox = await startEmulatorSandbox("harness", "demo");
+    ({ root, emulator, db } = sandbox);
     project = copyCheckout(join(root, "project"));
     installCheckout(project);
-    emulator = await startEmulator({ port: 0, seed: "demo", dataFile: join(root, "emulator.db") });
-    db = new DatabaseSync(join(root, "emulator.db"), { readOnly: true });
   }, timeout);
 
   afterAll(async () => {
-    db?.close();
-    await emulator?.close();
-    if (root) rmSync(root, { recursive: true, force: true });
+    await sandbox?.close();
   });
 
   it(

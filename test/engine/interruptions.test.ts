@@ -1,16 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import {
-  chmodSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   SCALE_ACCOUNT,
@@ -20,10 +12,11 @@ import {
   writeScaleDefinitions,
   writeScaleProject,
 } from "../../bench/support/scale-project.mjs";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import type { RunningEmulator } from "../../src/emulator";
 import { type EngineLocation, openProjectStack, resolveEngine } from "../../src/engine";
 import { CLI, runCli } from "../cli/run-cli";
 import { incidentRows } from "./support/emulator-rows";
+import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 import { eventually, killAll, processesIn, processTree } from "./support/processes";
 
 const timeout = 1_200_000;
@@ -40,6 +33,7 @@ describe("interrupted runs of incident-sync up", () => {
   let emulator: RunningEmulator;
   let db: DatabaseSync;
   let root: string;
+  let sandbox: EmulatorSandbox | undefined;
   let project: string;
   let state: string;
   const passphrase = "interruptions-passphrase";
@@ -115,25 +109,18 @@ describe("interrupted runs of incident-sync up", () => {
 
   beforeAll(async () => {
     engine = await resolveEngine();
-    root = mkdtempSync(join(tmpdir(), "incident-sync-interrupt-"));
+    sandbox = await startEmulatorSandbox("interrupt", scaleSeed(INCIDENTS));
+    ({ root, emulator, db } = sandbox);
     state = join(root, "state");
     mkdirSync(state);
     project = writeScaleProject(join(root, "project"));
     writeScaleDefinitions(project, INCIDENTS, { variant: 0, changed: INCIDENTS });
-    emulator = await startEmulator({
-      port: 0,
-      seed: scaleSeed(INCIDENTS),
-      dataFile: join(root, "emulator.db"),
-    });
-    db = new DatabaseSync(join(root, "emulator.db"), { readOnly: true });
     const first = await runCli(args(), project, env());
     expect(first.exitCode, first.stdout + first.stderr).toBe(0);
   }, timeout);
 
   afterAll(async () => {
-    db?.close();
-    await emulator?.close();
-    if (root) rmSync(root, { recursive: true, force: true });
+    await sandbox?.close();
   });
 
   it(

@@ -1,10 +1,9 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import type { RunningEmulator } from "../../src/emulator";
 import {
   type EngineLocation,
   type OperationOptions,
@@ -14,6 +13,7 @@ import {
 } from "../../src/engine";
 import { copyCheckout, installCheckout, repoRoot } from "./support/checkout";
 import { incidentRows } from "./support/emulator-rows";
+import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 import { sh, shAll } from "./support/shell";
 
 const timeout = 600_000;
@@ -29,6 +29,7 @@ describe("state written by incident-sync 0.1", () => {
   let emulator: RunningEmulator;
   let db: DatabaseSync;
   let root: string;
+  let sandbox: EmulatorSandbox | undefined;
   let current: string;
   let env: Record<string, string>;
   const passphrase = "legacy-passphrase";
@@ -53,11 +54,10 @@ describe("state written by incident-sync 0.1", () => {
 
   beforeAll(async () => {
     engine = await resolveEngine();
-    root = mkdtempSync(join(tmpdir(), "incident-sync-legacy-"));
+    sandbox = await startEmulatorSandbox("legacy", "demo");
+    ({ root, emulator, db } = sandbox);
     mkdirSync(join(root, "state"));
     mkdirSync(join(root, "home"));
-    emulator = await startEmulator({ port: 0, seed: "demo", dataFile: join(root, "emulator.db") });
-    db = new DatabaseSync(join(root, "emulator.db"), { readOnly: true });
 
     // The 0.1 checkout, built, applying the demo definitions with the plain CLI.
     const old = join(root, "old");
@@ -116,9 +116,7 @@ describe("state written by incident-sync 0.1", () => {
   }, timeout);
 
   afterAll(async () => {
-    db?.close();
-    await emulator?.close();
-    if (root) rmSync(root, { recursive: true, force: true });
+    await sandbox?.close();
   });
 
   it(

@@ -1,21 +1,13 @@
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import type { RunningEmulator } from "../../src/emulator";
 import { type EngineLocation, resolveEngine } from "../../src/engine";
 import { copyCheckout, installCheckout, repoRoot } from "./support/checkout";
 import { incidentRows } from "./support/emulator-rows";
+import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 import { sh } from "./support/shell";
 
 const timeout = 600_000;
@@ -98,15 +90,15 @@ describe("the pipeline kit's shell steps, dry-run against a self-managed file ba
   let emulator: RunningEmulator;
   let db: DatabaseSync;
   let root: string;
+  let sandbox: EmulatorSandbox | undefined;
   let checkout: string;
   let context: Record<string, string>;
   let path: string;
 
   beforeAll(async () => {
     engine = await resolveEngine();
-    root = mkdtempSync(join(tmpdir(), "incident-sync-kit-"));
-    emulator = await startEmulator({ port: 0, seed: "demo", dataFile: join(root, "emulator.db") });
-    db = new DatabaseSync(join(root, "emulator.db"), { readOnly: true });
+    sandbox = await startEmulatorSandbox("kit", "demo");
+    ({ root, emulator, db } = sandbox);
     checkout = copyCheckout(join(root, "checkout"));
     installCheckout(checkout);
     mkdirSync(join(root, "state"));
@@ -130,9 +122,7 @@ describe("the pipeline kit's shell steps, dry-run against a self-managed file ba
   }, timeout);
 
   afterAll(async () => {
-    db?.close();
-    await emulator?.close();
-    if (root) rmSync(root, { recursive: true, force: true });
+    await sandbox?.close();
   });
 
   it(

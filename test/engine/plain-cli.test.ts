@@ -3,7 +3,6 @@ import {
   cpSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -11,14 +10,15 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import type { RunningEmulator } from "../../src/emulator";
 import { type EngineLocation, resolveEngine } from "../../src/engine";
 import { copyCheckout, installCheckout, repoRoot, tagOperations } from "./support/checkout";
 import { incidentRows } from "./support/emulator-rows";
+import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 import { filesContaining } from "./support/files";
 import { readmeBlock } from "./support/readme-blocks";
 import { sh, shAll } from "./support/shell";
@@ -35,6 +35,7 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
   let emulator: RunningEmulator;
   let db: DatabaseSync;
   let root: string;
+  let sandbox: EmulatorSandbox | undefined;
   let checkout: string;
   let env: Record<string, string>;
   const passphrase = "plain-cli-test-passphrase";
@@ -50,9 +51,8 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
 
   beforeAll(async () => {
     engine = await resolveEngine();
-    root = mkdtempSync(join(tmpdir(), "incident-sync-plain-"));
-    emulator = await startEmulator({ port: 0, seed: "demo", dataFile: join(root, "emulator.db") });
-    db = new DatabaseSync(join(root, "emulator.db"), { readOnly: true });
+    sandbox = await startEmulatorSandbox("plain", "demo");
+    ({ root, emulator, db } = sandbox);
     checkout = copyCheckout(join(root, "checkout-a"));
     const home = join(root, "home");
     mkdirSync(home);
@@ -83,9 +83,7 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
   }, timeout);
 
   afterAll(async () => {
-    db?.close();
-    await emulator?.close();
-    if (root) rmSync(root, { recursive: true, force: true });
+    await sandbox?.close();
   });
 
   it(
