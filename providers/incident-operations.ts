@@ -4,6 +4,7 @@ import {
   createClient,
   type IncidentStatus,
   type IncidentUpdate,
+  knownStatus,
   type MonitoringClient,
   NotFoundError,
 } from "../src/api";
@@ -26,6 +27,8 @@ import {
   requestOf,
   type StackSettings,
   statusToSend,
+  unnamedServices,
+  unnamedServicesMessage,
   updatesAfter,
 } from "../src/incident";
 import { apiErrorMessage } from "../src/settings";
@@ -123,6 +126,14 @@ export async function check(
     };
   }
   const declaration = declarationOf(parsed.data);
+  const unnamed = unnamedServices(declaration.services);
+  if (unnamed.length > 0) {
+    return {
+      failures: [
+        { property: "services", reason: unnamedServicesMessage(declaration.incidentId, unnamed) },
+      ],
+    };
+  }
   const observed = news.observed as Observation | undefined;
   if (observed?.kind === "missing") {
     return {
@@ -216,6 +227,12 @@ export async function remove(session: ProviderSession, props: IncidentState): Pr
  * Create and update: PUT the declaration, sending the status only when the live status
  * differs, and never reopening a live RESOLVED the definition does not allow to reopen. When
  * this run could not observe the incident, the live status is read here first.
+ *
+ * Whether the service's PUT posts a status update or only sets `lastUpdateStatus` is not
+ * documented, and with the second the updates can show an older status than the live one. The
+ * PUT's answer always holds the live `lastUpdateStatus`, so when a PUT without a status answers
+ * another status than the declared one, the guard is checked against that answer and the status
+ * is sent in a second PUT: the apply converges in one run under either behaviour.
  */
 async function apply(
   session: ProviderSession,
@@ -233,10 +250,17 @@ async function apply(
   }
   const { observed, ...declared } = inputs;
   const seenUntil = observed?.kind === "read" ? (observed.newestAt ?? "") : (olds?.appliedAt ?? "");
-  return {
-    ...declared,
-    ...(await put(session, inputs, statusToSend(inputs.status, live), seenUntil)),
-  };
+  const sent = statusToSend(inputs.status, live);
+  let result = await put(session, inputs, sent, seenUntil);
+  const answered = result.live.status;
+  if (sent === undefined && answered !== inputs.status) {
+    const fromAnswer: LiveStatus = { status: answered, source: "applied" };
+    if (reopenRefused(answered, inputs.status, inputs.reopen)) {
+      throw new Error(reopenMessage(inputs.incidentId, inputs.status, fromAnswer));
+    }
+    result = await put(session, inputs, inputs.status, seenUntil);
+  }
+  return { ...declared, ...result };
 }
 
 async function put(
@@ -246,15 +270,20 @@ async function put(
   seenUntil: string,
   whenMissing: (incidentId: string, session: ProviderSession) => string = missingMessage,
 ): Promise<Pick<IncidentState, "appliedAt" | "live" | "appliedUpdates">> {
+  const api = client(session);
+  const accountId = session.settings?.accountId ?? "";
   try {
-    const incident = await client(session).incidents.update(
+    const incident = await api.incidents.update(
       declaration.incidentId,
-      requestOf(declaration, status === undefined ? {} : { status }),
+      requestOf(declaration, { accountId, status }),
     );
     const appliedAt = incident.updated_at ?? new Date().toISOString();
+    // A status the service added since is not one the rules can compare: the declared one
+    // that was sent (or kept) stands for it, and the next read shows the value as it is.
+    const answered = knownStatus(incident.lastUpdateStatus) ?? status ?? declaration.status;
     return {
       appliedAt,
-      live: { status: incident.lastUpdateStatus, at: appliedAt, source: "applied" },
+      live: { status: answered, at: appliedAt, source: "applied" },
       appliedUpdates: updatesAfter(incident.incidentUpdates, seenUntil).slice(
         0,
         APPLIED_UPDATES_LIMIT,

@@ -1,4 +1,4 @@
-import type { IncidentStatus, IncidentUpdate } from "../api/schemas";
+import { type IncidentStatus, type IncidentUpdate, knownStatus } from "../api/schemas";
 
 /*
  * The API has no read of an incident, so its live status is read from its updates. This is
@@ -34,6 +34,8 @@ export interface LiveStatus {
   source: "update" | "applied" | "none";
   /** The update that set the status, when `source` is `update`. */
   update?: IncidentUpdate;
+  /** The status that update carries when it is not one we know (then `status` is `null`). */
+  unrecognized?: string;
 }
 
 /**
@@ -42,17 +44,28 @@ export interface LiveStatus {
  * With `applied` (the provider's state knows the last PUT): the newest update with a status
  * published after that PUT, else the status the PUT set. A PUT need not post an update, so an
  * older update's status may be stale. Without `applied` (`drift` reads git, not the state):
- * the newest update with a status, else unknown.
+ * the newest update with a status, else unknown. A status we do not know (the service added
+ * one) makes the live status unknown, with the value kept in `unrecognized`.
  */
 export function liveStatusOf(
   updates: readonly IncidentUpdate[],
   applied?: AppliedStatus,
 ): LiveStatus {
   const candidates = applied ? updatesAfter(updates, applied.at) : newestFirst(updates);
-  const update = candidates.find((candidate) => candidate.status !== undefined);
-  if (update?.status) return { status: update.status, source: "update", update };
+  const update = candidates.find((candidate) => hasStatus(candidate));
+  if (update?.status) {
+    const status = knownStatus(update.status);
+    return status
+      ? { status, source: "update", update }
+      : { status: null, source: "update", update, unrecognized: update.status };
+  }
   if (applied) return { status: applied.status, source: "applied" };
   return { status: null, source: "none" };
+}
+
+/** Whether an update carries a status at all (a comment carries none). */
+export function hasStatus(update: IncidentUpdate): boolean {
+  return update.status !== undefined && update.status !== null && update.status !== "";
 }
 
 /**

@@ -1,6 +1,7 @@
-import type { IncidentStatus, IncidentUpdate } from "../api/schemas";
+import type { IncidentUpdate } from "../api/schemas";
 import {
   type AppliedStatus,
+  hasStatus,
   type LiveStatus,
   liveStatusOf,
   newestFirst,
@@ -9,7 +10,8 @@ import {
 
 /** The newest update that carries a status, as far as the provider needs it. */
 export interface ObservedStatus {
-  status: IncidentStatus;
+  /** As the server sent it: a status we do not know is kept, and read as unknown. */
+  status: string;
   /** When it was published, ISO 8601. */
   at: string;
   updateId: string | null;
@@ -34,7 +36,7 @@ const DESCRIPTION_LIMIT = 120;
 export function observe(updates: readonly IncidentUpdate[]): Observation {
   const ordered = newestFirst(updates);
   const newest = ordered[0];
-  const withStatus = ordered.find((update) => update.status !== undefined);
+  const withStatus = ordered.find(hasStatus);
   return {
     kind: "read",
     newestAt: newest ? new Date(publishedAt(newest)).toISOString() : null,

@@ -1,13 +1,14 @@
 import { z } from "zod";
 
 /**
- * Error response body. The spec shows none (section 7); we decide on
- * `{ statusCode, error, message }`, which the emulator always sends. The client reads
- * `message` when it is there and tolerates any other body.
+ * Error response body, from the service's public reference: `{ statusCode, error, message? }`,
+ * where `error` is the status text ("Not Found") and `message` may be missing. The emulator
+ * always sends a message; the client reads whatever explains the failure and tolerates any
+ * other body.
  */
 export const ErrorBody = z.object({
   statusCode: z.int(),
   error: z.string(),
-  message: z.string(),
+  message: z.string().optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;

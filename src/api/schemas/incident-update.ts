@@ -1,14 +1,18 @@
 import { z } from "zod";
 import { ResponseDate } from "./dates";
-import { IncidentStatus } from "./enums";
+import { ResponseStatus } from "./known-status";
 
-/** An incident update as a server sends it (spec 2.4). Only `description` is required. */
+/**
+ * An incident update as a server sends it (spec 2.4). Only `description` is required; every
+ * other field may be missing or `null`, and `status` may be a value we do not know
+ * (`knownStatus` tells).
+ */
 export const IncidentUpdate = z.object({
-  id: z.string().optional(),
+  id: z.string().nullish(),
   description: z.string(),
-  status: IncidentStatus.optional(),
-  publicIncidentUpdateDate: ResponseDate.optional(),
-  created_at: ResponseDate.optional(),
+  status: ResponseStatus.nullish(),
+  publicIncidentUpdateDate: ResponseDate.nullish(),
+  created_at: ResponseDate.nullish(),
   notifySubscribers: z.boolean().default(false),
 });
 export type IncidentUpdate = z.infer<typeof IncidentUpdate>;

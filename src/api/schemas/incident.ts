@@ -2,6 +2,7 @@ import { z } from "zod";
 import { DateOrDateTime, ResponseDate } from "./dates";
 import { IncidentStatus, Severity } from "./enums";
 import { IncidentUpdate } from "./incident-update";
+import { ResponseSeverity, ResponseStatus } from "./known-status";
 import { Service, ServiceRef } from "./service";
 
 export const INCIDENT_NAME_MAX = 255;
@@ -25,16 +26,19 @@ export const IncidentRequest = z.strictObject({
 });
 export type IncidentRequest = z.infer<typeof IncidentRequest>;
 
-/** Response body of the update operation (spec 2.2). Unknown fields are tolerated. */
+/**
+ * Response body of the update operation (spec 2.2). Unknown fields are tolerated, enum values
+ * are read as strings (`knownStatus`), and `updated_at` and `duration` may be missing or null.
+ */
 export const Incident = z.object({
   id: z.string(),
-  name: z.string().max(INCIDENT_NAME_MAX),
-  severity: Severity,
+  name: z.string(),
+  severity: ResponseSeverity,
   services: z.array(Service),
   incidentUpdates: z.array(IncidentUpdate),
-  lastUpdateStatus: IncidentStatus,
+  lastUpdateStatus: ResponseStatus,
   created_at: ResponseDate,
-  updated_at: ResponseDate.optional(),
+  updated_at: ResponseDate.nullish(),
   duration: z.int().nullable().optional(),
 });
 export type Incident = z.infer<typeof Incident>;

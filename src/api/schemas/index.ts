@@ -6,6 +6,7 @@ export * from "./error-group";
 export * from "./heartbeat";
 export * from "./incident";
 export * from "./incident-update";
+export * from "./known-status";
 export * from "./params";
 export * from "./path-id";
 export * from "./service";

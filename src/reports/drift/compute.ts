@@ -1,5 +1,5 @@
 import type { IncidentStatus, IncidentUpdate } from "../../api/schemas";
-import { driftStateOf, liveStatusOf, newestFirst, updatesAfter } from "../../incident";
+import { driftStateOf, hasStatus, liveStatusOf, newestFirst, updatesAfter } from "../../incident";
 import { mapConcurrent } from "../shared/async-streams";
 import { lastCommitTime } from "./git-baseline";
 import {
@@ -111,7 +111,7 @@ async function checkOne(
     status: u.status ?? null,
     description: u.description,
     createdAt: u.created_at ?? u.publicIncidentUpdateDate ?? null,
-    class: u.status === undefined || u.status === definition.status ? "expected" : "drift",
+    class: !hasStatus(u) || u.status === definition.status ? "expected" : "drift",
   }));
   const state = driftStateOf(live, definition.status);
   return { ...base, liveStatus: live, state, updatesOutsideGit: outside };

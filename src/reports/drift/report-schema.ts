@@ -22,7 +22,8 @@ export type DriftState = z.infer<typeof DriftState>;
 
 export const DriftUpdate = z.object({
   id: z.string().nullable(),
-  status: IncidentStatus.nullable(),
+  /** As the service sent it: a status we do not know is shown as it is. */
+  status: z.string().nullable(),
   description: z.string(),
   createdAt: z.string().nullable(),
   class: UpdateClass,

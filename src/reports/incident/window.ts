@@ -1,5 +1,5 @@
 import type { IncidentStatus, IncidentUpdate } from "../../api/schemas";
-import { liveStatusOf, publishedAt } from "../../incident";
+import { hasStatus, liveStatusOf, publishedAt } from "../../incident";
 import { WindowError } from "../heartbeats/window";
 
 /** When the incident ran, from its updates. */
@@ -21,7 +21,7 @@ export function incidentSpan(updates: readonly IncidentUpdate[]): IncidentSpan {
   const liveStatus = liveStatusOf(updates).status;
   let resolved: number | undefined;
   for (const update of oldestFirst) {
-    if (update.status === undefined) continue;
+    if (!hasStatus(update)) continue;
     if (update.status !== "RESOLVED") resolved = undefined;
     else resolved ??= publishedAt(update);
   }
