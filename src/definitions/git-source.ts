@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import path from "node:path";
+import { isCatalogFile } from "./catalog";
 import { isDefinitionFile } from "./load";
 import type { SourceFile } from "./parse-file";
 
@@ -82,6 +83,7 @@ export async function readDefinitionsAtRef(dir: string, ref: string): Promise<Gi
     files: blobs.map((blob, index) => ({
       path: path.join(shown, blob.relative),
       text: contents[index] ?? "",
+      catalog: isCatalogFile(blob.relative),
     })),
   };
 }

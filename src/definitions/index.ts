@@ -1,6 +1,18 @@
 export { type GitDefinitions, GitSourceError, readDefinitionsAtRef } from "./git-source";
 export { InvalidDefinitionsError } from "./invalid-definitions-error";
-export { definitionJsonSchema, definitionJsonSchemaText, JSON_SCHEMA_PATH } from "./json-schema";
+export {
+  CATALOG_FILES,
+  type CatalogService,
+  isCatalogFile,
+  ServiceCatalog,
+} from "./catalog";
+export {
+  CATALOG_JSON_SCHEMA_PATH,
+  definitionJsonSchema,
+  definitionJsonSchemaText,
+  JSON_SCHEMA_PATH,
+  jsonSchemaFiles,
+} from "./json-schema";
 export {
   isDefinitionFile,
   type LoadDefinitionsOptions,
@@ -29,4 +41,3 @@ export {
   type IncidentDefinitionInput,
   OnRemove,
 } from "./schema";
-export { toIncidentRequest } from "./to-request";

@@ -2,6 +2,7 @@ import type { Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import pLimit from "p-limit";
+import { type CatalogService, isCatalogFile } from "./catalog";
 import { findDuplicates } from "./duplicates";
 import { capPerFile, type OmittedProblems } from "./file-problems";
 import {
@@ -14,6 +15,7 @@ import {
 import { errorText, type ParseJob, parseJobsInParallel } from "./parse-jobs";
 import { compareProblems, compareText, type DefinitionProblem } from "./problem";
 import { kindOf, notRegular, type Refusal } from "./read-regular-file";
+import { nameServices } from "./service-names";
 
 /** The outcome of loading definitions: every valid definition and every problem found. */
 export interface LoadResult {
@@ -81,9 +83,18 @@ export async function loadDefinitions(
   }
 
   const files = listed.files.map((entry) => path.join(shown, entry.relative));
+  const catalogs = new Set(
+    listed.files.flatMap((entry, index) => (isCatalogFile(entry.relative) ? [files[index]!] : [])),
+  );
   const jobs = options.readFile
-    ? await readWith(options.readFile, files)
-    : listed.files.map((entry, index): ParseJob => ({ ...entry.job, path: files[index]! }));
+    ? await readWith(options.readFile, files, catalogs)
+    : listed.files.map(
+        (entry, index): ParseJob => ({
+          ...entry.job,
+          path: files[index]!,
+          catalog: catalogs.has(files[index]!),
+        }),
+      );
   const parsed = await parseJobsInParallel(jobs, options.threads);
   return { ...combine(parsed), files };
 }
@@ -92,13 +103,14 @@ export async function loadDefinitions(
 async function readWith(
   readFile: (file: string) => Promise<string>,
   files: readonly string[],
+  catalogs: ReadonlySet<string>,
 ): Promise<ParseJob[]> {
   const limit = pLimit(READ_CONCURRENCY);
   return Promise.all(
     files.map((file) =>
       limit(async (): Promise<ParseJob> => {
         try {
-          return { path: file, text: await readFile(file) };
+          return { path: file, text: await readFile(file), catalog: catalogs.has(file) };
         } catch (error) {
           return {
             path: file,
@@ -124,24 +136,31 @@ export function loadDefinitionSources(files: readonly SourceFile[]): LoadResult 
 
 /**
  * Joins per-file results and adds the problems that span files (duplicate ids and
- * resource names), then caps each file's problems again. Loops, not spreads: a spread
- * of a very long array overflows the stack.
+ * resource names, services without a name or with two), then caps each file's problems
+ * again. Loops, not spreads: a spread of a very long array overflows the stack.
  */
 function combine(parsed: readonly ParsedFile[]): Omit<LoadResult, "files"> {
-  const definitions: LoadedDefinition[] = [];
+  const loaded: LoadedDefinition[] = [];
   const identities: DefinitionIdentity[] = [];
+  const catalog: CatalogService[] = [];
   const problems: DefinitionProblem[] = [];
   const omitted = new Map<string, OmittedProblems>();
   for (const file of parsed) {
-    for (const definition of file.definitions) definitions.push(definition);
+    for (const definition of file.definitions) loaded.push(definition);
     for (const identity of file.identities) identities.push(identity);
+    for (const service of file.catalog ?? []) catalog.push(service);
     for (const problem of file.problems) {
       if (problem.code !== "too-many-problems") problems.push(problem);
     }
     if (file.omitted) omitted.set(file.omitted.file, file.omitted);
   }
   for (const problem of findDuplicates(identities)) problems.push(problem);
-  return { definitions, problems: capPerFile(problems.sort(compareProblems), omitted) };
+  const named = nameServices(loaded, catalog);
+  for (const problem of named.problems) problems.push(problem);
+  return {
+    definitions: named.definitions,
+    problems: capPerFile(problems.sort(compareProblems), omitted),
+  };
 }
 
 /** A definitions file found in the directory, and how to parse it. */

@@ -57,6 +57,12 @@ export function parseDefinitionFileFast(file: SourceFile): ParsedFile | undefine
     const id = document.keys.find((key) => key.name === "id");
     const resource = document.keys.find((key) => key.name === "resource");
     if (id === undefined) return undefined;
+    const services = document.keys.find((key) => key.name === "services");
+    const itemOffsets =
+      services === undefined
+        ? undefined
+        : serviceItemOffsets(file.text, services, result.data.services.length);
+    if (itemOffsets === undefined) return undefined;
     const idAt = positions.at(id.valueAt);
     const resourceAt = resource === undefined ? undefined : positions.at(resource.valueAt);
     definitions.push({
@@ -66,11 +72,66 @@ export function parseDefinitionFileFast(file: SourceFile): ParsedFile | undefine
       at: positions.at(document.start),
       idAt,
       resourceAt,
+      servicesAt: itemOffsets.map((offset) => positions.at(offset)),
     });
     const { id: idValue, resource: resourceName } = result.data;
     identities.push({ file: file.path, id: idValue, idAt, resource: resourceName, resourceAt });
   }
   return { definitions, identities, problems: [] };
+}
+
+/** A flow sequence of plain items on the key's line: `[a, b]`, with no quotes or nesting. */
+const PLAIN_FLOW = /^\[[^"'[\]{}#]*\]$/;
+
+/**
+ * Where each item of the `services` sequence starts, as `yaml` places its node: in a block
+ * sequence indented under the key, after `- ` (a bare id, or the first key of `{ id, name }`
+ * written as a block mapping); in a plain flow sequence on the key's line, at the item.
+ * Anything else, or a count that differs from the parsed list, gives up (`undefined`).
+ */
+function serviceItemOffsets(
+  text: string,
+  key: ScannedDocument["keys"][number],
+  count: number,
+): number[] | undefined {
+  if (key.raw !== "") return flowItemOffsets(key, count);
+  const offsets: number[] = [];
+  let indent: number | undefined;
+  let lineStart = text.indexOf("\n", key.valueAt);
+  while (lineStart !== -1) {
+    lineStart++;
+    const end = text.indexOf("\n", lineStart);
+    const line = text.slice(lineStart, end === -1 ? text.length : end);
+    const content = line.trimStart();
+    const column = line.length - content.length;
+    if (content !== "" && !content.startsWith("#")) {
+      if (column === 0) break;
+      if (indent === undefined) indent = column;
+      if (column === indent) {
+        const item = /^- +(?=[^\s#])/.exec(content);
+        if (item === null) return undefined;
+        offsets.push(lineStart + column + item[0].length);
+      } else if (column < indent) return undefined;
+    }
+    lineStart = end;
+  }
+  return offsets.length === count ? offsets : undefined;
+}
+
+function flowItemOffsets(
+  key: ScannedDocument["keys"][number],
+  count: number,
+): number[] | undefined {
+  if (!PLAIN_FLOW.test(key.raw)) return undefined;
+  const offsets: number[] = [];
+  const inner = key.raw.slice(1, -1);
+  let from = 0;
+  for (const part of inner.split(",")) {
+    const lead = part.length - part.trimStart().length;
+    if (part.trim() !== "") offsets.push(key.valueAt + 1 + from + lead);
+    from += part.length + 1;
+  }
+  return offsets.length === count ? offsets : undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Document } from "yaml";
 import type { z } from "zod";
+import { type CatalogService, parseCatalogFile } from "./catalog";
 import { type AliasBudget, documentValue } from "./document-value";
 import { FileProblems, type OmittedProblems } from "./file-problems";
 import { describeIssue } from "./issue-message";
@@ -15,6 +16,8 @@ import { Locator } from "./yaml-locate";
 export interface SourceFile {
   readonly path: string;
   readonly text: string;
+  /** The services catalog (services.yaml) rather than incident definitions. */
+  readonly catalog?: boolean | undefined;
 }
 
 /** A valid definition and where it was written. */
@@ -29,6 +32,8 @@ export interface LoadedDefinition {
   readonly idAt: Position;
   /** Where `resource` is written, or `undefined` when it defaults to the id. */
   readonly resourceAt: Position | undefined;
+  /** Where each item of `services` is written, in order. */
+  readonly servicesAt: readonly Position[];
 }
 
 /**
@@ -53,6 +58,8 @@ export interface ParsedFile {
   readonly problems: DefinitionProblem[];
   /** What the `too-many-problems` problem counts, if there is one. */
   readonly omitted?: OmittedProblems | undefined;
+  /** The services the file names, when it is the services catalog. */
+  readonly catalog?: readonly CatalogService[] | undefined;
 }
 
 /**
@@ -61,6 +68,7 @@ export interface ParsedFile {
  * (see parse-fast.ts); the result is the same either way.
  */
 export function parseDefinitionFile(file: SourceFile): ParsedFile {
+  if (file.catalog) return parseCatalogFile(file);
   return parseDefinitionFileFast(file) ?? parseDefinitionFileFully(file);
 }
 
@@ -113,6 +121,9 @@ export function parseDefinitionFileFully(file: SourceFile): ParsedFile {
       at: positions.at(document.contents?.range?.[0] ?? document.range[0]),
       idAt: identity.idAt,
       resourceAt: identity.resourceAt,
+      servicesAt: result.data.services.map((_, index) =>
+        positions.at(locator.offsetOfPath(["services", index])),
+      ),
     });
   }
 

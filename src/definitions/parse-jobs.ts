@@ -10,10 +10,11 @@ import { type Refusal, readRegularFile } from "./read-regular-file";
  * One file to parse, shown as `path`: its text, the path to read it from (a regular file
  * inside the definitions directory, links resolved), or why it is not read.
  */
-export type ParseJob =
+export type ParseJob = (
   | { readonly path: string; readonly text: string }
   | { readonly path: string; readonly readFrom: string }
-  | { readonly path: string; readonly refused: Refusal };
+  | { readonly path: string; readonly refused: Refusal }
+) & { readonly catalog?: boolean | undefined };
 
 /**
  * Files each thread must have before another thread is started. A worker's start-up
@@ -32,7 +33,9 @@ export function parseJobs(jobs: readonly ParseJob[]): ParsedFile[] {
   return jobs.map((job) => {
     if ("text" in job) return parseDefinitionFile(job);
     const read = "refused" in job ? job.refused : readRegularFile(job.readFrom);
-    if ("text" in read) return parseDefinitionFile({ path: job.path, text: read.text });
+    if ("text" in read) {
+      return parseDefinitionFile({ path: job.path, text: read.text, catalog: job.catalog });
+    }
     return fileProblem(job.path, read.code, read.message);
   });
 }

@@ -27,7 +27,9 @@ export type ProblemCode =
   | "empty-list"
   | "repeated-item"
   | "duplicate-id"
-  | "duplicate-resource";
+  | "duplicate-resource"
+  | "unnamed-service"
+  | "service-name-conflict";
 
 /**
  * One problem in the definitions. `line` and `column` are 1-based and point at the

@@ -66,6 +66,17 @@ function visibleId(payload: TextPayload): void {
   );
 }
 
+/** A name shown to people: no control, zero-width or bidirectional characters. */
+function visibleName(payload: TextPayload): void {
+  const found = findCharacter(payload.value, isHiddenCharacter);
+  if (found === undefined) return;
+  addTextIssue(
+    payload,
+    { kind: "character", ...found },
+    `must not contain ${describeCharacter(found.codePoint)} (character ${found.position}), which cannot be seen or changes how the text around it is shown`,
+  );
+}
+
 /**
  * What happens on the status page when a definition is deleted from `incidents/`.
  * `release` stops managing the incident and leaves it as it is; `resolve` sends one last
@@ -80,11 +91,18 @@ export type OnRemove = z.infer<typeof OnRemove>;
 /** A definition that does not say: the incident is left on the status page as it is. */
 export const DEFAULT_ON_REMOVE: OnRemove = "release";
 
-/** A service in a definition: the API's service reference reduced to what a person writes. */
+/**
+ * A service in a definition: the API's service reference reduced to what a person writes. The
+ * API requires every service's name; it is written here, or once for every incident in the
+ * services catalog (`services.yaml` in the definitions directory, see catalog.ts).
+ */
 export const DefinitionServiceObject = z
-  .strictObject({ id: ServiceRef.shape.id.check(visibleId), name: ServiceRef.shape.name })
+  .strictObject({
+    id: ServiceRef.shape.id.check(visibleId),
+    name: ServiceRef.shape.name.check(notBlank).check(visibleName).optional(),
+  })
   .describe(
-    "An affected service: its id, and optionally its name for readers of the file and the status page.",
+    "An affected service: its id, and its name as the status page shows it. The name may be left out when the services catalog (services.yaml in the definitions directory) names the service.",
   );
 
 /**
@@ -143,7 +161,9 @@ export const IncidentDefinitionFields = z.strictObject({
     .array(DefinitionService)
     .min(1)
     .superRefine(noRepeats("service"), { when: always })
-    .describe("The affected services, at least one: a service id or `{ id, name }`."),
+    .describe(
+      "The affected services, at least one: a service id or `{ id, name }`. Every service needs a name, here or in the services catalog (services.yaml).",
+    ),
   duration: IncidentRequest.shape.duration.describe(
     "Passed to the API as is; the API does not define its unit.",
   ),

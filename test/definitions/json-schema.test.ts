@@ -1,14 +1,30 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { definitionJsonSchemaText, JSON_SCHEMA_PATH } from "../../src/definitions";
+import {
+  CATALOG_JSON_SCHEMA_PATH,
+  definitionJsonSchemaText,
+  isCatalogFile,
+  JSON_SCHEMA_PATH,
+  jsonSchemaFiles,
+} from "../../src/definitions";
 
 const root = path.join(__dirname, "..", "..");
 
 describe("the JSON Schema for editors", () => {
-  it("is committed exactly as generated from the zod schema (run npm run schema when this fails)", () => {
-    const committed = readFileSync(path.join(root, JSON_SCHEMA_PATH), "utf8");
-    expect(committed).toBe(definitionJsonSchemaText());
+  it("is committed exactly as generated from the zod schemas (run npm run schema when this fails)", () => {
+    for (const file of jsonSchemaFiles()) {
+      const committed = readFileSync(path.join(root, file.path), "utf8");
+      expect(committed, file.path).toBe(file.text);
+    }
+  });
+
+  it("describes the services catalog as a mapping of service id to a name", () => {
+    const file = jsonSchemaFiles().find((entry) => entry.path === CATALOG_JSON_SCHEMA_PATH);
+    const schema = JSON.parse(file?.text ?? "{}");
+    expect(schema.type).toBe("object");
+    expect(schema.additionalProperties.type).toBe("string");
+    expect(schema.additionalProperties.minLength).toBe(1);
   });
 
   it("lets editors offer every key, the allowed values and the name limit", () => {
@@ -41,7 +57,8 @@ describe("the JSON Schema for editors", () => {
       const firstLine = readFileSync(path.join(dir, name), "utf8").split("\n")[0] ?? "";
       const match = /^# yaml-language-server: \$schema=(.+)$/.exec(firstLine);
       expect(match, `${name} starts with the modeline`).not.toBeNull();
-      expect(path.resolve(dir, match?.[1] ?? "")).toBe(path.join(root, JSON_SCHEMA_PATH));
+      const schema = isCatalogFile(name) ? CATALOG_JSON_SCHEMA_PATH : JSON_SCHEMA_PATH;
+      expect(path.resolve(dir, match?.[1] ?? "")).toBe(path.join(root, schema));
     }
   });
 });
