@@ -7,6 +7,7 @@ import type {
 } from "../api/schemas";
 import type { RecordedResult } from "./control-schemas";
 import { transaction } from "./database";
+import type { Behaviour } from "./behaviour";
 import type { FaultInjector, Faults, ResolvedFaults } from "./faults";
 import { ApiError } from "./http-error";
 import type { RequestCounter, RequestStats } from "./request-stats";
@@ -83,6 +84,10 @@ export interface EmulatorControl {
   /** Replaces the faults of the public API; `{}` turns them off. */
   setFaults(faults: Faults): ResolvedFaults;
   getFaults(): ResolvedFaults;
+  /** Where the service's behaviour is unknown, the choice the emulator makes (see behaviour.ts). */
+  getBehaviour(): Behaviour;
+  /** Changes the members given; the others stay. */
+  setBehaviour(next: Partial<Behaviour>): Behaviour;
   /** The public API requests since the start or the last `resetStats()`, by operation and status. */
   stats(): RequestStats;
   /** Starts counting from zero. */
@@ -94,6 +99,7 @@ export function createControl(
   faults: FaultInjector,
   requests: RequestCounter,
   now: () => Date,
+  behaviour: Behaviour,
 ): EmulatorControl {
   const instant = (at: Instant | undefined): number => {
     if (at === undefined) return now().getTime();
@@ -198,6 +204,11 @@ export function createControl(
     },
     setFaults: (next) => faults.set(next),
     getFaults: () => faults.get(),
+    getBehaviour: () => ({ ...behaviour }),
+    setBehaviour(next) {
+      Object.assign(behaviour, next);
+      return { ...behaviour };
+    },
     stats: () => requests.snapshot(),
     resetStats: () => requests.reset(),
   };

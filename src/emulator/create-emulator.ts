@@ -1,6 +1,12 @@
 import { randomBytes } from "node:crypto";
 import type { Hono } from "hono";
 import { createApp } from "./app";
+import {
+  type Behaviour,
+  DEFAULT_PUT_STATUS,
+  type PutStatus,
+  putStatusFromEnvironment,
+} from "./behaviour";
 import { createControl, type EmulatorControl } from "./control";
 import { openDatabase, transaction } from "./database";
 import { FaultInjector, type Faults } from "./faults";
@@ -28,6 +34,11 @@ export interface EmulatorOptions {
   adminToken?: string;
   /** Faults of the public API at start. @default none */
   faults?: Faults;
+  /**
+   * What a PUT does with `lastUpdateStatus` (the service does not document it; see behaviour.ts).
+   * @default INCIDENT_SYNC_EMULATOR_PUT_STATUS, else the seed's `behaviour.putStatus`, else `posts-update`
+   */
+  putStatus?: PutStatus;
   /** The clock; tests pin it. @default () => new Date() */
   now?: () => Date;
   /** Random source of the faults (0 ≤ x < 1). @default Math.random */
@@ -71,10 +82,15 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         );
       });
     }
+    const behaviour: Behaviour = {
+      putStatus:
+        options.putStatus ??
+        putStatusFromEnvironment(seed?.behaviour?.putStatus ?? DEFAULT_PUT_STATUS),
+    };
     const faults = new FaultInjector(options.random);
     if (options.faults !== undefined) faults.set(options.faults);
     const requests = new RequestCounter(now);
-    const control = createControl(stores, faults, requests, now);
+    const control = createControl(stores, faults, requests, now, behaviour);
     const adminToken = options.adminToken ?? randomBytes(18).toString("base64url");
     const app = createApp({
       stores,

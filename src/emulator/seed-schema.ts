@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DateOrDateTime, INCIDENT_NAME_MAX, IncidentStatus, Severity } from "../api/schemas";
+import { Behaviour } from "./behaviour";
 import { DURATION_PATTERN, RELATIVE_TIME_PATTERN } from "./time";
 
 /**
@@ -90,7 +91,11 @@ export const SeedAccount = z.strictObject({
   generatedErrorGroups: z.array(SeedGeneratedErrorGroups).default([]),
 });
 
-export const SeedFile = z.strictObject({ accounts: z.array(SeedAccount) });
+export const SeedFile = z.strictObject({
+  accounts: z.array(SeedAccount),
+  /** Where the service's behaviour is unknown, the emulator's choice (see behaviour.ts). */
+  behaviour: Behaviour.partial().optional(),
+});
 /** A seed file as written (defaults not yet applied). */
 export type SeedFile = z.input<typeof SeedFile>;
 /** A validated seed file. */

@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from "commander";
+import { PUT_STATUS_ENV, PUT_STATUSES } from "../../emulator/put-status";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
 
@@ -36,6 +37,7 @@ export interface EmulatorFlags {
   rateLimitBurst: number;
   retryAfter: number;
   resetRate: number;
+  putStatus?: (typeof PUT_STATUSES)[number];
   format: "text" | "json";
 }
 
@@ -87,13 +89,24 @@ export function emulatorCommand(): Command {
       rate("--reset-rate"),
       0,
     )
+    .addOption(
+      new Option(
+        "--put-status <behaviour>",
+        "what a PUT does with lastUpdateStatus, which the service does not document: posts-update (post a status-change update) or sets-field (only set the field) (default: posts-update)",
+      )
+        .choices(PUT_STATUSES)
+        .env(PUT_STATUS_ENV),
+    )
     .addOption(formatOption(["text", "json"], "text", "format of the start-up line"))
     .addHelpText(
       "after",
       `
 Prints one line with the URL, the demo API key and account, then serves until SIGINT or
 SIGTERM (exit 0). Exit 1 when it cannot start (port in use, bad seed, unreadable data file).
-Faults apply to /v1 only, never to /_control or /openapi.json. Every /v1 request is
+Faults apply to /v1 only, never to /_control or /openapi.json. Where the service's
+behaviour is unknown, the emulator offers each choice: --put-status (also the seed's
+behaviour.putStatus and PATCH /_control/behaviour) picks whether a PUT that changes
+lastUpdateStatus posts a "Status changed" update or only sets the field. Every /v1 request is
 counted by operation and status: GET /_control/stats (DELETE resets it).
 
 Examples:
@@ -102,6 +115,7 @@ Examples:
   $ incident-sync emulator --data .emulator.db --seed examples/seed/demo.yaml
   $ incident-sync emulator --latency 50 --jitter 100 --fail-rate 0.05 --rate-limit-every 20
   $ incident-sync emulator --fail-rate 0.2 --reset-rate 0.05 --rate-limit-every 50 --rate-limit-burst 5
+  $ incident-sync emulator --put-status sets-field
 
   Then, with the printed key:
   $ curl -H 'Authorization: Bearer demo-key' http://127.0.0.1:4010/v1/error-groups/checks/chk-api`,

@@ -44,6 +44,7 @@ export async function runEmulator(options: EmulatorFlags, io: CommandIo): Promis
       dataFile: options.data,
       seed: options.seed,
       adminToken: options.adminToken,
+      ...(options.putStatus === undefined ? {} : { putStatus: options.putStatus }),
       faults: {
         latencyMs: options.latency,
         jitterMs: options.jitter,

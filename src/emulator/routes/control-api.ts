@@ -33,6 +33,11 @@ export function controlApi(control: EmulatorControl, adminToken: string) {
   on(routes.getFaults, (c) => c.json(control.getFaults()));
   on(routes.setFaults, async (c) => c.json(control.setFaults(await body(c, routes.setFaults))));
 
+  on(routes.getBehaviour, (c) => c.json(control.getBehaviour()));
+  on(routes.setBehaviour, async (c) =>
+    c.json(control.setBehaviour(await body(c, routes.setBehaviour))),
+  );
+
   on(routes.getRequestStats, (c) => c.json(control.stats()));
   on(routes.resetRequestStats, (c) => {
     control.resetStats();

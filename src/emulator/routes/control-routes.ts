@@ -16,6 +16,7 @@ import {
   RecordedResults,
   SeedLoaded,
 } from "../control-schemas";
+import { Behaviour } from "../behaviour";
 import { Faults } from "../faults";
 import { RequestStats } from "../request-stats";
 import { SeedFile } from "../seed-schema";
@@ -68,6 +69,36 @@ export const CONTROL_ROUTES = {
       status: 200,
       description: "The faults now",
       body: { name: "Faults", schema: Faults },
+    },
+    errors: [400, 401, 413, 415],
+  },
+  getBehaviour: {
+    ...control,
+    operationId: "getBehaviour",
+    method: "GET",
+    path: "/_control/behaviour",
+    summary: "Read what the emulator does where the service's behaviour is unknown",
+    pathParams: {},
+    success: {
+      status: 200,
+      description: "The behaviour",
+      body: { name: "Behaviour", schema: Behaviour },
+    },
+    errors: [401],
+  },
+  setBehaviour: {
+    ...control,
+    operationId: "setBehaviour",
+    method: "PATCH",
+    path: "/_control/behaviour",
+    summary:
+      "Change what the emulator does where the service's behaviour is unknown (putStatus: posts-update or sets-field)",
+    pathParams: {},
+    body: { name: "BehaviourRequest", schema: Behaviour.partial() },
+    success: {
+      status: 200,
+      description: "The behaviour now",
+      body: { name: "Behaviour", schema: Behaviour },
     },
     errors: [400, 401, 413, 415],
   },

@@ -14,7 +14,7 @@ function parseTime(text: string): number {
 type Handler = (c: Context<AccountEnv>) => Response | Promise<Response>;
 
 /** The five operations of the spec (section 4), with auth, request counts and fault injection. */
-export function publicApi({ stores, faults, requests, now }: AppContext) {
+export function publicApi({ stores, control, faults, requests, now }: AppContext) {
   const app = new Hono<AccountEnv>();
   const auth = apiKeyAuth(stores.accounts);
   app.use("/v1/*", requests.middleware(PUBLIC_ROUTES));
@@ -25,7 +25,10 @@ export function publicApi({ stores, faults, requests, now }: AppContext) {
   on(ROUTES.updateIncident, async (c) => {
     const incidentId = pathParam(c, "incidentId");
     const body = await readJsonBody(c, ROUTES.updateIncident.body.schema, PUBLIC_BODY_LIMIT);
-    return c.json(stores.incidents.update(c.get("accountId"), incidentId, body, now().getTime()));
+    const { putStatus } = control.getBehaviour();
+    return c.json(
+      stores.incidents.update(c.get("accountId"), incidentId, body, now().getTime(), putStatus),
+    );
   });
 
   on(ROUTES.listIncidentUpdates, (c) =>

@@ -7,6 +7,7 @@ import type {
   IncidentUpdate,
   Severity,
 } from "../../api/schemas";
+import { DEFAULT_PUT_STATUS, type PutStatus } from "../behaviour";
 import { statement, transaction } from "../database";
 import { ApiError, notFound } from "../http-error";
 import { toIso } from "../time";
@@ -84,11 +85,21 @@ export class IncidentStore {
   /**
    * PUT semantics: name, severity, services, duration (when sent) and `lastUpdateStatus`
    * (when sent) are replaced and `updated_at` is set. `id`, `created_at` and `updated_at`
-   * in the body are server-owned and ignored. A changed status appends an update saying so.
+   * in the body are server-owned and ignored. Every service object names the account the
+   * request acts for. With `posts-update`, a changed status appends an update saying so; with
+   * `sets-field` it only sets the field (the service does not document which it does).
    */
-  update(accountId: string, incidentId: string, body: IncidentRequest, nowMs: number): Incident {
+  update(
+    accountId: string,
+    incidentId: string,
+    body: IncidentRequest,
+    nowMs: number,
+    putStatus: PutStatus = DEFAULT_PUT_STATUS,
+  ): Incident {
     // One transaction: one fsync per PUT, and a crash never leaves half an update.
-    return transaction(this.db, () => this.updateInTransaction(accountId, incidentId, body, nowMs));
+    return transaction(this.db, () =>
+      this.updateInTransaction(accountId, incidentId, body, nowMs, putStatus),
+    );
   }
 
   private updateInTransaction(
@@ -96,8 +107,17 @@ export class IncidentStore {
     incidentId: string,
     body: IncidentRequest,
     nowMs: number,
+    putStatus: PutStatus,
   ): Incident {
     const currentStatus = this.currentStatus(accountId, incidentId);
+    body.services.forEach((service, index) => {
+      if (service.accountId !== accountId) {
+        throw new ApiError(
+          400,
+          `body.services[${index}].accountId: must be the account the request acts for (${accountId}), not ${JSON.stringify(service.accountId)}`,
+        );
+      }
+    });
     const serviceIds = this.requireServices(
       accountId,
       body.services.map((service) => service.id),
@@ -119,8 +139,9 @@ export class IncidentStore {
       incidentId,
     );
     this.replaceServices(accountId, incidentId, serviceIds);
-    if (nextStatus !== currentStatus)
+    if (nextStatus !== currentStatus && putStatus === "posts-update") {
       this.postStatusChange(accountId, incidentId, nextStatus, nowMs);
+    }
     return this.render(accountId, incidentId);
   }
 
