@@ -1,11 +1,11 @@
-export { type GitDefinitions, GitSourceError, readDefinitionsAtRef } from "./git-source";
-export { InvalidDefinitionsError } from "./invalid-definitions-error";
 export {
   CATALOG_FILES,
   type CatalogService,
   isCatalogFile,
   ServiceCatalog,
 } from "./catalog";
+export { type GitDefinitions, GitSourceError, readDefinitionsAtRef } from "./git-source";
+export { InvalidDefinitionsError } from "./invalid-definitions-error";
 export {
   CATALOG_JSON_SCHEMA_PATH,
   definitionJsonSchema,

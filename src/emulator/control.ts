@@ -5,9 +5,9 @@ import type {
   IncidentUpdate,
   Severity,
 } from "../api/schemas";
+import type { Behaviour } from "./behaviour";
 import type { RecordedResult } from "./control-schemas";
 import { transaction } from "./database";
-import type { Behaviour } from "./behaviour";
 import type { FaultInjector, Faults, ResolvedFaults } from "./faults";
 import { ApiError } from "./http-error";
 import type { RequestCounter, RequestStats } from "./request-stats";

@@ -1,5 +1,5 @@
-export type { EmulatorControl, Instant } from "./control";
 export { Behaviour, PUT_STATUS_ENV, PutStatus } from "./behaviour";
+export type { EmulatorControl, Instant } from "./control";
 export { createEmulator, type Emulator, type EmulatorOptions } from "./create-emulator";
 export { cleanErrorMessage, errorHash } from "./error-cleaning";
 export { ConnectionResetFault, Faults, type ResolvedFaults } from "./faults";

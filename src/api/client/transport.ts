@@ -173,21 +173,41 @@ function fieldPath(path: readonly PropertyKey[]): string {
 }
 
 /**
- * The server's own explanation: `message` of the `{ statusCode, error, message }` body, or a
- * short plain-text body. Anything else (HTML error pages, other JSON) is tolerated and left out.
- * A server that echoes the key back does not get it into our error text.
+ * The server's own explanation, so a refusal says why: `message` of the
+ * `{ statusCode, error, message? }` body; else the body's validation detail (`details`,
+ * `errors`, `issues` or `validation`, as frameworks name it) after `error`; else `error` alone
+ * when it says more than the status text; else a short plain-text body. Anything else (HTML
+ * error pages, other JSON) is tolerated and left out. A server that echoes the key back does
+ * not get it into our error text.
  */
-function serverMessage(data: unknown, apiKey: string): string | undefined {
+function serverMessage(data: unknown, apiKey: string, statusText: string): string | undefined {
   let message: string | undefined;
   const body = ErrorBody.partial().safeParse(data);
   if (body.success && body.data.message) message = body.data.message;
-  else if (typeof data === "string" && !data.trimStart().startsWith("<")) {
+  else if (typeof data === "object" && data !== null && !Array.isArray(data)) {
+    const detail = validationDetail(data as Record<string, unknown>);
+    const error = body.success ? body.data.error?.trim() : undefined;
+    const saysMore = error && error.toLowerCase() !== statusText.trim().toLowerCase();
+    message = [saysMore ? error : undefined, detail].filter(Boolean).join(": ") || undefined;
+  } else if (typeof data === "string" && !data.trimStart().startsWith("<")) {
     message = data.trim().split("\n")[0];
   }
   if (!message) return undefined;
   const clipped =
     message.length > SERVER_MESSAGE_MAX ? `${message.slice(0, SERVER_MESSAGE_MAX)}…` : message;
   return clipped.split(apiKey).join("[redacted]");
+}
+
+/** Where error bodies put their validation problems, by the names frameworks use. */
+const DETAIL_KEYS = ["details", "errors", "issues", "validation"] as const;
+
+function validationDetail(body: Record<string, unknown>): string | undefined {
+  for (const key of DETAIL_KEYS) {
+    const value = body[key];
+    if (value === undefined || value === null) continue;
+    return typeof value === "string" ? value : JSON.stringify(value);
+  }
+  return undefined;
 }
 
 function toApiError(error: unknown, where: ApiErrorDetails, options: ResolvedOptions): unknown {
@@ -201,7 +221,7 @@ function toApiError(error: unknown, where: ApiErrorDetails, options: ResolvedOpt
         ...where,
         status,
         statusText,
-        serverMessage: serverMessage(error.data, options.apiKey),
+        serverMessage: serverMessage(error.data, options.apiKey, statusText),
         retryAfterMs: wait,
       },
       tooLong

@@ -1,4 +1,4 @@
-import { createClient } from "../../api";
+import { createClient, quoteText } from "../../api";
 import {
   type CollectProgress,
   collectErrorGroups,
@@ -90,6 +90,11 @@ export async function runReportErrors(
       ? ` (${outcome.changes.new} new, ${outcome.changes.present} still present, ${outcome.changes.gone} gone)`
       : "";
     const where = options.out ? ` to ${options.out}` : "";
+    for (const skipped of stats.detailsSkipped) {
+      io.stderr.write(
+        `warning: error group ${quoteText(skipped.id)} of check ${quoteText(skipped.checkId)} is written as listed, without its details: ${skipped.reason}, so it cannot be requested.\n`,
+      );
+    }
     io.stderr.write(`Wrote ${outcome.total} error group(s)${changes}${where}.\n`);
     return ExitCode.Ok;
   } catch (error) {

@@ -1,6 +1,7 @@
 import type { OpenApiExtension } from "../../api/openapi";
 import type { ErrorStatus, Route } from "../../api/routes";
 import { ErrorGroup, Incident, IncidentUpdate } from "../../api/schemas";
+import { Behaviour } from "../behaviour";
 import {
   BulkCheckResultsBody,
   CheckResultBody,
@@ -16,7 +17,6 @@ import {
   RecordedResults,
   SeedLoaded,
 } from "../control-schemas";
-import { Behaviour } from "../behaviour";
 import { Faults } from "../faults";
 import { RequestStats } from "../request-stats";
 import { SeedFile } from "../seed-schema";

@@ -1,4 +1,4 @@
-import type { ErrorGroup } from "../../api/schemas";
+import { type ErrorGroup, PathId } from "../../api/schemas";
 import { mapConcurrent, mergeAsync } from "../shared/async-streams";
 
 /** The part of the API client that error reports read through. */
@@ -32,6 +32,11 @@ export interface CollectOptions {
 export interface CollectStats {
   byCheck: Record<string, number>;
   duplicatesSkipped: number;
+  /**
+   * Groups whose details were not read because their id, as the server sent it, cannot be a
+   * path segment: they are written as listed, and the CLI warns about each.
+   */
+  detailsSkipped: { id: string; checkId: string; reason: string }[];
 }
 
 /**
@@ -43,7 +48,7 @@ export function collectErrorGroups(
   reader: ErrorGroupReader,
   options: CollectOptions,
 ): { groups: AsyncGenerator<ErrorGroup>; stats: CollectStats } {
-  const stats: CollectStats = { byCheck: {}, duplicatesSkipped: 0 };
+  const stats: CollectStats = { byCheck: {}, duplicatesSkipped: 0, detailsSkipped: [] };
   const pageSize = options.pageSize ?? 100;
   const checks = [...new Set(options.checks)];
   for (const checkId of checks) stats.byCheck[checkId] = 0;
@@ -71,6 +76,13 @@ export function collectErrorGroups(
 
   if (!options.details) return { groups: unique(), stats };
   const detailed = mapConcurrent(unique(), options.detailConcurrency ?? 8, async (group) => {
+    const id = PathId.safeParse(group.id);
+    if (!id.success) {
+      const reason = `its id ${id.error.issues[0]?.message ?? "is not a safe path segment"}`;
+      stats.detailsSkipped.push({ id: group.id, checkId: group.checkId, reason });
+      options.progress?.onDetail?.();
+      return group;
+    }
     const full = await reader.get(group.id);
     options.progress?.onDetail?.();
     return full;
