@@ -1,3 +1,4 @@
+export { AppliedFileError, readAppliedFile } from "./drift/applied";
 export {
   computeDrift,
   type DeclaredIncident,

@@ -9,6 +9,7 @@ export type DriftFormat = (typeof DRIFT_FORMATS)[number];
 interface DriftFlags extends ApiFlags {
   format: DriftFormat;
   since?: string;
+  applied?: string;
 }
 
 /** `incident-sync drift [dir]`; the work is in `./drift`, loaded when the command runs. */
@@ -28,6 +29,10 @@ export function driftCommand(): Command {
     .option(
       "--since <when>",
       "count updates after this time as outside git (30m, 24h, 7d or an ISO date); default: the last commit of each definition file",
+    )
+    .option(
+      "--applied <file>",
+      "the stack output `incidents` as JSON (pulumi stack output incidents --json): what the last apply set, so drift is right whatever the service's PUT does with the status",
     );
   addApiOptions(command);
   return command
@@ -35,7 +40,11 @@ export function driftCommand(): Command {
       "after",
       `
 The live status of an incident is the status of its newest update that has one (the API
-has no read of the incident itself). Updates "outside git" are those posted after the
+has no read of the incident itself). The service does not document whether a PUT that
+changes the status also posts an update; if it only sets the field, an older update can
+show a status the last apply has since changed. --applied (the stack output \`incidents\`)
+tells drift what each last apply set and when: updates posted before it no longer count,
+which is right either way. Pipelines that can read the stack should pass it. Updates "outside git" are those posted after the
 last commit that touched the definition file (or after --since); each is "expected" when
 its status matches the declaration (or it is a comment without a status), "drift" when
 it differs. Only the live status decides the exit code: an out-of-band update that was
@@ -58,12 +67,20 @@ Examples:
   $ MONITORING_API_KEY=… incident-sync drift
   $ incident-sync drift incidents --format json --since 24h
   $ incident-sync drift --format github   # in GitHub Actions
+  $ pulumi stack output incidents --json > applied.json && incident-sync drift --applied applied.json
 `,
     )
     .action(
-      action<DriftFlags, [string]>(async (io, flags, [dir]) => {
-        const { runDrift } = await import("./drift.js");
-        return runDrift({ ...flags, dir }, io);
-      }),
+      action<DriftFlags, [string]>(
+        async (io, flags, [dir]) => {
+          const { runDrift } = await import("./drift.js");
+          return runDrift({ ...flags, dir }, io);
+        },
+        {
+          expectedErrors: async () => [
+            (await import("../../reports/drift/applied.js")).AppliedFileError,
+          ],
+        },
+      ),
     );
 }

@@ -2,7 +2,7 @@ import { appendFile } from "node:fs/promises";
 import path from "node:path";
 import { createClient, NotFoundError } from "../../api";
 import { InvalidDefinitionsError } from "../../definitions/invalid-definitions-error";
-import { computeDrift, parseSince, renderDrift } from "../../reports";
+import { computeDrift, parseSince, readAppliedFile, renderDrift } from "../../reports";
 import { resolveApiConnection } from "../api-connection";
 import type { ApiFlags } from "../api-options";
 import { ExitCode } from "../exit-codes";
@@ -15,6 +15,8 @@ export interface DriftOptions extends ApiFlags {
   dir?: string;
   format: DriftFormat;
   since?: string;
+  /** The stack output `incidents` as JSON (`pulumi stack output incidents --json`). */
+  applied?: string;
   now?: Date;
 }
 
@@ -28,6 +30,9 @@ export async function runDrift(options: DriftOptions, io: CommandIo): Promise<Ex
   const now = options.now ?? new Date();
   const since = options.since ? parseSince(options.since, now) : undefined;
   const connection = resolveApiConnection(options, io.env);
+  const applied = options.applied
+    ? await readAppliedFile(path.resolve(io.cwd, options.applied))
+    : undefined;
   const loaded = await dir.load();
   if (loaded.problems.length > 0) throw new InvalidDefinitionsError(dir.given, loaded.problems);
   const client = createClient(connection);
@@ -36,6 +41,7 @@ export async function runDrift(options: DriftOptions, io: CommandIo): Promise<Ex
     loaded.definitions.map((d) => ({ ...d, path: path.resolve(io.cwd, d.file) })),
     {
       ...(since ? { since } : {}),
+      ...(applied ? { applied } : {}),
       now,
       concurrency: connection.concurrency,
       isNotFound: (e) => e instanceof NotFoundError,

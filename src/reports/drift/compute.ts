@@ -1,5 +1,12 @@
 import type { IncidentStatus, IncidentUpdate } from "../../api/schemas";
-import { driftStateOf, hasStatus, liveStatusOf, newestFirst, updatesAfter } from "../../incident";
+import {
+  type AppliedStatus,
+  driftStateOf,
+  hasStatus,
+  liveStatusOf,
+  newestFirst,
+  updatesAfter,
+} from "../../incident";
 import { mapConcurrent } from "../shared/async-streams";
 import { lastCommitTime } from "./git-baseline";
 import {
@@ -26,6 +33,13 @@ export interface DeclaredIncident {
 }
 
 export interface DriftOptions {
+  /**
+   * What the last apply set, by incident id (the stack output `incidents`). With it, a status
+   * update posted before that apply no longer speaks for the live status, which is then the
+   * status the apply set: right whether the service's PUT posts a status update or only sets
+   * the field. Without it, the newest update with a status is the live status.
+   */
+  applied?: ReadonlyMap<string, AppliedStatus>;
   /** Only updates after this time count as posted outside git; overrides the git baseline. */
   since?: Date;
   /** Tells whether an error means the incident does not exist (404). */
@@ -37,8 +51,9 @@ export interface DriftOptions {
 
 /**
  * Compares each declared status with the live one, by the incident's one rule
- * (`liveStatusOf` without an applied status: `drift` reads git, not the Pulumi state, so the
- * live status is the newest update that carries one). Updates newer than the baseline are
+ * (`liveStatusOf`: with `applied`, the status the last apply set unless an update posted since
+ * says otherwise; without it, `drift` reads git, not the Pulumi state, so the live status is
+ * the newest update that carries one). Updates newer than the baseline are
  * listed newest first and split into expected activity and drift.
  */
 export async function computeDrift(
@@ -103,7 +118,7 @@ async function checkOne(
     }
     throw error;
   }
-  const live = liveStatusOf(updates).status;
+  const live = liveStatusOf(updates, options.applied?.get(definition.id)).status;
   const outside: DriftUpdate[] = (
     baseline.at === null ? newestFirst(updates) : updatesAfter(updates, baseline.at)
   ).map((u) => ({
