@@ -30,7 +30,8 @@ const MiB = 1024 * 1024;
 const UNDER_LIMIT = 512 * 1024 - 1024;
 const OWN_DIST = path.join(root, "dist");
 
-const HEAD = "id: inc-a\nname: A\nseverity: MAJOR\nstatus: IDENTIFIED\nservices: [svc-a]\n";
+const HEAD =
+  "id: inc-a\nname: A\nseverity: MAJOR\nstatus: IDENTIFIED\nservices:\n  - { id: svc-a, name: A }\n";
 
 /** Repeats `piece(i)` until the text would pass `bytes`. */
 function fill(prefix, bytes, piece) {

@@ -118,7 +118,10 @@ async function startPrism(openApiFile) {
 const incidentBody = JSON.stringify({
   name: "Elevated error rate on the public API",
   severity: "MAJOR",
-  services: [{ id: "svc-api" }, { id: "svc-web" }],
+  services: [
+    { id: "svc-api", name: "Public API", accountId: "acct-demo" },
+    { id: "svc-web", name: "Web app", accountId: "acct-demo" },
+  ],
   lastUpdateStatus: "MONITORING",
 });
 

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import {
   ApiError,
@@ -8,6 +9,7 @@ import {
   type MonitoringClient,
   NotFoundError,
 } from "../src/api";
+import { readServiceNames } from "../src/definitions/catalog";
 import { IncidentDefinition } from "../src/definitions/schema";
 import {
   API_KEY_SETTING,
@@ -219,8 +221,30 @@ export async function read(
 
 export async function remove(session: ProviderSession, props: IncidentState): Promise<void> {
   if (props.onRemove === "resolve") {
-    await put(session, props, "RESOLVED", props.appliedAt, missingOnRemoveMessage);
+    const named = await withCatalogNames(session, props);
+    await put(session, named, "RESOLVED", props.appliedAt, missingOnRemoveMessage);
   }
+}
+
+/**
+ * State written before service names were required (0.1, 0.2) may hold a service without one,
+ * and a deleted definition cannot give it: the services catalog of the definitions directory
+ * (the plugin runs in the project directory) names it, else the PUT says what is missing.
+ */
+async function withCatalogNames(
+  session: ProviderSession,
+  props: IncidentState,
+): Promise<IncidentState> {
+  if (unnamedServices(props.services).length === 0) return props;
+  const dir = join(process.cwd(), session.settings?.definitionsDir ?? "incidents");
+  const names = await readServiceNames(dir);
+  return {
+    ...props,
+    services: props.services.map((service) => {
+      const name = service.name ?? names.get(service.id);
+      return name === undefined ? service : { id: service.id, name };
+    }),
+  };
 }
 
 /**

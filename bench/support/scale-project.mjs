@@ -124,4 +124,9 @@ export function writeScaleProject(dir, { name = "incident-sync-scale", program }
  */
 export function writeScaleDefinitions(dir, incidents, options) {
   writeFileSync(path.join(dir, "incidents", "scale.yaml"), scaleDefinitions(incidents, options));
+  // The services catalog names the two services the definitions list by id, as the seed does.
+  writeFileSync(
+    path.join(dir, "incidents", "services.yaml"),
+    "svc-scale-a: Scale A\nsvc-scale-b: Scale B\n",
+  );
 }

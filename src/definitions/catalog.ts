@@ -1,7 +1,9 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { z } from "zod";
 import { type AliasBudget, documentValue } from "./document-value";
 import { FileProblems } from "./file-problems";
-import { describeIssue } from "./issue-message";
+import { describeIssue, describeValue, type IssueText } from "./issue-message";
 import type { ParsedFile, SourceFile } from "./parse-file";
 import { PositionIndex } from "./position";
 import { DefinitionServiceObject } from "./schema";
@@ -68,11 +70,13 @@ export function parseCatalogFile(file: SourceFile): ParsedFile {
     const result = ServiceCatalog.safeParse(converted.value);
     if (!result.success) {
       for (const issue of result.error.issues) {
-        for (const text of describeIssue(issue, converted.value)) {
+        for (const text of describeCatalogIssue(issue, converted.value)) {
           const offset =
             text.characterIndex !== undefined
               ? locator.offsetOfCharacter(text.path, text.characterIndex)
-              : locator.offsetOfPath(text.path);
+              : text.key === undefined
+                ? locator.offsetOfPath(text.path)
+                : locator.offsetOfKey(text.path, text.key);
           report(offset, text.code, text.message);
         }
       }
@@ -83,4 +87,44 @@ export function parseCatalogFile(file: SourceFile): ParsedFile {
     }
   }
   return { definitions: [], identities: [], catalog, ...problems.list() };
+}
+
+/**
+ * Words for one issue of the catalog. The catalog's own shape and its ids (the mapping's keys,
+ * pointed at where they are written) get the catalog's words; a name gets the definitions'.
+ */
+function describeCatalogIssue(issue: z.core.$ZodIssue, value: unknown): IssueText[] {
+  if (issue.code === "invalid_type" && issue.path.length === 0) {
+    return [
+      {
+        code: "not-a-mapping",
+        path: [],
+        message: `the services catalog must be a mapping of service id to name (such as "svc-api: Public API"), not ${describeValue(value)}`,
+      },
+    ];
+  }
+  if (issue.code === "invalid_key") {
+    const key = String(issue.path[issue.path.length - 1] ?? "");
+    return issue.issues.flatMap((inner) =>
+      describeIssue({ ...inner, path: ["service id"] }, { "service id": key }).map(
+        ({ code, message }) => ({ code, message, path: issue.path.slice(0, -1), key }),
+      ),
+    );
+  }
+  return describeIssue(issue, value);
+}
+
+/**
+ * The names the catalog of definitions directory `dir` gives, by service id; empty when it has
+ * none or it cannot be read (a caller that needs a name says which one is missing).
+ */
+export async function readServiceNames(dir: string): Promise<Map<string, string>> {
+  for (const name of CATALOG_FILES) {
+    const file = path.join(dir, name);
+    const text = await readFile(file, "utf8").catch(() => undefined);
+    if (text === undefined) continue;
+    const parsed = parseCatalogFile({ path: file, text, catalog: true });
+    return new Map((parsed.catalog ?? []).map((service) => [service.id, service.name]));
+  }
+  return new Map();
 }

@@ -11,7 +11,9 @@ import {
   resolveEngine,
   runOperation,
 } from "../../src/engine";
+import type { TestServer } from "../support/http-server";
 import { copyCheckout, installCheckout, repoRoot } from "./support/checkout";
+import { startCompletingProxy } from "./support/completing-proxy";
 import { incidentRows } from "./support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 import { sh, shAll } from "./support/shell";
@@ -30,6 +32,7 @@ describe("state written by incident-sync 0.1", () => {
   let db: DatabaseSync;
   let root: string;
   let sandbox: EmulatorSandbox | undefined;
+  let proxy: TestServer | undefined;
   let current: string;
   let env: Record<string, string>;
   const passphrase = "legacy-passphrase";
@@ -56,6 +59,9 @@ describe("state written by incident-sync 0.1", () => {
     engine = await resolveEngine();
     sandbox = await startEmulatorSandbox("legacy", "demo");
     ({ root, emulator, db } = sandbox);
+    // 0.1 sent services without name and accountId, which the service (and so the emulator)
+    // refuses: its stacks reach the emulator through a proxy that completes them.
+    proxy = await startCompletingProxy(emulator.url, emulator.demo.accountId);
     mkdirSync(join(root, "state"));
     mkdirSync(join(root, "home"));
 
@@ -88,7 +94,7 @@ describe("state written by incident-sync 0.1", () => {
       await shAll(
         [
           `pulumi stack init ${stack}`,
-          `pulumi config set incident-sync:baseUrl ${emulator.url}`,
+          `pulumi config set incident-sync:baseUrl ${proxy.url}`,
           `pulumi config set incident-sync:accountId ${emulator.demo.accountId}`,
           'printf %s "$API_KEY" | pulumi config set --secret incident-sync:apiKey',
           // 0.1 resolved the directory against the working directory: it needed an absolute one.
@@ -116,6 +122,7 @@ describe("state written by incident-sync 0.1", () => {
   }, timeout);
 
   afterAll(async () => {
+    await proxy?.close();
     await sandbox?.close();
   });
 

@@ -67,7 +67,7 @@ describe("incident-sync up --emulator, the main job behind npm start", () => {
               latest update <time> [RESOLVED]: Maintenance finished, all systems nominal.
           inc-login-failures  declared RESOLVED, live RESOLVED
               declared: CRITICAL  Some users cannot log in with SSO
-              declared services: svc-auth, svc-web
+              declared services: Login and SSO, Web app
               latest update <time> [RESOLVED]: No failures for four hours. Resolved.
         Heartbeats (success ratio, last 24 h / last 7 days):
           hb-billing-sync  <ratio> / <ratio>  (3 events in 24 h)

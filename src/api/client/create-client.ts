@@ -22,9 +22,15 @@ export interface MonitoringClient {
  * show the base URL and account, never the key.
  *
  * @example
- * const client = createClient({ baseUrl: "http://127.0.0.1:4010", apiKey: process.env.MONITORING_API_KEY ?? "" });
+ * const client = createClient({
+ *   baseUrl: "http://127.0.0.1:4010",
+ *   apiKey: process.env.MONITORING_API_KEY ?? "",
+ *   accountId: "acct_1",
+ * });
  * const incident = await client.incidents.update("inc_1", {
- *   name: "Checkout is slow", severity: "MAJOR", services: [{ id: "svc_checkout" }],
+ *   name: "Checkout is slow",
+ *   severity: "MAJOR",
+ *   services: [{ id: "svc_checkout", name: "Checkout", accountId: "acct_1" }],
  * });
  */
 export function createClient(options: ClientOptions): MonitoringClient {
