@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// node scripts/test-totals.mjs REPORT.json [REPORT.json ...]
+//
+// Reads vitest's JSON reports (the `json` reporter of vitest.config.mts) and prints the suite's
+// totals as one plain line, the last thing CI prints: `tests: N passed, M failed` (with
+// `, K skipped` when any). Exit 1 when a report is missing or unreadable, when any test failed,
+// or when fewer tests passed than the floor in test/floor.json, so a suite that silently
+// lost tests does not pass.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const reports = process.argv.slice(2);
+const floor = JSON.parse(readFileSync(path.join(root, "test", "floor.json"), "utf8")).passed;
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const problems = [];
+if (reports.length === 0) problems.push("no vitest report was given");
+for (const report of reports) {
+  if (!existsSync(report)) {
+    problems.push(`${report} is missing: the test run did not finish`);
+    failed += 1;
+    continue;
+  }
+  const json = JSON.parse(readFileSync(report, "utf8"));
+  passed += json.numPassedTests ?? 0;
+  failed += (json.numFailedTests ?? 0) + (json.numFailedTestSuites ?? 0);
+  skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+}
+if (passed < floor) {
+  problems.push(`only ${passed} tests passed, fewer than the floor of ${floor} in test/floor.json`);
+}
+for (const problem of problems) process.stderr.write(`test totals: ${problem}\n`);
+process.stdout.write(
+  `tests: ${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}\n`,
+);
+process.exitCode = failed > 0 || problems.length > 0 ? 1 : 0;
