@@ -38,7 +38,11 @@ export interface IncidentArgs {
   name: pulumi.Input<string>;
   severity: pulumi.Input<Severity>;
   status: pulumi.Input<IncidentStatus>;
-  /** Affected services, at least one. */
+  /**
+   * Affected services, at least one, each with its name: the service's API requires `id`,
+   * `name` and `accountId` (from the stack config) in every service object it is sent, so the
+   * provider's check refuses a service without a name.
+   */
   services: pulumi.Input<pulumi.Input<IncidentService>[]>;
   /** Passed to the API as is. */
   duration?: pulumi.Input<number | null>;

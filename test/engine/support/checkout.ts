@@ -65,6 +65,15 @@ export function installCheckout(dir: string): void {
 }
 
 /**
+ * `installCheckout` without the build: node_modules linked and this checkout's `dist/` copied,
+ * for a copy whose sources are this checkout's (`npm test` builds `dist/` first).
+ */
+export function reuseBuild(dir: string): void {
+  symlinkSync(join(repoRoot, "node_modules"), join(dir, "node_modules"), "dir");
+  cpSync(join(repoRoot, "dist"), join(dir, "dist"), { recursive: true });
+}
+
+/**
  * Makes the compiled provider operations of a checkout (or an installed package) append `tag`
  * to `logFile` whenever they run: a test then knows whose code ran.
  */

@@ -23,10 +23,11 @@ export interface EmulatorSandbox {
 export async function startEmulatorSandbox(
   name: string,
   seed: StartEmulatorOptions["seed"],
+  options: Pick<StartEmulatorOptions, "putStatus"> = {},
 ): Promise<EmulatorSandbox> {
   const root = mkdtempSync(join(tmpdir(), `incident-sync-${name}-`));
   const dataFile = join(root, "emulator.db");
-  const emulator = await startEmulator({ port: 0, seed, dataFile });
+  const emulator = await startEmulator({ ...options, port: 0, seed, dataFile });
   const db = new DatabaseSync(dataFile, { readOnly: true });
   return {
     root,
