@@ -243,7 +243,8 @@ function isMapping(value: unknown): boolean {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function describeValue(value: unknown): string {
+/** How a value reads in a message: `the text "x"`, `the number 1`, `a list`. */
+export function describeValue(value: unknown): string {
   if (value === null) return "empty (null)";
   if (Array.isArray(value)) return "a list";
   switch (typeof value) {
