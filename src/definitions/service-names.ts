@@ -24,8 +24,11 @@ export function nameServices(
   const fromCatalog = new Map<string, NamedAt>();
   for (const service of catalog) {
     const first = fromCatalog.get(service.id);
+    // Both services.yaml and services.yml: a service they name alike is named once.
     if (first === undefined) fromCatalog.set(service.id, service);
-    else problems.push(conflict(service, service.id, service.name, first));
+    else if (first.name !== service.name) {
+      problems.push(conflict(service, service.id, service.name, first));
+    }
   }
   const inline = new Map<string, NamedAt>();
   const definitions = loaded.map((item) => {

@@ -56,7 +56,7 @@ describe("the client against the emulator", () => {
     const incident = await client.incidents.update("inc-client-1", {
       name: "Checkout is slow",
       severity: "MAJOR",
-      services: [{ id: "svc-api" }],
+      services: [{ id: "svc-api", name: "Public API", accountId: ACCOUNT }],
       lastUpdateStatus: "INVESTIGATING",
     });
     expect(incident).toMatchObject({

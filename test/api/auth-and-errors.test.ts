@@ -50,7 +50,7 @@ describe("authentication", () => {
     await client.incidents.update("inc_1", {
       name: "n",
       severity: "MINOR",
-      services: [{ id: "svc" }],
+      services: [{ id: "svc", name: "Service", accountId: "acc_42" }],
     });
     await client.incidents.listUpdates("inc_1");
     await client.heartbeats.listEvents("chk_1");
@@ -135,7 +135,11 @@ describe("errors are typed by status and say what failed", () => {
     server = await startTestServer((_request, response) => sendError(response, status, message));
     const client = createClient({ baseUrl: server.url, apiKey: API_KEY, retry: noRetry });
     const error = await failure(() =>
-      client.incidents.update("inc_1", { name: "n", severity: "MINOR", services: [{ id: "s" }] }),
+      client.incidents.update("inc_1", {
+        name: "n",
+        severity: "MINOR",
+        services: [{ id: "s", name: "S", accountId: "acc_1" }],
+      }),
     );
     expect(error).toBeInstanceOf(ErrorClass);
     expect(error.name).toBe(ErrorClass.name);
@@ -155,7 +159,11 @@ describe("errors are typed by status and say what failed", () => {
     );
     const client = createClient({ baseUrl: server.url, apiKey: API_KEY });
     const error = await failure(() =>
-      client.incidents.update("inc_1", { name: "n", severity: "MINOR", services: [{ id: "s" }] }),
+      client.incidents.update("inc_1", {
+        name: "n",
+        severity: "MINOR",
+        services: [{ id: "s", name: "S", accountId: "acc_1" }],
+      }),
     );
     expect(error.message).toMatchInlineSnapshot(
       `"PUT /v1/status-pages/incidents/inc_1 failed: 404 Not Found: incident not found"`,

@@ -32,7 +32,7 @@ async function refusal(call: () => Promise<unknown>): Promise<RequestValidationE
 const validBody: IncidentRequest = {
   name: "Checkout is slow",
   severity: "MAJOR",
-  services: [{ id: "svc_checkout" }],
+  services: [{ id: "svc_checkout", name: "Checkout", accountId: "acc_42" }],
 };
 
 describe("requests outside the spec are refused before anything is sent", () => {
@@ -160,6 +160,32 @@ describe("requests outside the spec are refused before anything is sent", () => 
       ✖ Too small: expected array to have >=1 items
         → at body.services"
     `);
+  });
+
+  test("a service without its name or the acting account is refused: the service requires both", async () => {
+    const without = (omit: "name" | "accountId") => {
+      const { [omit]: _left, ...service } = validBody.services[0]!;
+      return { ...validBody, services: [service] } as unknown as IncidentRequest;
+    };
+    const noName = await refusal(() => client.incidents.update("inc_1", without("name")));
+    expect(noName.problems).toMatchInlineSnapshot(`
+      "✖ Invalid input: expected string, received undefined
+        → at body.services[0].name"
+    `);
+    const noAccount = await refusal(() => client.incidents.update("inc_1", without("accountId")));
+    expect(noAccount.problems).toMatchInlineSnapshot(`
+      "✖ Invalid input: expected string, received undefined
+        → at body.services[0].accountId"
+    `);
+    const blank = { ...validBody, services: [{ id: "svc_checkout", name: "", accountId: "" }] };
+    const empty = await refusal(() => client.incidents.update("inc_1", blank));
+    expect(empty.problems).toMatchInlineSnapshot(`
+      "✖ Too small: expected string to have >=1 characters
+        → at body.services[0].name
+      ✖ Too small: expected string to have >=1 characters
+        → at body.services[0].accountId"
+    `);
+    expect(noName).toMatchObject({ operation: "incidents.update", method: "PUT", attempts: 0 });
   });
 
   test("unknown query options are refused rather than silently dropped", async () => {

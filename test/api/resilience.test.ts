@@ -90,7 +90,11 @@ describe("retries", () => {
     server = await failFirst((n) => (n === 0 ? [502] : n === 1 ? [504] : undefined));
     const client = createClient({ baseUrl: server.url, apiKey: API_KEY, retry: fast });
     await client.incidents
-      .update("inc_1", { name: "n", severity: "MINOR", services: [{ id: "s" }] })
+      .update("inc_1", {
+        name: "n",
+        severity: "MINOR",
+        services: [{ id: "s", name: "S", accountId: "acc_1" }],
+      })
       .catch(() => undefined);
     expect(server.requests.map((r) => r.method)).toEqual(["PUT", "PUT", "PUT"]);
     expect(new Set(server.requests.map((r) => r.body)).size).toBe(1);

@@ -59,7 +59,11 @@ describe("the route table", () => {
         headers: { authorization: "Bearer demo-key", "content-type": "application/json" },
         ...(route.body
           ? {
-              body: JSON.stringify({ name: "n", severity: "MINOR", services: [{ id: "svc-api" }] }),
+              body: JSON.stringify({
+                name: "n",
+                severity: "MINOR",
+                services: [{ id: "svc-api", name: "Public API", accountId: "acct-demo" }],
+              }),
             }
           : {}),
       };

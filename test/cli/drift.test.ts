@@ -24,6 +24,7 @@ let running: RunningEmulator;
 let repo: string;
 
 const DEFINITIONS: Record<string, string> = {
+  "services.yaml": "svc-api: Public API\n",
   "api.yaml": `id: inc-api
 name: Elevated error rates on the Public API
 severity: MAJOR
@@ -205,7 +206,7 @@ describe("drift", () => {
     const dir = await tempDir("drift-missing");
     await writeFile(
       path.join(dir, "ghost.yaml"),
-      "id: inc-ghost\nname: Never created\nseverity: MINOR\nstatus: INVESTIGATING\nservices: [svc-api]\n",
+      "id: inc-ghost\nname: Never created\nseverity: MINOR\nstatus: INVESTIGATING\nservices: [{ id: svc-api, name: Public API }]\n",
     );
     const capture = captureIo(apiEnv(running), dir);
     const code = await runDrift({ format: "text", dir }, capture.io);
@@ -220,7 +221,7 @@ describe("drift", () => {
     const dir = await tempDir("drift-unknown");
     await writeFile(
       path.join(dir, "quiet.yaml"),
-      "id: inc-quiet\nname: An incident nobody has posted about yet\nseverity: MINOR\nstatus: INVESTIGATING\nservices: [svc-api]\n",
+      "id: inc-quiet\nname: An incident nobody has posted about yet\nseverity: MINOR\nstatus: INVESTIGATING\nservices: [{ id: svc-api, name: Public API }]\n",
     );
     const capture = captureIo(apiEnv(running), dir);
     const code = await runDrift({ format: "json", dir }, capture.io);

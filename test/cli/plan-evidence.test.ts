@@ -47,6 +47,10 @@ beforeAll(async () => {
   repo = await mkdtemp(path.join(tmpdir(), "incident-sync-plan-evidence-"));
   await mkdir(path.join(repo, "incidents"));
   git("init", "-q", "-b", "main");
+  await writeFile(
+    path.join(repo, "incidents", "services.yaml"),
+    "svc-api: Public API\nsvc-web: Web app\nsvc-db: Primary database\nsvc-checkout: Checkout\n",
+  );
   await writeFile(path.join(repo, "incidents", "api.yaml"), api(""));
   await writeFile(
     path.join(repo, "incidents", "gone.yaml"),

@@ -95,7 +95,7 @@ const checkout = definition({
   name: "Slow checkout",
   severity: "MEDIUM",
   status: "RESOLVED",
-  services: "[svc-checkout]",
+  services: "[{ id: svc-checkout, name: Checkout }]",
 });
 
 beforeAll(async () => {

@@ -36,7 +36,7 @@ const VALID = `id: inc-api-errors
 name: Elevated error rates on the Public API
 severity: MAJOR
 status: IDENTIFIED
-services: [svc-api]
+services: [{ id: svc-api, name: Public API }]
 `;
 const INVALID = `id: inc-checkout-latency
 name: 'Slow checkout, with "quotes", commas: and colons'

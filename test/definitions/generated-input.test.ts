@@ -381,7 +381,10 @@ describe("every problem at once (issue 16)", () => {
           let text = definitionYaml(fields);
           if (faults.unknownKey) text += "colour: red\n";
           if (faults.repeatedKey) text += "status: RESOLVED\n";
-          const files: Record<string, string> = { [FILE]: text };
+          const files: Record<string, string> = {
+            [FILE]: text,
+            "incidents/services.yaml": "svc-api: Public API\nsvc-web: Web app\n",
+          };
           if (faults.duplicateId) files["incidents/copy.yaml"] = definitionYaml();
           const codes = load(files)
             .problems.filter((problem) => problem.file === FILE)

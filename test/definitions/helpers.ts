@@ -1,6 +1,7 @@
 import {
   type DefinitionProblem,
   formatLocation,
+  isCatalogFile,
   type LoadResult,
   loadDefinitionSources,
 } from "../../src/definitions";
@@ -28,6 +29,17 @@ export function problemLines(problems: readonly DefinitionProblem[]): string {
     .join("\n");
 }
 
+/**
+ * Loads files held in memory as if they were the directory `incidents/`: as the directory
+ * loader does, `incidents/services.yaml` (or `.yml`) is the services catalog, and a
+ * `services.yaml` anywhere else is a definitions file.
+ */
 export function load(files: Record<string, string>): LoadResult {
-  return loadDefinitionSources(Object.entries(files).map(([path, text]) => ({ path, text })));
+  return loadDefinitionSources(
+    Object.entries(files).map(([file, text]) => ({
+      path: file,
+      text,
+      catalog: file.startsWith("incidents/") && isCatalogFile(file.slice("incidents/".length)),
+    })),
+  );
 }

@@ -207,8 +207,9 @@ describe("loading a directory", () => {
 });
 
 describe("a valid definition", () => {
-  it("fills in the resource name, the removal option and service objects", () => {
+  it("fills in the resource name, the removal option and service objects, named by the catalog", () => {
     const { definitions, problems } = load({
+      "incidents/services.yaml": "svc-api: Public API\n",
       "incidents/a.yaml": definitionYaml({
         services: "\n  - svc-api\n  - { id: svc-web, name: Web app }",
       }),
@@ -220,7 +221,10 @@ describe("a valid definition", () => {
       name: "Elevated error rates on the Public API",
       severity: "MAJOR",
       status: "IDENTIFIED",
-      services: [{ id: "svc-api" }, { id: "svc-web", name: "Web app" }],
+      services: [
+        { id: "svc-api", name: "Public API" },
+        { id: "svc-web", name: "Web app" },
+      ],
       onRemove: "release",
     });
     expect(definitions[0]?.at).toEqual({ line: 1, column: 1 });

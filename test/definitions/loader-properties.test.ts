@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
@@ -25,6 +27,13 @@ function expectWellFormed(result: LoadResult, texts: Map<string, string>): void 
   }
 }
 
+/** The example services catalog, which names the services the examples list by id. */
+const CATALOG = {
+  path: "incidents/services.yaml",
+  text: readFileSync(path.join(__dirname, "..", "..", "incidents", "services.yaml"), "utf8"),
+  catalog: true,
+};
+
 describe("the loader under random input", () => {
   it("never crashes on mutated example files and always answers with definitions or located problems", () => {
     fc.assert(
@@ -33,8 +42,14 @@ describe("the loader under random input", () => {
         fc.array(mutation, { minLength: 1, maxLength: 6 }),
         (example, changes) => {
           const text = changes.reduce(apply, example.text);
-          const result = loadDefinitionSources([{ path: example.path, text }]);
-          expectWellFormed(result, new Map([[example.path, text]]));
+          const result = loadDefinitionSources([CATALOG, { path: example.path, text }]);
+          expectWellFormed(
+            result,
+            new Map([
+              [CATALOG.path, CATALOG.text],
+              [example.path, text],
+            ]),
+          );
         },
       ),
       { numRuns: 400 },
@@ -58,20 +73,34 @@ describe("the loader under random input", () => {
       name: fc.string({ minLength: 1, maxLength: 255 }).filter((name) => name.trim() !== ""),
       severity: fc.constantFrom("CRITICAL", "MAJOR", "MEDIUM", "MINOR"),
       status: fc.constantFrom("INVESTIGATING", "IDENTIFIED", "MONITORING", "RESOLVED"),
-      services: fc.uniqueArray(fc.stringMatching(/^svc-[a-z]{1,8}$/), {
-        minLength: 1,
-        maxLength: 4,
-      }),
+      services: fc.uniqueArray(
+        fc.record({
+          id: fc.stringMatching(/^svc-[a-z]{1,8}$/),
+          name: fc.string({ minLength: 1, maxLength: 40 }).filter((name) => name.trim() !== ""),
+          inCatalog: fc.boolean(),
+        }),
+        { minLength: 1, maxLength: 4, selector: (service) => service.id },
+      ),
     });
     fc.assert(
-      fc.property(definition, (input) => {
-        const text = stringify(input);
-        const result = loadDefinitionSources([{ path: "incidents/x.yaml", text }]);
+      fc.property(definition, ({ services, ...fields }) => {
+        // A service is written by id when the catalog names it, else as { id, name }.
+        const text = stringify({
+          ...fields,
+          services: services.map(({ id, name, inCatalog }) => (inCatalog ? id : { id, name })),
+        });
+        const catalog = stringify(
+          Object.fromEntries(services.flatMap((s) => (s.inCatalog ? [[s.id, s.name]] : []))),
+        );
+        const result = loadDefinitionSources([
+          { path: "incidents/services.yaml", text: catalog, catalog: true },
+          { path: "incidents/x.yaml", text },
+        ]);
         expect(result.problems).toEqual([]);
         expect(result.definitions[0]?.definition).toMatchObject({
-          ...input,
-          resource: input.id,
-          services: input.services.map((id) => ({ id })),
+          ...fields,
+          resource: fields.id,
+          services: services.map(({ id, name }) => ({ id, name })),
         });
       }),
       { numRuns: 200 },

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Emulator } from "../../src/emulator";
-import { ADMIN, call, demoEmulator, incidentBody, OTHER_KEY } from "./helpers";
+import { ADMIN, call, demoEmulator, incidentBody, OTHER_KEY, service } from "./helpers";
 
 let emulator: Emulator;
 afterEach(() => emulator?.close());
@@ -102,14 +102,15 @@ describe("account isolation", () => {
     for (const path of [...READS, `/v1/error-groups/${group!.id}`]) {
       expect((await call(emulator.app, "GET", path, { key: OTHER_KEY })).status, path).toBe(404);
     }
+    const otherBody = { ...incidentBody, services: [service("svc-api", "acct-other")] };
     const put = await call(emulator.app, "PUT", "/v1/status-pages/incidents/inc-api-errors", {
       key: OTHER_KEY,
-      body: incidentBody,
+      body: otherBody,
     });
     expect(put.status).toBe(404);
     const own = await call(emulator.app, "PUT", "/v1/status-pages/incidents/inc-other-outage", {
       key: OTHER_KEY,
-      body: incidentBody,
+      body: otherBody,
     });
     expect(own.json).toMatchObject({
       services: [{ id: "svc-api", name: "Other company API", accountId: "acct-other" }],
@@ -319,7 +320,7 @@ describe("control API", () => {
     ).toBe(201);
     const put = await call(emulator.app, "PUT", "/v1/status-pages/incidents/inc-1", {
       key: "new-key",
-      body: { ...incidentBody, services: [{ id: "svc-1" }] },
+      body: { ...incidentBody, services: [{ id: "svc-1", name: "One", accountId: "acct-new" }] },
     });
     expect(put.status).toBe(200);
     const broken = await call(emulator.app, "POST", "/_control/seed", {

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
+import { PUT_STATUS_ENV } from "../../src/emulator/put-status";
 import { CLI, runCli } from "../cli/run-cli";
 
 describe("incident-sync emulator", () => {
@@ -55,6 +56,50 @@ describe("incident-sync emulator", () => {
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatchInlineSnapshot(`
       "incident-sync emulator: --rate-limit-burst 5 is more than --rate-limit-every 3: a burst is the last requests of every --rate-limit-every; lower it or raise --rate-limit-every.
+      "
+    `);
+  });
+
+  it("takes --put-status, and INCIDENT_SYNC_EMULATOR_PUT_STATUS when the flag is not given", async () => {
+    const behaviourOf = async (args: string[], env: NodeJS.ProcessEnv) => {
+      const child = spawn(
+        process.execPath,
+        [CLI, "emulator", "--port", "0", "--format", "json", "--admin-token", "cli-admin", ...args],
+        { stdio: ["ignore", "pipe", "inherit"], env: { PATH: process.env.PATH, ...env } },
+      );
+      try {
+        const line = await new Promise<string>((done, fail) => {
+          createInterface({ input: child.stdout }).once("line", done);
+          child.once("exit", (code) => fail(new Error(`emulator exited with ${code}`)));
+        });
+        const { url } = JSON.parse(line) as { url: string };
+        const answer = await fetch(`${url}/_control/behaviour`, {
+          headers: { authorization: "Bearer cli-admin" },
+        });
+        return await answer.json();
+      } finally {
+        child.kill("SIGTERM");
+      }
+    };
+    const [flag, variable, both] = await Promise.all([
+      behaviourOf(["--put-status", "sets-field"], {}),
+      behaviourOf([], { [PUT_STATUS_ENV]: "sets-field" }),
+      behaviourOf(["--put-status", "posts-update"], { [PUT_STATUS_ENV]: "sets-field" }),
+    ]);
+    expect([flag, variable, both]).toEqual([
+      { putStatus: "sets-field" },
+      { putStatus: "sets-field" },
+      { putStatus: "posts-update" },
+    ]);
+  });
+
+  it("refuses an unknown behaviour in INCIDENT_SYNC_EMULATOR_PUT_STATUS, listing the allowed ones", async () => {
+    const run = await runCli(["emulator", "--port", "0"], process.cwd(), {
+      [PUT_STATUS_ENV]: "posts-twice",
+    });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toMatchInlineSnapshot(`
+      "error: option '--put-status <behaviour>' value 'posts-twice' from env 'INCIDENT_SYNC_EMULATOR_PUT_STATUS' is invalid. Allowed choices are posts-update, sets-field.
       "
     `);
   });

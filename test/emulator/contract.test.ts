@@ -12,6 +12,7 @@ import {
   UnauthorizedError,
 } from "../../src/api";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { service } from "./helpers";
 
 /** The API client from src/api against the emulator over real HTTP. */
 let running: RunningEmulator;
@@ -19,7 +20,8 @@ let client: MonitoringClient;
 const noRetry = { limit: 0 };
 
 beforeAll(async () => {
-  running = await startEmulator({ port: 0 });
+  // The first test reads the update a status change posts.
+  running = await startEmulator({ port: 0, putStatus: "posts-update" });
   running.emulator.control.generateErrorGroups("acct-demo", "chk-bulk", 2_500);
   client = createClient({
     baseUrl: running.url,
@@ -37,7 +39,7 @@ describe("incidents", () => {
     const incident = await client.incidents.update("inc-api-errors", {
       name: "Elevated error rate on the public API",
       severity: "CRITICAL",
-      services: [{ id: "svc-api" }, { id: "svc-web" }],
+      services: [service("svc-api"), service("svc-web")],
       lastUpdateStatus: "RESOLVED",
     });
     expect(incident).toMatchObject({
@@ -58,14 +60,14 @@ describe("incidents", () => {
       client.incidents.update("inc-x", {
         name: "n",
         severity: "MINOR",
-        services: [{ id: "svc-api" }],
+        services: [service("svc-api")],
       }),
     ).rejects.toBeInstanceOf(NotFoundError);
     await expect(
       client.incidents.update("inc-api-errors", {
         name: "n",
         severity: "MINOR",
-        services: [{ id: "svc-nope" }],
+        services: [service("svc-nope")],
       }),
     ).rejects.toBeInstanceOf(BadRequestError);
   });
@@ -75,7 +77,7 @@ describe("incidents", () => {
       client.incidents.update("inc-api-errors", {
         name: "x".repeat(256),
         severity: "MINOR",
-        services: [{ id: "svc-api" }],
+        services: [service("svc-api")],
       }),
     ).rejects.toBeInstanceOf(RequestValidationError);
   });

@@ -52,7 +52,9 @@ describe("durability", () => {
         ],
       }),
     );
-    const { url } = await startCli(["--data", dataFile, "--seed", seedFile]);
+    // The update a status change posts is written in the PUT's transaction: it must survive too.
+    const putStatus = ["--put-status", "posts-update"];
+    const { url } = await startCli(["--data", dataFile, "--seed", seedFile, ...putStatus]);
     const acknowledged: number[] = [];
     let next = 0;
     let killed = false;
@@ -70,7 +72,7 @@ describe("durability", () => {
             body: JSON.stringify({
               name: `written-${i}`,
               severity: "MAJOR",
-              services: [{ id: "svc" }],
+              services: [{ id: "svc", name: "Service", accountId: "acct-crash" }],
               lastUpdateStatus: "RESOLVED",
             }),
           });
@@ -114,7 +116,7 @@ describe("durability", () => {
     expect(missing).toEqual([]);
 
     // The restarted server serves the same data and does not re-apply the seed.
-    const restarted = await startCli(["--data", dataFile, "--seed", seedFile]);
+    const restarted = await startCli(["--data", dataFile, "--seed", seedFile, ...putStatus]);
     const last = acknowledged.at(-1)!;
     const response = await fetch(
       `${restarted.url}/v1/status-pages/incidents/inc-${last}/incident-updates`,

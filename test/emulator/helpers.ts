@@ -34,8 +34,28 @@ export async function call(app: Hono, method: string, path: string, options: Cal
   return { status: response.status, headers: response.headers, json };
 }
 
+/** The account the demo key acts for. */
+export const DEMO_ACCOUNT = "acct-demo";
+
+/** The demo seed's services and their names. */
+export const DEMO_SERVICES: Readonly<Record<string, string>> = {
+  "svc-api": "Public API",
+  "svc-checkout": "Checkout",
+  "svc-web": "Web app",
+  "svc-db": "Primary database",
+  "svc-auth": "Login and SSO",
+};
+
+/**
+ * A service as a PUT body must send it: its id, its name and the account the request acts for
+ * (the demo key's, unless told).
+ */
+export function service(id: string, accountId = DEMO_ACCOUNT) {
+  return { id, name: DEMO_SERVICES[id] ?? id, accountId };
+}
+
 export const incidentBody = {
   name: "Elevated error rate on the public API",
   severity: "MAJOR",
-  services: [{ id: "svc-api" }],
+  services: [service("svc-api")],
 };

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Emulator } from "../../src/emulator";
-import { ADMIN, call, demoEmulator, incidentBody, NOW } from "./helpers";
+import { ADMIN, call, demoEmulator, incidentBody, NOW, service } from "./helpers";
 
 let emulator: Emulator;
 afterEach(() => emulator?.close());
@@ -16,7 +16,7 @@ describe("PUT /v1/status-pages/incidents/{incidentId}", () => {
         body: {
           name: "Slow checkout in EU and US",
           severity: "MAJOR",
-          services: [{ id: "svc-checkout" }, { id: "svc-web", name: "ignored" }],
+          services: [service("svc-checkout"), { ...service("svc-web"), name: "ignored" }],
           duration: 900,
         },
       },
@@ -38,10 +38,10 @@ describe("PUT /v1/status-pages/incidents/{incidentId}", () => {
   });
 
   it("appends an update when lastUpdateStatus changes and not when it stays", async () => {
-    emulator = demoEmulator();
+    emulator = demoEmulator({ putStatus: "posts-update" });
     const path = "/v1/status-pages/incidents/inc-checkout-latency";
     const changed = await call(emulator.app, "PUT", path, {
-      body: { ...incidentBody, services: [{ id: "svc-checkout" }], lastUpdateStatus: "RESOLVED" },
+      body: { ...incidentBody, services: [service("svc-checkout")], lastUpdateStatus: "RESOLVED" },
     });
     expect(changed.json).toMatchObject({
       lastUpdateStatus: "RESOLVED",
@@ -56,7 +56,7 @@ describe("PUT /v1/status-pages/incidents/{incidentId}", () => {
       ],
     });
     const same = await call(emulator.app, "PUT", path, {
-      body: { ...incidentBody, services: [{ id: "svc-checkout" }], lastUpdateStatus: "RESOLVED" },
+      body: { ...incidentBody, services: [service("svc-checkout")], lastUpdateStatus: "RESOLVED" },
     });
     expect((same.json as { incidentUpdates: unknown[] }).incidentUpdates).toHaveLength(2);
   });
@@ -81,7 +81,7 @@ describe("PUT /v1/status-pages/incidents/{incidentId}", () => {
   it("keeps the duration when it is not sent and clears it when it is null", async () => {
     emulator = demoEmulator();
     const path = "/v1/status-pages/incidents/inc-db-maintenance";
-    const body = { ...incidentBody, services: [{ id: "svc-db" }] };
+    const body = { ...incidentBody, services: [service("svc-db")] };
     expect((await call(emulator.app, "PUT", path, { body })).json).toMatchObject({
       duration: 7200,
     });
@@ -110,7 +110,7 @@ describe("PUT /v1/status-pages/incidents/{incidentId}", () => {
       "PUT",
       "/v1/status-pages/incidents/inc-api-errors",
       {
-        body: { ...incidentBody, services: [{ id: "svc-nope" }] },
+        body: { ...incidentBody, services: [service("svc-nope")] },
       },
     );
     expect(status).toBe(400);
@@ -254,7 +254,7 @@ describe("GET /v1/status-pages/incidents/{incidentId}/incident-updates", () => {
       created_at: NOW.toISOString(),
     });
     const put = await call(emulator.app, "PUT", "/v1/status-pages/incidents/inc-checkout-latency", {
-      body: { ...incidentBody, services: [{ id: "svc-checkout" }] },
+      body: { ...incidentBody, services: [service("svc-checkout")] },
     });
     expect(put.json).toMatchObject({ lastUpdateStatus: "RESOLVED" });
   });
@@ -336,7 +336,7 @@ describe("PATCH /_control/accounts/{a}/incidents/{i}: an edit in the status page
       status: "IDENTIFIED",
     });
     const put = await call(emulator.app, "PUT", "/v1/status-pages/incidents/inc-checkout-latency", {
-      body: { ...incidentBody, services: [{ id: "svc-checkout" }] },
+      body: { ...incidentBody, services: [service("svc-checkout")] },
     });
     expect(put.json).toMatchObject({
       lastUpdateStatus: "IDENTIFIED",

@@ -45,9 +45,17 @@ const incidentLike = fc.record(
     name: fc.oneof(fc.string({ maxLength: 300 }), fc.anything()),
     severity: fc.oneof(fc.constantFrom("CRITICAL", "MAJOR", "MEDIUM", "MINOR"), fc.anything()),
     services: fc.oneof(
-      fc.array(fc.record({ id: fc.oneof(fc.constantFrom("svc-api", "svc-db"), fc.anything()) }), {
-        maxLength: 3,
-      }),
+      fc.array(
+        fc.record(
+          {
+            id: fc.oneof(fc.constantFrom("svc-api", "svc-db"), fc.anything()),
+            name: fc.oneof(fc.constantFrom("Public API", ""), fc.anything()),
+            accountId: fc.oneof(fc.constantFrom("acct-demo", "acct-other"), fc.anything()),
+          },
+          { requiredKeys: ["id"] },
+        ),
+        { maxLength: 3 },
+      ),
       fc.anything(),
     ),
     lastUpdateStatus: fc.oneof(fc.constantFrom("INVESTIGATING", "RESOLVED"), fc.anything()),

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createEmulator, type RunningEmulator, startEmulator } from "../../src/emulator";
-import { ADMIN, call, incidentBody, NOW } from "./helpers";
+import { ADMIN, call, incidentBody, NOW, service } from "./helpers";
 
 let running: RunningEmulator | undefined;
 afterEach(async () => {
@@ -166,12 +166,14 @@ describe("shutdown", () => {
 describe("persistence", () => {
   it("keeps writes across a restart and does not apply the seed twice", async () => {
     const dataFile = join(mkdtempSync(join(tmpdir(), "emulator-")), "data.db");
-    const first = createEmulator({ dataFile, seed: "demo", adminToken: ADMIN, now: () => NOW });
+    // The status change posts an update, which must be kept across the restart too.
+    const options = { dataFile, seed: "demo", adminToken: ADMIN, now: () => NOW } as const;
+    const first = createEmulator({ ...options, putStatus: "posts-update" });
     const put = await call(first.app, "PUT", "/v1/status-pages/incidents/inc-checkout-latency", {
       body: {
         ...incidentBody,
         name: "Renamed before restart",
-        services: [{ id: "svc-checkout" }],
+        services: [service("svc-checkout")],
         lastUpdateStatus: "MONITORING",
       },
     });
@@ -180,7 +182,7 @@ describe("persistence", () => {
     first.control.recordCheckResult("acct-demo", "chk-api", { error: "Brand new failure" });
     first.close();
 
-    const second = createEmulator({ dataFile, seed: "demo", adminToken: ADMIN, now: () => NOW });
+    const second = createEmulator({ ...options, putStatus: "posts-update" });
     const updates = await call(
       second.app,
       "GET",

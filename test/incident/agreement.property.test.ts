@@ -13,10 +13,11 @@ const RUNS = 1000;
 const statuses: IncidentStatus[] = ["INVESTIGATING", "IDENTIFIED", "MONITORING", "RESOLVED"];
 const serviceIds = ["svc-api", "svc-web", "svc-db", "svc-auth"];
 
-const service = fc.record(
-  { id: fc.constantFrom(...serviceIds), name: fc.constantFrom("Public API", "Web app") },
-  { requiredKeys: ["id"] },
-);
+/** A service as a loaded definition holds it: always named (inline or by the catalog). */
+const service = fc.record({
+  id: fc.constantFrom(...serviceIds),
+  name: fc.constantFrom("Public API", "Web app"),
+});
 
 /** A definition as a person could write it, normalized by the schema. */
 const definition = fc
@@ -57,6 +58,7 @@ const loaded = (d: IncidentDefinition): LoadedDefinition => ({
   at: { line: 1, column: 1 },
   idAt: { line: 1, column: 5 },
   resourceAt: undefined,
+  servicesAt: d.services.map((_, index) => ({ line: 6 + index, column: 5 })),
 });
 
 describe("plan and the provider agree (generated, 1,000 cases each)", () => {
@@ -167,7 +169,7 @@ describe("drift and the stack outputs agree (generated, 1,000 cases)", () => {
       name: "A",
       severity: "MAJOR",
       status: "MONITORING",
-      services: ["svc-api"],
+      services: [{ id: "svc-api", name: "Public API" }],
     });
     await fc.assert(
       fc.asyncProperty(history, async ({ updates, applied }) => {

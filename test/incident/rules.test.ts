@@ -17,7 +17,10 @@ const declared: IncidentDeclaration = {
   name: "Elevated error rate on the public API",
   severity: "MAJOR",
   status: "MONITORING",
-  services: [{ id: "svc-api", name: "Public API" }, { id: "svc-web" }],
+  services: [
+    { id: "svc-api", name: "Public API" },
+    { id: "svc-web", name: "Web app" },
+  ],
   onRemove: "release",
 };
 const applied: AppliedIncident = { ...declared, appliedAt: "2026-11-23T08:00:00.000Z" };
@@ -38,10 +41,19 @@ describe("the one diff rule", () => {
   it("sees no change in a reordering of services, and a change in a service's name", () => {
     const reordered = {
       ...declared,
-      services: [{ id: "svc-web" }, { id: "svc-api", name: "Public API" }],
+      services: [
+        { id: "svc-web", name: "Web app" },
+        { id: "svc-api", name: "Public API" },
+      ],
     };
     expect(diffDeclarations(declared, reordered).changed).toEqual([]);
-    const renamed = { ...declared, services: [{ id: "svc-api", name: "API" }, { id: "svc-web" }] };
+    const renamed = {
+      ...declared,
+      services: [
+        { id: "svc-api", name: "API" },
+        { id: "svc-web", name: "Web app" },
+      ],
+    };
     expect(diffDeclarations(declared, renamed)).toEqual({
       replace: false,
       changed: ["services"],

@@ -11,7 +11,8 @@ export interface IncidentsApi {
    * Idempotent (the full state is sent), so it is retried like a GET.
    * The body is checked against `IncidentRequest` first; `id`, `created_at` and
    * `updated_at` are server-owned and are not sent.
-   * @example await client.incidents.update("inc_1", { name: "API down", severity: "MAJOR", services: [{ id: "svc_api" }] })
+   * Every service carries its `id`, `name` and `accountId` (the account the request acts for).
+   * @example await client.incidents.update("inc_1", { name: "API down", severity: "MAJOR", services: [{ id: "svc_api", name: "Public API", accountId: "acct_1" }] })
    */
   update(incidentId: string, body: IncidentRequest): Promise<Incident>;
   /** The 100 latest updates of the incident: `GET …/incidents/{incidentId}/incident-updates`. */

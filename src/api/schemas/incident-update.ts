@@ -13,7 +13,7 @@ export const IncidentUpdate = z.object({
   status: ResponseStatus.nullish(),
   publicIncidentUpdateDate: ResponseDate.nullish(),
   created_at: ResponseDate.nullish(),
-  notifySubscribers: z.boolean().default(false),
+  notifySubscribers: z.boolean().nullish().default(false),
 });
 export type IncidentUpdate = z.infer<typeof IncidentUpdate>;
 
