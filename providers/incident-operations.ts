@@ -1,4 +1,5 @@
-import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import {
   ApiError,
@@ -9,7 +10,7 @@ import {
   type MonitoringClient,
   NotFoundError,
 } from "../src/api";
-import { readServiceNames } from "../src/definitions/catalog";
+import { CATALOG_FILES, readServiceNames } from "../src/definitions/catalog";
 import { IncidentDefinition } from "../src/definitions/schema";
 import {
   API_KEY_SETTING,
@@ -29,6 +30,7 @@ import {
   requestOf,
   type StackSettings,
   statusToSend,
+  UnnamedServiceError,
   unnamedServices,
   unnamedServicesMessage,
   updatesAfter,
@@ -227,6 +229,20 @@ export async function remove(session: ProviderSession, props: IncidentState): Pr
 }
 
 /**
+ * The project directory, where Pulumi.yaml is, which `definitionsDir` is relative to: the
+ * engine's root directory when it says, else the nearest directory up from the working
+ * directory (the language host's is that of `main`, dist/) that holds a Pulumi.yaml.
+ */
+function projectRoot(): string {
+  const root = process.env.PULUMI_ROOT_DIRECTORY;
+  if (root) return root;
+  for (let dir = process.cwd(); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "Pulumi.yaml")) || existsSync(join(dir, "Pulumi.yml"))) return dir;
+    if (dirname(dir) === dir) return process.cwd();
+  }
+}
+
+/**
  * State written before service names were required (0.1, 0.2) may hold a service without one,
  * and a deleted definition cannot give it: the services catalog of the definitions directory
  * (the plugin runs in the project directory) names it, else the PUT says what is missing.
@@ -236,15 +252,19 @@ async function withCatalogNames(
   props: IncidentState,
 ): Promise<IncidentState> {
   if (unnamedServices(props.services).length === 0) return props;
-  const dir = join(process.cwd(), session.settings?.definitionsDir ?? "incidents");
+  const dir = resolve(projectRoot(), session.settings?.definitionsDir ?? "incidents");
   const names = await readServiceNames(dir);
-  return {
-    ...props,
-    services: props.services.map((service) => {
-      const name = service.name ?? names.get(service.id);
-      return name === undefined ? service : { id: service.id, name };
-    }),
-  };
+  const services = props.services.map((service) => {
+    const name = service.name ?? names.get(service.id);
+    return name === undefined ? service : { id: service.id, name };
+  });
+  const missing = unnamedServices(services);
+  if (missing.length > 0) {
+    throw new UnnamedServiceError(
+      `${unnamedServicesMessage(props.incidentId, missing)} Its state was written by an older incident-sync, and the services catalog ${join(dir, CATALOG_FILES[0] ?? "")} names none of them.`,
+    );
+  }
+  return { ...props, services };
 }
 
 /**

@@ -81,14 +81,17 @@ describe("incident-sync emulator", () => {
         child.kill("SIGTERM");
       }
     };
-    const [flag, variable, both] = await Promise.all([
+    const [flag, variable, both, empty] = await Promise.all([
       behaviourOf(["--put-status", "sets-field"], {}),
       behaviourOf([], { [PUT_STATUS_ENV]: "sets-field" }),
       behaviourOf(["--put-status", "posts-update"], { [PUT_STATUS_ENV]: "sets-field" }),
+      // An empty variable (unset in a CI file) is the default, as for the emulator itself.
+      behaviourOf([], { [PUT_STATUS_ENV]: "" }),
     ]);
-    expect([flag, variable, both]).toEqual([
+    expect([flag, variable, both, empty]).toEqual([
       { putStatus: "sets-field" },
       { putStatus: "sets-field" },
+      { putStatus: "posts-update" },
       { putStatus: "posts-update" },
     ]);
   });
@@ -99,7 +102,7 @@ describe("incident-sync emulator", () => {
     });
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatchInlineSnapshot(`
-      "error: option '--put-status <behaviour>' value 'posts-twice' from env 'INCIDENT_SYNC_EMULATOR_PUT_STATUS' is invalid. Allowed choices are posts-update, sets-field.
+      "error: option '--put-status <behaviour>' value 'posts-twice' from env 'INCIDENT_SYNC_EMULATOR_PUT_STATUS' is invalid. It must be posts-update or sets-field.
       "
     `);
   });

@@ -41,6 +41,16 @@ export interface EmulatorFlags {
   format: "text" | "json";
 }
 
+/** One of PUT_STATUSES; an empty value (an unset variable in a CI file) means the default. */
+function putStatus(value: string): EmulatorFlags["putStatus"] {
+  if (value === "") return undefined;
+  const known = PUT_STATUSES.find((choice) => choice === value);
+  if (known === undefined) {
+    throw new InvalidArgumentError(`It must be ${PUT_STATUSES.join(" or ")}.`);
+  }
+  return known;
+}
+
 /** `incident-sync emulator`: the local monitoring API for tests, demos and `npm start`. */
 export function emulatorCommand(): Command {
   return new Command("emulator")
@@ -94,7 +104,7 @@ export function emulatorCommand(): Command {
         "--put-status <behaviour>",
         "what a PUT does with lastUpdateStatus, which the service does not document: posts-update (post a status-change update) or sets-field (only set the field) (default: posts-update)",
       )
-        .choices(PUT_STATUSES)
+        .argParser(putStatus)
         .env(PUT_STATUS_ENV),
     )
     .addOption(formatOption(["text", "json"], "text", "format of the start-up line"))

@@ -44,7 +44,8 @@ export async function runEmulator(options: EmulatorFlags, io: CommandIo): Promis
       dataFile: options.data,
       seed: options.seed,
       adminToken: options.adminToken,
-      ...(options.putStatus === undefined ? {} : { putStatus: options.putStatus }),
+      // Unset, or set empty (commander keeps an empty variable as ""): the emulator's default.
+      ...(options.putStatus ? { putStatus: options.putStatus } : {}),
       faults: {
         latencyMs: options.latency,
         jitterMs: options.jitter,
