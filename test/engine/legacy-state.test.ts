@@ -1,5 +1,4 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,16 +10,14 @@ import {
   resolveEngine,
   runOperation,
 } from "../../src/engine";
-import type { TestServer } from "../support/http-server";
-import { copyCheckout, installCheckout, repoRoot } from "./support/checkout";
-import { startCompletingProxy } from "./support/completing-proxy";
+import { copyCheckout, reuseBuild } from "./support/checkout";
 import { incidentRows } from "./support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 import { sh, shAll } from "./support/shell";
 
 const timeout = 600_000;
-/** The last release whose stored provider names its checkout's compiled operations by path. */
-const LEGACY = "e032a3d";
+/** State exported from incident-sync 0.1 (e032a3d), whose stored provider names its checkout's compiled operations by path. */
+const FIXTURE = join(__dirname, "fixtures", "legacy-0.1");
 
 /**
  * The compatibility promise for state written by incident-sync 0.1: its resources still
@@ -32,7 +29,6 @@ describe("state written by incident-sync 0.1", () => {
   let db: DatabaseSync;
   let root: string;
   let sandbox: EmulatorSandbox | undefined;
-  let proxy: TestServer | undefined;
   let current: string;
   let env: Record<string, string>;
   const passphrase = "legacy-passphrase";
@@ -59,25 +55,8 @@ describe("state written by incident-sync 0.1", () => {
     engine = await resolveEngine();
     sandbox = await startEmulatorSandbox("legacy", "demo");
     ({ root, emulator, db } = sandbox);
-    // 0.1 sent services without name and accountId, which the service (and so the emulator)
-    // refuses: its stacks reach the emulator through a proxy that completes them.
-    proxy = await startCompletingProxy(emulator.url, emulator.demo.accountId);
     mkdirSync(join(root, "state"));
     mkdirSync(join(root, "home"));
-
-    // The 0.1 checkout, built, applying the demo definitions with the plain CLI.
-    const old = join(root, "old");
-    mkdirSync(old);
-    const archive = join(root, "legacy.tar");
-    execFileSync("git", ["archive", "--output", archive, LEGACY], { cwd: repoRoot });
-    execFileSync("tar", ["-x", "-f", archive, "-C", old]);
-    symlinkSync(join(repoRoot, "node_modules"), join(old, "node_modules"), "dir");
-    const build = spawnSync(
-      process.execPath,
-      [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"],
-      { cwd: old, encoding: "utf8" },
-    );
-    expect(build.status, build.stdout + build.stderr).toBe(0);
     env = {
       HOME: join(root, "home"),
       PULUMI_HOME: join(root, "home", ".pulumi"),
@@ -86,43 +65,39 @@ describe("state written by incident-sync 0.1", () => {
       ),
       PULUMI_CONFIG_PASSPHRASE: passphrase,
       PULUMI_SKIP_UPDATE_CHECK: "true",
-      API_KEY: emulator.demo.apiKey,
     };
-    // Two stacks of the same incidents: one for incident-sync up, one for the plain CLI.
-    await sh(`pulumi login ${backend()}`, old, env);
+
+    // Two stacks of the demo incidents as 0.1 left them (one for incident-sync up, one for the
+    // plain CLI), exported from 0.1 (see fixtures/legacy-0.1/README.md), in a checkout of this
+    // release: the one that wrote them is gone, as their stored provider's path shows.
+    current = copyCheckout(join(root, "current"));
+    reuseBuild(current);
+    await sh(`pulumi login ${backend()}`, current, env);
+    // The fixture's API URL is a placeholder for this run's emulator: 0.1 stored it in the
+    // stack config and in the state (the provider's config, which refresh reads).
+    const withUrl = (file: string) =>
+      readFileSync(join(FIXTURE, file), "utf8").replaceAll("__BASE_URL__", emulator.url);
     for (const stack of ["legacy", "legacy-plain"]) {
+      writeFileSync(join(current, `Pulumi.${stack}.yaml`), withUrl(`Pulumi.${stack}.yaml`));
+      writeFileSync(join(root, `${stack}.state.json`), withUrl(`${stack}.state.json`));
       await shAll(
         [
           `pulumi stack init ${stack}`,
-          `pulumi config set incident-sync:baseUrl ${proxy.url}`,
-          `pulumi config set incident-sync:accountId ${emulator.demo.accountId}`,
-          'printf %s "$API_KEY" | pulumi config set --secret incident-sync:apiKey',
-          // 0.1 resolved the directory against the working directory: it needed an absolute one.
-          `pulumi config set incident-sync:definitionsDir ${join(old, "incidents")}`,
-          "pulumi up --yes --skip-preview",
+          `pulumi stack import --file ${join(root, `${stack}.state.json`)} --stack ${stack}`,
+          // The upgrade step the README gives: 0.2 reads incidents/ beside Pulumi.yaml.
+          `pulumi config rm incident-sync:definitionsDir --stack ${stack}`,
         ],
-        old,
+        current,
         env,
       );
     }
-    const exported = await sh("pulumi stack export", old, env);
-    expect(exported.output).toContain(join(old, "dist", "providers", "incident-operations.js"));
-
-    // The checkout moves on: a new one has the stack file (as git keeps it); the old is gone.
-    current = copyCheckout(join(root, "current"));
-    installCheckout(current);
-    for (const stack of ["legacy", "legacy-plain"]) {
-      copyFileSync(join(old, `Pulumi.${stack}.yaml`), join(current, `Pulumi.${stack}.yaml`));
-    }
-    rmSync(old, { recursive: true, force: true });
-    // The upgrade step the README gives: 0.2 reads incidents/ beside Pulumi.yaml.
-    for (const stack of ["legacy", "legacy-plain"]) {
-      await shAll([`pulumi config rm incident-sync:definitionsDir --stack ${stack}`], current, env);
-    }
+    const exported = await sh("pulumi stack export --stack legacy", current, env);
+    expect(exported.output).toContain(
+      "/gone/incident-sync-0.1-checkout/dist/providers/incident-operations.js",
+    );
   }, timeout);
 
   afterAll(async () => {
-    await proxy?.close();
     await sandbox?.close();
   });
 
@@ -155,7 +130,10 @@ describe("state written by incident-sync 0.1", () => {
       );
       const refresh = await run("refresh");
       expect(refresh.kind === "ran" && refresh.result.ok, JSON.stringify(refresh)).toBe(true);
-      expect(refresh.kind === "ran" && refresh.result.changes.update).toBe(1);
+      expect(
+        refresh.kind === "ran" && refresh.result.changes.update,
+        JSON.stringify(refresh.kind === "ran" && refresh.result),
+      ).toBe(1);
     },
     timeout,
   );
