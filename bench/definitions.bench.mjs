@@ -61,6 +61,11 @@ async function generate(dir, count) {
       }),
     );
   }
+  // The services catalog names the services that definitions list by id alone.
+  await writeFile(
+    path.join(dir, "services.yaml"),
+    SERVICES.map(([id, name]) => `${id}: ${name}\n`).join(""),
+  );
 }
 
 /** Runs each function once to warm up, then `runs` rounds of each in turn; times per function. */
