@@ -71,13 +71,7 @@ export function parseCatalogFile(file: SourceFile): ParsedFile {
     if (!result.success) {
       for (const issue of result.error.issues) {
         for (const text of describeCatalogIssue(issue, converted.value)) {
-          const offset =
-            text.characterIndex !== undefined
-              ? locator.offsetOfCharacter(text.path, text.characterIndex)
-              : text.key === undefined
-                ? locator.offsetOfPath(text.path)
-                : locator.offsetOfKey(text.path, text.key);
-          report(offset, text.code, text.message);
+          report(locator.offsetOfIssue(text), text.code, text.message);
         }
       }
       continue;

@@ -102,13 +102,7 @@ export function parseDefinitionFileFully(file: SourceFile): ParsedFile {
     const issues = result.success ? [] : result.error.issues;
     for (const issue of issues) {
       for (const text of describeIssue(issue, value)) {
-        const offset =
-          text.characterIndex !== undefined
-            ? locator.offsetOfCharacter(text.path, text.characterIndex)
-            : text.key === undefined
-              ? locator.offsetOfPath(text.path)
-              : locator.offsetOfKey(text.path, text.key);
-        report(offset, text.code, text.message);
+        report(locator.offsetOfIssue(text), text.code, text.message);
       }
     }
     const identity = identityOf(file.path, value, issues, locator, positions);

@@ -27,6 +27,23 @@ export class Locator {
     return offset;
   }
 
+  /**
+   * Where a described problem points (`describeIssue`): the character a rule refuses, else
+   * the key the problem is about, else the value at its path.
+   */
+  offsetOfIssue(text: {
+    readonly path: Path;
+    readonly key?: string | undefined;
+    readonly characterIndex?: number | undefined;
+  }): number {
+    if (text.characterIndex !== undefined) {
+      return this.offsetOfCharacter(text.path, text.characterIndex);
+    }
+    return text.key === undefined
+      ? this.offsetOfPath(text.path)
+      : this.offsetOfKey(text.path, text.key);
+  }
+
   /** Offset of the key `key` in the mapping at `path`, for problems about the key itself. */
   offsetOfKey(path: Path, key: string): number {
     const map = this.nodeAt(path);

@@ -17,23 +17,9 @@ import { copyCheckout, installCheckout } from "./support/checkout";
 import { incidentRows } from "./support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 import { filesContaining, filesUnder } from "./support/files";
+import { changesOf, ran } from "./support/outcomes";
 
 const timeout = 300_000;
-
-type Ran = Extract<OperationOutcome, { kind: "ran" }>;
-
-function ran(outcome: OperationOutcome): Ran {
-  if (outcome.kind !== "ran") {
-    throw new Error(`expected the engine to run, got: ${JSON.stringify(outcome.problems)}`);
-  }
-  return outcome;
-}
-
-/** `{ update: 1 }`: what the engine did to the incidents, by operation, without `same`. */
-function changesOf(outcome: Ran): Record<string, number> {
-  const { same: _same, ...changes } = outcome.result.changes;
-  return changes as Record<string, number>;
-}
 
 /**
  * The harness behind `incident-sync up` and `npm start` on the real engine, against the

@@ -8,7 +8,6 @@ import type { PutStatus, RunningEmulator } from "../../src/emulator";
 import {
   type EngineLocation,
   type OperationOptions,
-  type OperationOutcome,
   resolveEngine,
   runOperation,
 } from "../../src/engine";
@@ -17,22 +16,9 @@ import { computeDrift } from "../../src/reports";
 import { copyCheckout, reuseBuild } from "./support/checkout";
 import { incidentRows } from "./support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
+import { changesOf, type Ran, ran } from "./support/outcomes";
 
 const timeout = 300_000;
-
-type Ran = Extract<OperationOutcome, { kind: "ran" }>;
-
-function ran(outcome: OperationOutcome): Ran {
-  if (outcome.kind !== "ran") {
-    throw new Error(`expected the engine to run, got: ${JSON.stringify(outcome.problems)}`);
-  }
-  return outcome;
-}
-
-function changesOf(outcome: Ran): Record<string, number> {
-  const { same: _same, ...changes } = outcome.result.changes;
-  return changes as Record<string, number>;
-}
 
 /**
  * The service does not document whether a PUT that changes `lastUpdateStatus` posts a status
