@@ -67,7 +67,10 @@ export interface EmulatorControl {
   generateErrorGroups(accountId: string, checkId: string, count: number, at?: Instant): number;
   /** Archives an error group until its next check result. */
   archiveErrorGroup(accountId: string, errorGroupId: string): ErrorGroup;
-  /** Records a heartbeat ping; `ok: false` (or silence past the period) means FAILING. */
+  /**
+   * Records a heartbeat ping: `ok: true` arrived (RECEIVED, or EARLY), `ok: false` reports
+   * FAILING; silence past the period is GRACE, past period + grace LATE (see `deriveEvents`).
+   */
   recordHeartbeatPing(
     accountId: string,
     checkId: string,

@@ -62,7 +62,10 @@ export const SeedPing = z.strictObject({
 export const SeedHeartbeat = z.strictObject({
   checkId: Id,
   name: z.string().optional(),
-  /** Expected time between pings; a longer silence (plus grace) makes the heartbeat FAILING. */
+  /**
+   * Expected time between pings: a longer silence makes the heartbeat GRACE, and LATE past
+   * the grace; a ping within half of it is EARLY (see `deriveEvents`).
+   */
   period: SeedDuration.optional(),
   grace: SeedDuration.optional(),
   pings: z.array(SeedPing).default([]),

@@ -94,7 +94,7 @@ describe("the client against the emulator", () => {
     const result = await client.heartbeats.eventsBetween("hb-nightly", at(-60), at(60));
     expect(result.events).toHaveLength(40);
     expect(new Set(result.events.map((e) => e.id)).size).toBe(40);
-    const times = result.events.map((e) => Date.parse(e.timestamp));
+    const times = result.events.map((e) => Date.parse(e.timestamp!));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(result.stats).toBeDefined();
   });

@@ -16,8 +16,11 @@ const at = (ms: number) => new Date(T0 + ms).toISOString();
 const newestFirst = (events: readonly HeartbeatEvent[]) =>
   [...events].sort(
     (a, b) =>
-      Date.parse(b.timestamp) - Date.parse(a.timestamp) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+      Date.parse(b.timestamp!) - Date.parse(a.timestamp!) ||
+      (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
   );
+/** An event the service sent with only its id (the reference requires nothing else). */
+const bare = (id: string): HeartbeatEvent => ({ id });
 
 async function serve(events: HeartbeatEvent[]) {
   server = await startTestServer((request, response) =>
@@ -92,7 +95,7 @@ describe("heartbeats.eventsBetween", () => {
         const start = from * 1000;
         const end = (from + span) * 1000;
         const inWindow = events.filter((e) => {
-          const t = Date.parse(e.timestamp) - T0;
+          const t = Date.parse(e.timestamp!) - T0;
           return t >= start && t <= end;
         });
 
@@ -132,6 +135,42 @@ describe("heartbeats.eventsBetween", () => {
       ...["11", "10", "09", "08", "07", "06", "05", "04", "03", "02"].map((n) => `same_${n}`),
     ]);
     expect(server!.requests).toHaveLength(2);
+  });
+
+  test("events without a timestamp are kept once each and never move the window's end", async () => {
+    const dated = Array.from({ length: 14 }, (_, i) =>
+      heartbeatEvent(`d${String(i).padStart(2, "0")}`, at(-i * 1000)),
+    );
+    const client = await serve([
+      ...dated,
+      bare("x1"),
+      bare("x2"),
+      { ...bare("x3"), timestamp: "soon" },
+    ]);
+
+    const result = await client.heartbeats.eventsBetween("chk_1", at(-60_000), at(0));
+
+    expect(result.events.map((e) => e.id).sort()).toEqual(
+      [...dated.map((e) => e.id), "x1", "x2", "x3"].sort(),
+    );
+    const ends = server!.requests.map((r) => r.url.searchParams.get("endTime"));
+    expect(ends).toEqual([at(0), at(-9_000)]);
+  });
+
+  test("a full page without a readable timestamp stops the walk with a clear error instead of asking for it again", async () => {
+    const client = await serve(Array.from({ length: 12 }, (_, i) => bare(`x${i}`)));
+
+    const error = await client.heartbeats
+      .eventsBetween("chk_1", at(-60_000), at(0))
+      .catch((thrown: unknown) => thrown);
+
+    expect(error).toBeInstanceOf(EventsWalkStuckError);
+    expect((error as EventsWalkStuckError).timestamp).toBeNull();
+    expect((error as Error).message).toContain(
+      "returned a full page of 10 events, none with a readable timestamp; the API pages by time only",
+    );
+    expect((error as EventsWalkStuckError).events).toHaveLength(10);
+    expect(server!.requests).toHaveLength(1);
   });
 
   test("an empty window returns no events and the stats of the check", async () => {

@@ -87,7 +87,7 @@ describe("heartbeats", () => {
   it("lists events with stats, honouring limit 1..10", async () => {
     const [result] = await client.heartbeats.listEvents("hb-billing-sync", { limit: 10 });
     expect(result?.events?.length).toBeGreaterThan(0);
-    expect(result?.stats?.last24Hours.totalEntitiesCurrentPeriod).toBe(13);
+    expect(result?.stats?.last24Hours?.totalEntitiesCurrentPeriod).toBe(13);
     const [one] = await client.heartbeats.listEvents("hb-billing-sync", { limit: 1 });
     expect(one?.events).toHaveLength(1);
     await expect(

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Emulator } from "../../src/emulator";
+import { nameUuid } from "../../src/emulator/name-uuid";
 import { call, demoEmulator, NOW } from "./helpers";
 
 let emulator: Emulator;
@@ -20,9 +21,9 @@ describe("GET /v1/checks/heartbeats/{checkId}/events", () => {
     expect(status).toBe(200);
     expect(json).toHaveLength(1);
     expect(events(json).map((event) => [event.state, event.timestamp])).toEqual([
-      ["PASSING", ago(8)],
+      ["RECEIVED", ago(8)],
       ["FAILING", ago(10)],
-      ["PASSING", ago(12)],
+      ["RECEIVED", ago(12)],
     ]);
     expect(events(json)[0]).toMatchObject({ source: "k8s-cronjob", userAgent: "billing-sync/2.5" });
     expect((json as { stats: unknown }[])[0]?.stats).toEqual({
@@ -39,19 +40,27 @@ describe("GET /v1/checks/heartbeats/{checkId}/events", () => {
     });
   });
 
-  it("derives FAILING when no ping came within period plus grace", async () => {
+  it("derives LATE once no ping came within period plus grace, and GRACE at the end of the period", async () => {
     emulator = demoEmulator();
     const { json } = await call(
       emulator.app,
       "GET",
-      "/v1/checks/heartbeats/hb-nightly-backup/events",
+      `/v1/checks/heartbeats/hb-nightly-backup/events?startTime=${ago(25)}`,
     );
+    // The last ping, the fifth of the seed, came 2 d 30 min ago; the period is 1 d, grace 1 h.
     expect(events(json)).toEqual([
       {
-        id: "hbm_000000000005",
-        state: "FAILING",
-        timestamp: ago(23),
+        id: nameUuid("acct-demo/hb-nightly-backup/late/5"),
+        state: "LATE",
+        timestamp: ago(23.5),
         source: "missed: no ping within 1d + 1h grace",
+        userAgent: "incident-sync-emulator",
+      },
+      {
+        id: nameUuid("acct-demo/hb-nightly-backup/grace/5"),
+        state: "GRACE",
+        timestamp: ago(24.5),
+        source: "overdue: no ping within 1d, in the 1h grace period",
         userAgent: "incident-sync-emulator",
       },
     ]);
@@ -86,36 +95,43 @@ describe("GET /v1/checks/heartbeats/{checkId}/events", () => {
       `/v1/checks/heartbeats/hb-billing-sync/events?startTime=2026-10-01&endTime=${encodeURIComponent("2026-11-03T13:00:00+01:00")}`,
     );
     expect(status).toBe(200);
-    expect(events(json)).toHaveLength(9);
+    expect(events(json)).toHaveLength(10);
   });
 
   it("returns at most limit events, default 10", async () => {
     emulator = demoEmulator();
     const wide = "startTime=2026-10-01T00:00:00Z";
+    // hb-billing-sync has 13 state changes: three gaps of days (RECEIVED, GRACE, LATE each),
+    // then RECEIVED, FAILING and RECEIVED in the last day.
     const all = await call(
       emulator.app,
       "GET",
       `/v1/checks/heartbeats/hb-billing-sync/events?${wide}`,
     );
-    expect(events(all.json)).toHaveLength(9);
-    for (let i = 0; i < 6; i++) {
-      emulator.control.recordHeartbeatPing("acct-demo", "hb-billing-sync", {
-        ok: i % 2 === 0,
-        at: ago(-0.01 * (i + 1)),
-      });
-    }
-    const capped = await call(
-      emulator.app,
-      "GET",
-      `/v1/checks/heartbeats/hb-billing-sync/events?${wide}&endTime=2026-11-04T00:00:00Z`,
-    );
-    expect(events(capped.json)).toHaveLength(10);
+    expect(events(all.json).map((event) => event.state)).toEqual([
+      "RECEIVED",
+      "FAILING",
+      "RECEIVED",
+      "LATE",
+      "GRACE",
+      "RECEIVED",
+      "LATE",
+      "GRACE",
+      "RECEIVED",
+      "LATE",
+    ]);
     const one = await call(
       emulator.app,
       "GET",
       `/v1/checks/heartbeats/hb-billing-sync/events?limit=1`,
     );
     expect(events(one.json).map((event) => event.timestamp)).toEqual([ago(8)]);
+    const three = await call(
+      emulator.app,
+      "GET",
+      `/v1/checks/heartbeats/hb-billing-sync/events?${wide}&limit=3`,
+    );
+    expect(events(three.json)).toEqual(events(all.json).slice(0, 3));
   });
 
   it("orders events with the same timestamp by id, descending", async () => {
@@ -125,8 +141,28 @@ describe("GET /v1/checks/heartbeats/{checkId}/events", () => {
     emulator.control.recordHeartbeatPing("acct-demo", "hb-new", { at, ok: true });
     const { json } = await call(emulator.app, "GET", "/v1/checks/heartbeats/hb-new/events");
     const listed = events(json);
-    expect(listed.map((event) => event.state)).toEqual(["PASSING", "FAILING"]);
+    expect(listed.map((event) => event.state).sort()).toEqual(["FAILING", "RECEIVED"]);
     expect(listed[0]!.id > listed[1]!.id).toBe(true);
+  });
+
+  it("gives the same events the same UUIDs on every read", async () => {
+    emulator = demoEmulator();
+    const read = async () =>
+      events(
+        (
+          await call(
+            emulator.app,
+            "GET",
+            "/v1/checks/heartbeats/hb-billing-sync/events?startTime=2026-10-01",
+          )
+        ).json,
+      ).map((event) => event.id);
+    const first = await read();
+    expect(first).toHaveLength(10);
+    expect(await read()).toEqual(first);
+    emulator.close();
+    emulator = demoEmulator();
+    expect(await read()).toEqual(first);
   });
 
   it.each([

@@ -1,5 +1,10 @@
 import type { ServerResponse } from "node:http";
-import type { ErrorGroup, HeartbeatEvent, HeartbeatStats } from "../../src/api";
+import {
+  type ErrorGroup,
+  type HeartbeatEvent,
+  type HeartbeatStats,
+  heartbeatEventTime,
+} from "../../src/api";
 import { type ReceivedRequest, sendError, sendJson } from "./http-server";
 
 /**
@@ -23,7 +28,9 @@ export function serveErrorGroups(
 
 /**
  * Heartbeat events: window [startTime, endTime] inclusive at both ends, newest first, ties by
- * id descending, at most `limit` (≤ 10), answered as `[{ events, stats }]`.
+ * id descending, at most `limit` (≤ 10), answered as `[{ events, stats }]`. An event without
+ * a readable timestamp cannot be filtered by time: it is in every window, after the others
+ * (the worst a server could do to a walk that pages by time).
  */
 export function serveHeartbeatEvents(
   events: readonly HeartbeatEvent[],
@@ -39,16 +46,16 @@ export function serveHeartbeatEvents(
   }
   const end = Date.parse(query.get("endTime") ?? new Date().toISOString());
   const start = Date.parse(query.get("startTime") ?? new Date(end - 86_400_000).toISOString());
+  const time = (event: HeartbeatEvent) => heartbeatEventTime(event) ?? Number.NEGATIVE_INFINITY;
   const page = events
     .filter((event) => {
-      const time = Date.parse(event.timestamp);
-      return time >= start && time <= end;
+      const at = heartbeatEventTime(event);
+      return at === undefined || (at >= start && at <= end);
     })
-    .sort(
-      (a, b) =>
-        Date.parse(b.timestamp) - Date.parse(a.timestamp) ||
-        (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
-    )
+    .sort((a, b) => {
+      const [x, y] = [time(a), time(b)];
+      return x !== y ? (x < y ? 1 : -1) : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+    })
     .slice(0, limit);
   sendJson(response, 200, [{ events: page, stats }]);
 }

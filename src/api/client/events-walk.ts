@@ -1,6 +1,10 @@
 import { EventsWalkStuckError } from "../errors/events-walk-stuck-error";
-import { ResponseValidationError } from "../errors/response-validation-error";
-import type { HeartbeatEvent, HeartbeatEventsResponse, HeartbeatStats } from "../schemas";
+import {
+  type HeartbeatEvent,
+  type HeartbeatEventsResponse,
+  type HeartbeatStats,
+  heartbeatEventTime,
+} from "../schemas";
 import type { HeartbeatEventsWindow } from "./heartbeats";
 
 interface Walk {
@@ -23,9 +27,13 @@ const OPERATION = "heartbeats.eventsBetween";
  * window, newest first (ties by id descending), both ends inclusive. The next page keeps the
  * start and moves the end to the oldest timestamp seen, inclusive, so events sharing that
  * timestamp across the page edge are fetched again and dropped by id: each event comes
- * back exactly once. The end moves strictly earlier on every page (the oldest event of a page
- * with two distinct timestamps is older than the window's end), so the walk terminates; the
- * one case that cannot move, a full page at a single instant, is reported, never looped on.
+ * back exactly once. Events without a readable timestamp are kept (once, by id) but cannot
+ * move the end.
+ *
+ * Invariant: every next end is strictly earlier than the one before and not before `from`,
+ * so the walk terminates. A full page that cannot move the end (all of it at one instant,
+ * or no event in it with a readable timestamp) would be fetched again forever: it is
+ * reported as `EventsWalkStuckError` with every event collected, never looped on.
  * Stats describe the check, not the window, and are taken from the first call.
  */
 export async function walkEvents(walk: Walk): Promise<HeartbeatEventsWindow> {
@@ -33,16 +41,10 @@ export async function walkEvents(walk: Walk): Promise<HeartbeatEventsWindow> {
   const events: HeartbeatEvent[] = [];
   let stats: HeartbeatStats | undefined;
   let endTime = walk.to;
+  const fromMs = Date.parse(walk.from);
 
   for (let page = 1; ; page++) {
     const response = await walk.fetchPage(endTime);
-    const where = {
-      operation: OPERATION,
-      method: "GET",
-      path: `${walk.path}?${new URLSearchParams({ startTime: walk.from, endTime, limit: String(walk.pageSize) })}`,
-      status: 200,
-      attempts: 1,
-    };
     // The response is a one-element array; an empty array means no events.
     const result = response[0];
     if (page === 1) stats = result?.stats;
@@ -58,30 +60,23 @@ export async function walkEvents(walk: Walk): Promise<HeartbeatEventsWindow> {
     walk.onPage?.(page, fresh);
     if (batch.length < walk.pageSize) break;
 
-    const times = batch.map((event, index) => {
-      const time = Date.parse(event.timestamp);
-      if (Number.isNaN(time)) {
-        throw new ResponseValidationError({
-          ...where,
-          issues: [
-            {
-              field: `[0].events[${index}].timestamp`,
-              problem: `not a date-time: ${JSON.stringify(event.timestamp)}`,
-            },
-          ],
-        });
-      }
-      return time;
-    });
+    const times = batch.flatMap((event) => heartbeatEventTime(event) ?? []);
     const oldest = Math.min(...times);
-    if (oldest === Math.max(...times) || oldest >= Date.parse(endTime)) {
+    const oneInstant = times.length === batch.length && oldest === Math.max(...times);
+    if (times.length === 0 || oneInstant || oldest >= Date.parse(endTime)) {
       throw new EventsWalkStuckError({
-        ...where,
-        timestamp: new Date(oldest).toISOString(),
+        operation: OPERATION,
+        method: "GET",
+        path: `${walk.path}?${new URLSearchParams({ startTime: walk.from, endTime, limit: String(walk.pageSize) })}`,
+        status: 200,
+        attempts: 1,
+        timestamp: times.length === 0 ? null : new Date(oldest).toISOString(),
         pageSize: walk.pageSize,
         events,
       });
     }
+    // A server that ignored the start sent events older than the window: nothing is left.
+    if (oldest < fromMs) break;
     endTime = new Date(oldest).toISOString();
   }
   return stats ? { events, stats } : { events };

@@ -43,8 +43,9 @@ export interface HeartbeatsApi {
   listEvents(checkId: string, query?: HeartbeatEventsOptions): Promise<HeartbeatEventsResponse>;
   /**
    * Every event between `from` and `to` (both inclusive), past the 10-event cap of one call,
-   * each exactly once, newest first. Throws `EventsWalkStuckError` when more than a page of
-   * events share one timestamp, which this API cannot page through.
+   * each exactly once, newest first (events without a readable timestamp are kept but cannot
+   * be paged by). Throws `EventsWalkStuckError` when more than a page of events share one
+   * timestamp, or a full page has none readable, which this API cannot page through.
    * @example const { events, stats } = await client.heartbeats.eventsBetween("chk_1", dayAgo, new Date())
    */
   eventsBetween(

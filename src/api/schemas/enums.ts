@@ -12,9 +12,14 @@ export type IncidentStatus = z.infer<typeof IncidentStatus>;
 export const SEVERITY_ORDER: readonly Severity[] = Severity.options;
 
 /**
- * Heartbeat event states. The spec shows only FAILING; PASSING is our decision for the
- * other state change (a heartbeat that pings on time again). Responses accept any string,
- * so a real server with more states does not break the client.
+ * Heartbeat event states (the service's reference). There is no PASSING.
+ * - `RECEIVED`: a ping arrived on time.
+ * - `EARLY`: a ping arrived earlier than expected.
+ * - `GRACE`: the ping is overdue, but still within the grace period.
+ * - `LATE`, `FAILING`: the ping was missed, or the job reported failing.
+ *
+ * Responses read `state` as any string: `heartbeatStateClass` (heartbeat.ts) says what a
+ * value means, and a state the service adds later is shown as it is and counted as unknown.
  */
-export const HeartbeatState = z.enum(["PASSING", "FAILING"]);
+export const HeartbeatState = z.enum(["RECEIVED", "EARLY", "GRACE", "LATE", "FAILING"]);
 export type HeartbeatState = z.infer<typeof HeartbeatState>;

@@ -1,25 +1,49 @@
 import { z } from "zod";
 import { ResponseDate } from "./dates";
+import { HeartbeatState } from "./enums";
 
-/** One heartbeat state change (spec 2.5). `state` is any string; see HeartbeatState. */
+/*
+ * What the service's reference allows in a heartbeat events answer (spec 2.5 and the
+ * contract): an event needs only its `id`; `state`, `timestamp`, `source` and `userAgent`
+ * may be missing, `source` and `userAgent` may be null; `stats.last24Hours` and
+ * `stats.last7Days` may be missing or null, and every member inside them may be missing.
+ * Every reader goes through `heartbeatStateClass` and `heartbeatEventTime` below, so an
+ * odd value degrades one event, never a whole read.
+ */
+
+/**
+ * A heartbeat state as a server sends it. The OpenAPI document lists the five states (so
+ * schemathesis holds the emulator to them); the client reads any string.
+ */
+export const ResponseHeartbeatState = z.string().meta({
+  enum: [...HeartbeatState.options],
+  description: `One of ${HeartbeatState.options.join(", ")}. Clients read another value as an unknown state.`,
+});
+
+/** One heartbeat event (spec 2.5). Only `id` is required. */
 export const HeartbeatEvent = z.object({
-  id: z.string(),
-  state: z.string(),
-  timestamp: ResponseDate,
-  source: z.string(),
-  userAgent: z.string(),
+  /** A UUID on the service; read as any string. */
+  id: z.string().meta({ format: "uuid" }),
+  state: ResponseHeartbeatState.optional(),
+  timestamp: ResponseDate.optional(),
+  /** Free text: where the event came from. */
+  source: z.string().nullable().optional(),
+  userAgent: z.string().nullable().optional(),
 });
 export type HeartbeatEvent = z.infer<typeof HeartbeatEvent>;
 
+/** Success ratios of one period, in percent (0..100); every member may be missing. */
 export const SuccessRatioPeriod = z.object({
-  successRatio: z.object({ previousPeriod: z.number(), currentPeriod: z.number() }),
-  totalEntitiesCurrentPeriod: z.number(),
+  successRatio: z
+    .object({ previousPeriod: z.number().optional(), currentPeriod: z.number().optional() })
+    .optional(),
+  totalEntitiesCurrentPeriod: z.number().optional(),
 });
 export type SuccessRatioPeriod = z.infer<typeof SuccessRatioPeriod>;
 
 export const HeartbeatStats = z.object({
-  last24Hours: SuccessRatioPeriod,
-  last7Days: SuccessRatioPeriod,
+  last24Hours: SuccessRatioPeriod.nullable().optional(),
+  last7Days: SuccessRatioPeriod.nullable().optional(),
 });
 export type HeartbeatStats = z.infer<typeof HeartbeatStats>;
 
@@ -33,3 +57,37 @@ export type HeartbeatEventsResult = z.infer<typeof HeartbeatEventsResult>;
 /** Response of GET /v1/checks/heartbeats/{checkId}/events (spec 4.3). */
 export const HeartbeatEventsResponse = z.array(HeartbeatEventsResult);
 export type HeartbeatEventsResponse = z.infer<typeof HeartbeatEventsResponse>;
+
+/**
+ * What a heartbeat state means:
+ * - `arrived`: RECEIVED or EARLY, a ping came (the heartbeat is healthy);
+ * - `grace`: GRACE, overdue but within the grace period;
+ * - `missed`: LATE or FAILING, missed or reported failing;
+ * - `unknown`: no state, or one this version does not know (shown as sent).
+ */
+export type HeartbeatStateClass = "arrived" | "grace" | "missed" | "unknown";
+
+const CLASS_OF: Readonly<Record<HeartbeatState, HeartbeatStateClass>> = {
+  RECEIVED: "arrived",
+  EARLY: "arrived",
+  GRACE: "grace",
+  LATE: "missed",
+  FAILING: "missed",
+};
+
+/** The one rule every layer uses to read a heartbeat state; see `HeartbeatStateClass`. */
+export function heartbeatStateClass(state: string | null | undefined): HeartbeatStateClass {
+  return typeof state === "string" && Object.hasOwn(CLASS_OF, state)
+    ? CLASS_OF[state as HeartbeatState]
+    : "unknown";
+}
+
+/**
+ * When an event happened, in epoch milliseconds, or `undefined` when its timestamp is
+ * missing or unreadable: such an event cannot be placed on a time axis or page by time.
+ */
+export function heartbeatEventTime(event: { timestamp?: string | undefined }): number | undefined {
+  if (event.timestamp === undefined) return undefined;
+  const ms = Date.parse(event.timestamp);
+  return Number.isFinite(ms) ? ms : undefined;
+}

@@ -256,7 +256,8 @@ export const CONTROL_ROUTES = {
     operationId: "recordHeartbeatPing",
     method: "POST",
     path: "/_control/accounts/{accountId}/heartbeats/{checkId}/pings",
-    summary: "Record a heartbeat ping; ok: false (or silence past the period) means FAILING",
+    summary:
+      "Record a heartbeat ping; ok: true arrived (RECEIVED or EARLY), ok: false is FAILING, silence past the period GRACE then LATE",
     pathParams: {
       accountId,
       checkId: { description: "The heartbeat check.", example: "hb-billing-sync" },

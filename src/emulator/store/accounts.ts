@@ -13,7 +13,7 @@ export function hashApiKey(apiKey: string): string {
 export type CheckKind = "api" | "heartbeat";
 
 export interface HeartbeatSettings {
-  /** Expected time between pings; without it a heartbeat fails only on a ping with `ok: false`. */
+  /** Expected time between pings; without it a heartbeat is never GRACE, LATE or EARLY. */
   periodMs: number | null;
   /** Extra time after the period before the heartbeat counts as missed. */
   graceMs: number;

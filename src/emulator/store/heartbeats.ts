@@ -1,14 +1,10 @@
 import type { DatabaseSync } from "node:sqlite";
-import type {
-  HeartbeatEvent,
-  HeartbeatEventsResult,
-  HeartbeatState,
-  SuccessRatioPeriod,
-} from "../../api/schemas";
+import type { HeartbeatEventsResult, SuccessRatioPeriod } from "../../api/schemas";
 import { statement } from "../database";
 import { ApiError, notFound } from "../http-error";
-import { DAY_MS, formatDuration, toIso } from "../time";
-import type { AccountStore, HeartbeatSettings } from "./accounts";
+import { DAY_MS, toIso } from "../time";
+import type { AccountStore } from "./accounts";
+import { deriveEvents, type Ping } from "./heartbeat-events";
 
 export interface NewPing {
   atMs: number;
@@ -23,81 +19,7 @@ export interface EventsWindow {
   limit: number;
 }
 
-interface Ping {
-  seq: number;
-  atMs: number;
-  ok: boolean;
-  source: string;
-  userAgent: string;
-}
-
-interface DerivedEvent extends HeartbeatEvent {
-  atMs: number;
-}
-
-/** Source and user agent of the FAILING event the emulator derives from a missed ping. */
-export const MISSED_PING_USER_AGENT = "incident-sync-emulator";
-
 const padded = (seq: number) => String(seq).padStart(12, "0");
-
-function describeMissed(settings: HeartbeatSettings): string {
-  const grace = settings.graceMs > 0 ? ` + ${formatDuration(settings.graceMs)} grace` : "";
-  return `missed: no ping within ${formatDuration(settings.periodMs ?? 0)}${grace}`;
-}
-
-/**
- * Derives the state changes of a heartbeat from its pings, oldest first.
- *
- * - A ping with `ok: true` makes the heartbeat PASSING, with `ok: false` FAILING.
- * - With a period, a heartbeat that gets no ping for `period + grace` after its last
- *   ping becomes FAILING at that deadline (if the deadline is not in the future).
- * - An event is emitted only when the state changes; the first ping always emits one.
- *
- * Event ids are `hbe_<ping sequence>` for ping events and `hbm_<sequence of the last
- * ping before the gap>` for missed pings, zero-padded so string order is creation order.
- */
-export function deriveEvents(
-  pings: readonly Ping[],
-  settings: HeartbeatSettings,
-  nowMs: number,
-): DerivedEvent[] {
-  const events: DerivedEvent[] = [];
-  let state: HeartbeatState | undefined;
-  let previous: Ping | undefined;
-  const missAfter = settings.periodMs === null ? null : settings.periodMs + settings.graceMs;
-  const checkMissed = (untilMs: number) => {
-    if (missAfter === null || previous === undefined || state === "FAILING") return;
-    const deadline = previous.atMs + missAfter;
-    if (untilMs <= deadline || deadline > nowMs) return;
-    state = "FAILING";
-    events.push({
-      id: `hbm_${padded(previous.seq)}`,
-      state,
-      atMs: deadline,
-      timestamp: toIso(deadline),
-      source: describeMissed(settings),
-      userAgent: MISSED_PING_USER_AGENT,
-    });
-  };
-  for (const ping of pings) {
-    checkMissed(ping.atMs);
-    const next: HeartbeatState = ping.ok ? "PASSING" : "FAILING";
-    if (next !== state) {
-      state = next;
-      events.push({
-        id: `hbe_${padded(ping.seq)}`,
-        state,
-        atMs: ping.atMs,
-        timestamp: toIso(ping.atMs),
-        source: ping.source,
-        userAgent: ping.userAgent,
-      });
-    }
-    previous = ping;
-  }
-  checkMissed(Number.POSITIVE_INFINITY);
-  return events;
-}
 
 /** Heartbeat pings, the events derived from them and their success-ratio statistics. */
 export class HeartbeatStore {
@@ -126,6 +48,7 @@ export class HeartbeatStore {
   /**
    * Spec 4.3: the events inside `[startMs, endMs]` (both inclusive), newest first, ties by
    * id descending, at most `limit`; with the statistics of the last 24 hours and 7 days.
+   * Events are derived from the pings on every read (`deriveEvents`), with stable ids.
    */
   events(accountId: string, checkId: string, window: EventsWindow, nowMs: number) {
     if (this.accounts.checkKind(accountId, checkId) !== "heartbeat") {
@@ -153,7 +76,7 @@ export class HeartbeatStore {
         }),
       );
     const settings = this.accounts.heartbeatSettings(accountId, checkId);
-    const events = deriveEvents(pings, settings, nowMs)
+    const events = deriveEvents({ accountId, checkId }, pings, settings, nowMs)
       .filter((event) => event.atMs >= window.startMs && event.atMs <= window.endMs)
       .sort((a, b) => b.atMs - a.atMs || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
       .slice(0, window.limit)

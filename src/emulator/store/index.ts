@@ -6,8 +6,8 @@ import { IncidentStore } from "./incidents";
 
 export type { CheckKind, HeartbeatSettings } from "./accounts";
 export type { NewCheckResult, RecordedResult } from "./error-groups";
+export { deriveEvents, MISSED_PING_USER_AGENT } from "./heartbeat-events";
 export type { EventsWindow, NewPing } from "./heartbeats";
-export { deriveEvents } from "./heartbeats";
 export type { NewIncidentUpdate } from "./incidents";
 export { INCIDENT_UPDATES_LIMIT } from "./incidents";
 
