@@ -13,13 +13,16 @@ const isUnavailable = (entry: unknown): entry is Unavailable =>
 
 const minute = (iso: string | null | undefined) => (iso ?? "").slice(0, 16).replace("T", " ");
 
-/** A success ratio as a person reads it; a period without pings has no ratio. */
+/**
+ * A success ratio as a person reads it; a period without pings has no ratio, and one the
+ * API left out (the period or its ratio may be missing or null) is n/a.
+ */
 function ratio(stats: HeartbeatStats | null, period: "last24Hours" | "last7Days"): string {
   const current = stats?.[period];
   if (!current) return "n/a";
-  return current.totalEntitiesCurrentPeriod === 0
-    ? "no pings"
-    : `${current.successRatio.currentPeriod}%`;
+  if (current.totalEntitiesCurrentPeriod === 0) return "no pings";
+  const value = current.successRatio?.currentPeriod;
+  return value === undefined ? "n/a" : `${value}%`;
 }
 
 /**

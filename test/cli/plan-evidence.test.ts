@@ -97,7 +97,7 @@ describe("plan --evidence", () => {
     const lines = section.split("\n").filter((line) => line.startsWith("- "));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(
-      /^- `inc-api-errors`: hb-nightly-backup FAILING since (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC, success 0% over 24 h; hb-typo: could not be read \(not found in this account, 404\); chk-api: 3 new error groups in the last hour \(4 seen\)$/,
+      /^- `inc-api-errors`: hb-nightly-backup LATE \(missed or failing\) since (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC, success 0% over 24 h; hb-typo: could not be read \(not found in this account, 404\); chk-api: 3 new error groups in the last hour \(4 seen\)$/,
     );
     expect(lines[1]).toBe("- `inc-checkout-latency`: no evidence listed in its definition");
     expect(output).not.toContain("inc-db-maintenance`:");
@@ -115,7 +115,7 @@ describe("plan --evidence", () => {
     const run = await runCli(["plan", "--base", "main", "--evidence"], repo, env);
     expect(run.exitCode).toBe(2);
     expect(run.stdout).toContain(
-      "Evidence (monitoring API):\n  inc-api-errors: hb-nightly-backup FAILING since",
+      "Evidence (monitoring API):\n  inc-api-errors: hb-nightly-backup LATE (missed or failing) since",
     );
 
     const json = await runCli(

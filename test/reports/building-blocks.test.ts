@@ -1,6 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { parseSince } from "../../src/reports";
+import { heartbeatLane, timeByMeaning, timeInState } from "../../src/reports/heartbeats/lane";
+import { stateAtEnd } from "../../src/reports/heartbeats/state";
+import { stateCounts, statsRows } from "../../src/reports/heartbeats/stats";
+import { eventWarnings } from "../../src/reports/heartbeats/warnings";
 import { histogram, stateSegments } from "../../src/reports/html/chart-data";
 import { mapConcurrent, mergeAsync } from "../../src/reports/shared/async-streams";
 
@@ -112,17 +116,17 @@ describe("report building blocks", () => {
     const segments = stateSegments(
       [
         { at: at(2), state: "FAILING" },
-        { at: at(-5), state: "PASSING" },
-        { at: at(5), state: "PASSING" },
+        { at: at(-5), state: "RECEIVED" },
+        { at: at(5), state: "RECEIVED" },
       ],
       at(0),
       at(8),
-      "PASSING",
+      "RECEIVED",
     );
     expect(segments.map((s) => [s.state, (s.to - s.from) / 3_600_000, s.label])).toEqual([
-      ["PASSING", 2, "PASSING for 2 h"],
+      ["RECEIVED", 2, "RECEIVED for 2 h"],
       ["FAILING", 3, "FAILING for 3 h"],
-      ["PASSING", 3, "PASSING for 3 h"],
+      ["RECEIVED", 3, "RECEIVED for 3 h"],
     ]);
     expect(stateSegments([], at(0), at(1), undefined)).toEqual([
       {
@@ -132,6 +136,57 @@ describe("report building blocks", () => {
         label: "state unknown (no earlier event) for 1 h",
       },
     ]);
+  });
+
+  test("a heartbeat lane colours bands by what a state means, shows an unknown state as sent, and leaves an event without a timestamp off with a counted warning", () => {
+    const at = (h: number) => Date.UTC(2026, 10, 1, h);
+    const iso = (h: number) => new Date(at(h)).toISOString();
+    const events = [
+      { id: "a", state: "EARLY", timestamp: iso(1), source: "cron", userAgent: null },
+      { id: "b", state: "PAUSED", timestamp: iso(3) },
+      { id: "c", timestamp: iso(5) },
+      { id: "d", state: "LATE" },
+      { id: "e", state: "GRACE", timestamp: "soon" },
+    ];
+    const check = {
+      checkId: "hb-1",
+      lastEventBefore: { id: "z", state: "GRACE", timestamp: iso(-1) },
+      events,
+      stats: { last24Hours: null, last7Days: { successRatio: { currentPeriod: 99.5 } } },
+      stateAtEnd: stateAtEnd(events, null),
+      warnings: eventWarnings(events),
+    };
+
+    const lane = heartbeatLane(check, at(0), at(8));
+    expect(lane.segments.map((s) => [s.state, s.key, (s.to - s.from) / 3_600_000])).toEqual([
+      ["GRACE", "grace", 1],
+      ["EARLY", "arrived", 2],
+      ["PAUSED", "unknown", 2],
+      ["(no state)", "unknown", 3],
+    ]);
+    expect(lane.marks.map((m) => [m.key, m.label])).toEqual([
+      ["arrived", "2026-11-01 01:00:00 UTC: EARLY (healthy) · cron"],
+      ["unknown", "2026-11-01 03:00:00 UTC: PAUSED (unknown state)"],
+      ["unknown", "2026-11-01 05:00:00 UTC: (no state) (unknown state)"],
+    ]);
+    expect(timeByMeaning(timeInState(lane))).toEqual({
+      arrived: 0.25,
+      grace: 0.125,
+      missed: 0,
+      unknown: 0.625,
+    });
+    expect(check.stateAtEnd).toEqual({ state: null, meaning: "unknown", since: iso(5) });
+    expect(check.warnings).toEqual([
+      "2 events have no readable timestamp: listed, but left off the chart and the timeline",
+      '2 events have no state this version knows ("PAUSED", (no state)): shown as sent and counted as unknown',
+    ]);
+    expect(statsRows(check)).toEqual([
+      ["24 h", "n/a", "n/a", "n/a", "n/a"],
+      ["7 d", "99.50 %", "n/a", "n/a", "n/a"],
+    ]);
+    expect(stateCounts(check)).toBe(
+      "1 EARLY, 1 PAUSED, 1 (no state), 1 LATE, 1 GRACE (1 healthy, 2 unknown state, 1 missed or failing, 1 overdue, in grace)",
+    );
   });
 
   test("--since reads durations and ISO dates, and refuses the future", () => {

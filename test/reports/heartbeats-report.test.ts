@@ -37,17 +37,18 @@ describe("report heartbeats", () => {
     const [flappy] = parsed.checks;
     expect(flappy?.events).toHaveLength(45);
     expect(new Set(flappy?.events.map((e) => e.id)).size).toBe(45);
-    const times = flappy!.events.map((e) => Date.parse(e.timestamp));
+    const times = flappy!.events.map((e) => Date.parse(e.timestamp!));
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(times[0]).toBeGreaterThanOrEqual(Date.parse(parsed.window.from));
     expect(flappy?.events.slice(0, 4).map((e) => e.state)).toEqual([
-      "PASSING",
+      "RECEIVED",
       "FAILING",
-      "PASSING",
+      "RECEIVED",
       "FAILING",
     ]);
-    expect(flappy?.stats?.last24Hours.successRatio.currentPeriod).toBeGreaterThan(0);
-    expect(flappy?.stats?.last7Days.totalEntitiesCurrentPeriod).toBeGreaterThan(0);
+    expect(flappy?.stats?.last24Hours?.successRatio?.currentPeriod).toBeGreaterThan(0);
+    expect(flappy?.stats?.last7Days?.totalEntitiesCurrentPeriod).toBeGreaterThan(0);
+    expect(flappy?.warnings).toEqual([]);
     expect(stderr()).toBe("Wrote 45 event(s) of 1 heartbeat(s).\n");
   });
 
@@ -91,6 +92,25 @@ describe("report heartbeats", () => {
     const events = tables.filter((t) => t.headers[0] === "Time");
     expect(events).toHaveLength(1);
     expect(events[0]?.rows).toHaveLength(45);
+  });
+
+  test("a heartbeat that pings on time every hour is shown as healthy, with its state since before the window", async () => {
+    const json = HeartbeatReport.parse(
+      JSON.parse((await report({ format: "json", check: ["hb-steady"] })).stdout()),
+    );
+    const [steady] = json.checks;
+    // One RECEIVED 29 h 10 min ago, and no state change since: on-time pings are not events.
+    expect(steady?.events).toEqual([]);
+    expect(steady?.lastEventBefore?.state).toBe("RECEIVED");
+    expect(steady?.stateAtEnd).toMatchObject({ state: "RECEIVED", meaning: "arrived" });
+    expect(steady?.warnings).toEqual([]);
+
+    const { stdout } = await report({ format: "md", check: ["hb-steady"] });
+    expect(stdout()).toMatch(/^Now: RECEIVED \(healthy\) since \S+ \S+ UTC \(1 d 5 h\)\.$/m);
+
+    const html = (await report({ format: "html", check: ["hb-steady"] })).stdout();
+    expect(html).toContain("Now: RECEIVED (healthy) since");
+    expect(html).toContain("Time in each state over the window: RECEIVED 100.0 %.");
   });
 
   test("a --since that is neither a duration nor a date is refused with the accepted forms", async () => {

@@ -37,6 +37,10 @@ export async function runReportHeartbeats(
     const report = await collectHeartbeats(client.heartbeats, options.check, from, now, now);
     await writeHeartbeatReport(report, options.format, sink);
     await sink.commit();
+    for (const check of report.checks) {
+      for (const warning of check.warnings)
+        io.stderr.write(`warning: ${check.checkId}: ${warning}\n`);
+    }
     const events = report.checks.reduce((n, c) => n + c.events.length, 0);
     const where = options.out ? ` to ${options.out}` : "";
     io.stderr.write(`Wrote ${events} event(s) of ${report.checks.length} heartbeat(s)${where}.\n`);

@@ -89,6 +89,11 @@ export async function runReportIncident(
     });
     await writeIncidentReport(report, options.format, sink);
     await sink.commit();
+    for (const heartbeat of report.incidents.flatMap((i) => i.heartbeats)) {
+      for (const warning of heartbeat.warnings) {
+        io.stderr.write(`warning: ${heartbeat.checkId}: ${warning}\n`);
+      }
+    }
     const entries = report.incidents.reduce((n, i) => n + i.timeline.length, 0);
     const where = options.out ? ` to ${options.out}` : "";
     io.stderr.write(

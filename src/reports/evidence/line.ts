@@ -1,3 +1,4 @@
+import { stateWithMeaning } from "../heartbeats/state";
 import { mdText } from "../shared/markdown";
 import type { CheckEvidence, HeartbeatEvidence, IncidentEvidence } from "./read";
 
@@ -12,10 +13,9 @@ function sinceText(iso: string, now: Date): string {
 
 function heartbeatText(h: HeartbeatEvidence, now: Date): string {
   if (h.error) return `${h.checkId}: could not be read (${h.error})`;
-  const state =
-    h.state && h.since
-      ? `${h.state} since ${sinceText(h.since, now)}`
-      : "no state change in 30 days";
+  const state = h.found
+    ? `${stateWithMeaning(h.state)} since ${h.since ? sinceText(h.since, now) : "an unknown time"}`
+    : "no state change in 30 days";
   const ratio = h.successRatio24h === null ? "n/a" : `${Math.round(h.successRatio24h)}%`;
   return `${h.checkId} ${state}, success ${ratio} over 24 h`;
 }
@@ -32,7 +32,7 @@ function checkText(c: CheckEvidence): string {
 
 /**
  * One short line of what an incident's monitors say now, e.g.
- * `hb-nightly-backup FAILING since 02:10 UTC, success 71% over 24 h; chk-api: 3 new error groups in the last hour`.
+ * `hb-nightly-backup LATE (missed or failing) since 02:10 UTC, success 71% over 24 h; chk-api: 3 new error groups in the last hour`.
  */
 export function evidenceLine(evidence: IncidentEvidence, now: Date): string {
   const parts = [

@@ -1,5 +1,9 @@
 import { NotFoundError } from "../../api/errors";
-import type { ErrorGroup, HeartbeatEventsResponse } from "../../api/schemas";
+import {
+  type ErrorGroup,
+  type HeartbeatEventsResponse,
+  heartbeatEventTime,
+} from "../../api/schemas";
 
 /** The parts of the API client an evidence line reads through. */
 export interface EvidenceReader {
@@ -15,7 +19,11 @@ export interface EvidenceReader {
 /** A heartbeat now: its state and since when, and the API's success ratio over 24 h. */
 export interface HeartbeatEvidence {
   checkId: string;
+  /** Whether an event was found in the 30 days looked back. */
+  found: boolean;
+  /** The newest event's state as sent; null when it has none (or there is no event). */
   state: string | null;
+  /** When the newest event happened, ISO UTC; null when its timestamp is missing or unreadable. */
   since: string | null;
   /** Percent, 0..100, as the API gives it. */
   successRatio24h: number | null;
@@ -59,14 +67,23 @@ async function heartbeatNow(
       limit: 1,
     });
     const latest = result?.events?.[0];
+    const since = latest ? heartbeatEventTime(latest) : undefined;
     return {
       checkId,
+      found: latest !== undefined,
       state: latest?.state ?? null,
-      since: latest?.timestamp ?? null,
-      successRatio24h: result?.stats?.last24Hours.successRatio.currentPeriod ?? null,
+      since: since === undefined ? null : new Date(since).toISOString(),
+      successRatio24h: result?.stats?.last24Hours?.successRatio?.currentPeriod ?? null,
     };
   } catch (error) {
-    return { checkId, state: null, since: null, successRatio24h: null, error: reason(error) };
+    return {
+      checkId,
+      found: false,
+      state: null,
+      since: null,
+      successRatio24h: null,
+      error: reason(error),
+    };
   }
 }
 

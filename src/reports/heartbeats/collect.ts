@@ -1,9 +1,17 @@
-import type { HeartbeatEvent, HeartbeatEventsResponse, HeartbeatStats } from "../../api/schemas";
+import { EventsWalkStuckError } from "../../api/errors";
+import {
+  type HeartbeatEvent,
+  type HeartbeatEventsResponse,
+  type HeartbeatStats,
+  heartbeatEventTime,
+} from "../../api/schemas";
 import {
   HEARTBEAT_REPORT_KIND,
   type HeartbeatReport,
   type HeartbeatReportCheck,
 } from "./report-schema";
+import { stateAtEnd } from "./state";
+import { eventWarnings } from "./warnings";
 
 /** The part of the API client that heartbeat reports read through. */
 export interface HeartbeatReader {
@@ -22,10 +30,43 @@ export interface HeartbeatReader {
 const LOOKBACK_MS = 30 * 86_400_000;
 
 /**
+ * The events of the window. A walk the API cannot finish (more than a page of events at one
+ * instant, or a page without readable timestamps) keeps what it read, with a warning, so
+ * one odd heartbeat does not fail a report.
+ */
+async function readWindow(
+  reader: HeartbeatReader,
+  checkId: string,
+  from: Date,
+  to: Date,
+): Promise<{ events: HeartbeatEvent[]; stats: HeartbeatStats | undefined; warnings: string[] }> {
+  try {
+    const { events, stats } = await reader.eventsBetween(checkId, from, to);
+    return { events, stats, warnings: [] };
+  } catch (error) {
+    if (!(error instanceof EventsWalkStuckError)) throw error;
+    return {
+      events: [...error.events],
+      stats: undefined,
+      warnings: [`only the newest ${error.events.length} event(s) could be read: ${error.message}`],
+    };
+  }
+}
+
+/** Oldest first; events without a readable timestamp cannot be ordered and go last. */
+function oldestFirst(events: Iterable<HeartbeatEvent>): HeartbeatEvent[] {
+  const key = (event: HeartbeatEvent) => heartbeatEventTime(event) ?? Number.POSITIVE_INFINITY;
+  return [...events].sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    return x === y ? 0 : x < y ? -1 : 1;
+  });
+}
+
+/**
  * Reads one heartbeat over a window: every event in it (the client walks past the API's
  * 10-per-call cap), sorted oldest first and deduplicated by id (windows the client splits
  * may share an edge), the stats, and the last event before the window (one call of one
- * event), whose state held when the window opened.
+ * event), whose state held when the window opened; with warnings about odd values.
  */
 export async function collectHeartbeat(
   reader: HeartbeatReader,
@@ -34,23 +75,23 @@ export async function collectHeartbeat(
   to: Date,
 ): Promise<HeartbeatReportCheck> {
   const before = new Date(from.getTime() - 1);
-  const [{ events, stats }, earlier] = await Promise.all([
-    reader.eventsBetween(checkId, from, to),
+  const [window, earlier] = await Promise.all([
+    readWindow(reader, checkId, from, to),
     reader.listEvents(checkId, {
       startTime: new Date(from.getTime() - LOOKBACK_MS),
       endTime: before,
       limit: 1,
     }),
   ]);
-  const byId = new Map(events.map((e) => [e.id, e]));
-  const sorted = [...byId.values()].sort(
-    (a, b) => (Date.parse(a.timestamp) || 0) - (Date.parse(b.timestamp) || 0),
-  );
+  const events = oldestFirst(new Map(window.events.map((e) => [e.id, e])).values());
+  const lastEventBefore = earlier[0]?.events?.[0] ?? null;
   return {
     checkId,
-    lastEventBefore: earlier[0]?.events?.[0] ?? null,
-    events: sorted,
-    stats: stats ?? null,
+    lastEventBefore,
+    events,
+    stats: window.stats ?? null,
+    stateAtEnd: stateAtEnd(events, lastEventBefore),
+    warnings: [...window.warnings, ...eventWarnings(events)],
   };
 }
 

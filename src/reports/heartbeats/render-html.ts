@@ -1,8 +1,10 @@
+import { heartbeatStateClass } from "../../api/schemas";
 import type { LanesSpec } from "../html/chart-data";
 import { chartSlot, staticTable, tableSlot, tableSpec } from "../html/table-data";
 import { esc, htmlPage } from "../shared/html";
-import { heartbeatLane, timeInStateText } from "./lane";
+import { currentState, heartbeatLane, heartbeatLegend, timeInStateText } from "./lane";
 import type { HeartbeatReport } from "./report-schema";
+import { MEANING_TEXT, stateName, stateWithMeaning } from "./state";
 import { STATS_HEADERS, stateCounts, statsRows } from "./stats";
 
 /**
@@ -19,10 +21,8 @@ export function renderHeartbeatHtml(report: HeartbeatReport): string {
     to,
     lanes,
     legend: [
-      { key: "PASSING", label: "passing" },
-      { key: "FAILING", label: "failing" },
-      { key: "UNKNOWN", label: "unknown (no earlier event)" },
-      { key: "FAILING", label: "state change (dot)", shape: "mark" },
+      ...heartbeatLegend(),
+      { key: "missed", label: "state change (dot, coloured as its band)", shape: "mark" },
     ],
   };
   const tables: Record<string, unknown> = {};
@@ -31,13 +31,24 @@ export function renderHeartbeatHtml(report: HeartbeatReport): string {
     tables[id] = tableSpec(
       check.events,
       [
-        { key: "time", label: "Time", kind: "time", value: (e) => e.timestamp },
-        { key: "state", label: "State", kind: "badge", value: (e) => e.state },
-        { key: "source", label: "Source", kind: "text", value: (e) => e.source },
-        { key: "userAgent", label: "User agent", kind: "mono", value: (e) => e.userAgent },
+        { key: "time", label: "Time", kind: "time", value: (e) => e.timestamp ?? null },
+        { key: "state", label: "State", kind: "badge", value: (e) => stateName(e.state) },
+        {
+          key: "meaning",
+          label: "Meaning",
+          kind: "text",
+          value: (e) => MEANING_TEXT[heartbeatStateClass(e.state)],
+        },
+        { key: "source", label: "Source", kind: "text", value: (e) => e.source ?? null },
+        { key: "userAgent", label: "User agent", kind: "mono", value: (e) => e.userAgent ?? null },
         { key: "id", label: "Event", kind: "id", value: (e) => e.id },
       ],
-      { sortBy: "time", dir: "desc", facets: ["state"], empty: "No events in the window." },
+      {
+        sortBy: "time",
+        dir: "desc",
+        facets: ["state", "meaning"],
+        empty: "No events in the window.",
+      },
     );
     const stats = check.stats
       ? staticTable(
@@ -47,10 +58,15 @@ export function renderHeartbeatHtml(report: HeartbeatReport): string {
         )
       : `<p class="meta">No stats returned.</p>`;
     const before = check.lastEventBefore
-      ? `${esc(check.lastEventBefore.state)} since ${esc(check.lastEventBefore.timestamp)}`
+      ? `${esc(stateWithMeaning(check.lastEventBefore.state))} since ${esc(check.lastEventBefore.timestamp ?? "an unknown time")}`
       : "unknown (no event in the 30 days before)";
+    const warnings = check.warnings
+      .map((warning) => `<p class="warning">Warning: ${esc(warning)}</p>`)
+      .join("\n");
     return `<section class="heartbeat" data-check="${esc(check.checkId)}">
 <h2><code class="id">${esc(check.checkId)}</code></h2>
+<p class="now">Now: ${esc(currentState(check, to))}.</p>
+${warnings}
 ${stats}
 <p>${check.events.length} event(s) in the window: ${esc(stateCounts(check))}. State when the window opened: ${before}. Time in each state over the window: ${esc(timeInStateText(lanes[i]!))}.</p>
 ${tableSlot(id)}

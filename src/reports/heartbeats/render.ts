@@ -1,8 +1,11 @@
+import { type HeartbeatEvent, heartbeatEventTime, heartbeatStateClass } from "../../api/schemas";
 import { writeDocumentReport } from "../shared/document-report";
-import { mdTable } from "../shared/markdown";
+import { mdTable, mdText } from "../shared/markdown";
 import type { ReportSink } from "../shared/output";
+import { currentState } from "./lane";
 import { renderHeartbeatHtml } from "./render-html";
 import type { HeartbeatReport } from "./report-schema";
+import { MEANING_TEXT, stateName } from "./state";
 import { STATS_HEADERS, stateCounts, statsRows } from "./stats";
 
 export const HEARTBEAT_REPORT_FORMATS = ["md", "csv", "json", "html"] as const;
@@ -30,6 +33,7 @@ export async function writeHeartbeatReport(
 }
 
 function renderMarkdown(report: HeartbeatReport): string {
+  const to = Date.parse(report.window.to);
   const parts = [
     "# Heartbeats",
     "",
@@ -38,16 +42,31 @@ function renderMarkdown(report: HeartbeatReport): string {
   ];
   for (const check of report.checks) {
     parts.push(`## ${check.checkId}`, "");
+    parts.push(`Now: ${mdText(currentState(check, to))}.`, "");
+    for (const warning of check.warnings) parts.push(`> Warning: ${mdText(warning)}`, "");
     parts.push(check.stats ? mdTable(STATS_HEADERS, statsRows(check)) : "No stats returned.\n");
-    parts.push(`${check.events.length} event(s) in the window: ${stateCounts(check)}.`, "");
+    parts.push(`${check.events.length} event(s) in the window: ${mdText(stateCounts(check))}.`, "");
     if (check.events.length) {
       parts.push(
         mdTable(
-          ["Time", "State", "Source", "User agent"],
-          [...check.events].reverse().map((e) => [e.timestamp, e.state, e.source, e.userAgent]),
+          ["Time", "State", "Meaning", "Source", "User agent"],
+          newestFirst(check.events).map((e) => [
+            e.timestamp ?? "(no timestamp)",
+            stateName(e.state),
+            MEANING_TEXT[heartbeatStateClass(e.state)],
+            e.source ?? "",
+            e.userAgent ?? "",
+          ]),
         ),
       );
     }
   }
   return parts.join("\n");
+}
+
+/** The report's events (oldest first, unplaceable last) newest first, unplaceable still last. */
+function newestFirst(events: readonly HeartbeatEvent[]): HeartbeatEvent[] {
+  const placed = events.filter((e) => heartbeatEventTime(e) !== undefined);
+  const unplaced = events.filter((e) => heartbeatEventTime(e) === undefined);
+  return [...placed.reverse(), ...unplaced];
 }

@@ -77,6 +77,8 @@ export interface LaneSegment {
   from: number;
   to: number;
   state: string;
+  /** Colour key when it is not the state itself (a heartbeat state's meaning). */
+  key?: string;
   /** Tooltip text. */
   label: string;
 }
@@ -85,7 +87,7 @@ export interface LaneSegment {
 export interface LaneMark {
   at: number;
   to?: number;
-  /** Colour key: a state, `update`, `group-new`, `group-earlier`. */
+  /** Colour key: a state or its meaning, `update`, `group-new`, `group-earlier`. */
   key: string;
   label: string;
 }
@@ -135,12 +137,14 @@ export function formatDuration(ms: number): string {
 /**
  * The bands of a lane from its state changes over `[from, to]`: the state in force at
  * `from` (`before`, else UNKNOWN) until the first change, each change until the next.
+ * `describe` words a state for the tooltip (`RECEIVED (healthy)`); the state by default.
  */
 export function stateSegments(
   changes: readonly StateChange[],
   from: number,
   to: number,
   before: string | undefined,
+  describe: (state: string) => string = (state) => state,
 ): LaneSegment[] {
   const sorted = changes
     .filter((c) => Number.isFinite(c.at) && c.at <= to)
@@ -150,7 +154,7 @@ export function stateSegments(
   let state = before ?? "UNKNOWN";
   const close = (end: number) => {
     if (end > cursor) {
-      const known = state === "UNKNOWN" ? "state unknown (no earlier event)" : state;
+      const known = state === "UNKNOWN" ? "state unknown (no earlier event)" : describe(state);
       segments.push({
         from: cursor,
         to: end,

@@ -1,4 +1,4 @@
-import { heartbeatLane, utcText } from "../heartbeats/lane";
+import { heartbeatLane, heartbeatLegend, utcText } from "../heartbeats/lane";
 import { STATS_HEADERS, statsRows } from "../heartbeats/stats";
 import { formatDuration, type Lane, type LanesSpec, stateSegments } from "../html/chart-data";
 import { errorGroupColumns } from "../html/error-group-columns";
@@ -58,10 +58,7 @@ function incidentChart(incident: IncidentReportIncident, now: number): LanesSpec
     ...(incident.startedAt ? [{ key: "incident", label: "incident open" }] : []),
     ...statuses.map((status) => ({ key: status, label: status.toLowerCase() })),
   ];
-  if (incident.heartbeats.length) {
-    legend.push({ key: "PASSING", label: "heartbeat passing" });
-    legend.push({ key: "FAILING", label: "heartbeat failing" });
-  }
+  if (incident.heartbeats.length) legend.push(...heartbeatLegend("heartbeat "));
   if (incident.checks.length) {
     legend.push({ key: "group-new", label: "error group new during the incident", shape: "mark" });
     legend.push({ key: "group-earlier", label: "error group seen before", shape: "mark" });

@@ -1,4 +1,5 @@
-import { currentState, utcText } from "../heartbeats/lane";
+import { heartbeatStateClass } from "../../api/schemas";
+import { currentState, timeByMeaning, utcText } from "../heartbeats/lane";
 import { formatDuration } from "../html/chart-data";
 import type {
   IncidentReportCheck,
@@ -31,19 +32,23 @@ function percent(share: number | undefined): string {
   return share === undefined ? "n/a" : `${(share * 100).toFixed(1)} %`;
 }
 
-/** One line about a heartbeat over the window: state now, time failing, the API's ratios. */
+/**
+ * One line about a heartbeat over the window: state now, time missed or failing (LATE,
+ * FAILING), the API's ratio, and any warning about odd values the API sent.
+ */
 export function heartbeatSummary(
   heartbeat: IncidentReportHeartbeat,
   incident: IncidentReportIncident,
 ): string {
   const to = Date.parse(incident.window.to);
-  const failing = heartbeat.events.filter((e) => e.state === "FAILING").length;
-  const ratio = heartbeat.stats?.last24Hours.successRatio.currentPeriod;
+  const missed = heartbeat.events.filter((e) => heartbeatStateClass(e.state) === "missed").length;
+  const ratio = heartbeat.stats?.last24Hours?.successRatio?.currentPeriod;
   return [
     `${currentState(heartbeat, to)} at the end of the window`,
-    `${heartbeat.events.length} state change(s) in the window, ${failing} to FAILING`,
-    `failing ${percent(heartbeat.timeInState.FAILING ?? 0)} of the window`,
+    `${heartbeat.events.length} state change(s) in the window, ${missed} to missed or failing`,
+    `missed or failing ${percent(timeByMeaning(heartbeat.timeInState).missed)} of the window`,
     `success ${ratio === undefined ? "n/a" : `${ratio.toFixed(2)} %`} over the last 24 h (API)`,
+    ...heartbeat.warnings.map((warning) => `warning: ${warning}`),
   ].join("; ");
 }
 

@@ -1,10 +1,11 @@
 import { publishedAt } from "../../incident";
+import { eventOrigin, placedEvents, stateName, stateWithMeaning } from "../heartbeats/state";
 import type { IncidentReportIncident, TimelineEntry } from "./report-schema";
 
 /**
  * Lines the incident's story up on one time axis, oldest first: every update, every
- * heartbeat state change in the window, and when each error group of the window was
- * first and last seen (each only if it falls in the window).
+ * heartbeat state change in the window that has a readable timestamp, and when each error
+ * group of the window was first and last seen (each only if it falls in the window).
  */
 export function buildTimeline(incident: Omit<IncidentReportIncident, "timeline">): TimelineEntry[] {
   const from = Date.parse(incident.window.from);
@@ -23,17 +24,18 @@ export function buildTimeline(incident: Omit<IncidentReportIncident, "timeline">
       text: update.description,
     });
   }
+  // An event without a readable timestamp has no place on the axis: it is left out here,
+  // and the heartbeat's warnings count it.
   for (const heartbeat of incident.heartbeats) {
-    for (const event of heartbeat.events) {
-      const ms = Date.parse(event.timestamp);
+    for (const { at: ms, event } of placedEvents(heartbeat.events)) {
       entries.push({
         ms,
         at: new Date(ms).toISOString(),
         kind: "heartbeat",
         source: heartbeat.checkId,
-        state: event.state,
+        state: stateName(event.state),
         ref: event.id,
-        text: `${event.state} (${event.source}, ${event.userAgent})`,
+        text: `${stateWithMeaning(event.state)}${eventOrigin(event)}`,
       });
     }
   }

@@ -12,7 +12,16 @@ export const OLDER_PINGS = [
   { at: "-2d", ok: false, source: "cron", userAgent: "curl/8.5.0" },
 ];
 
+/** An hourly job that pinged on time every hour, the last 10 minutes ago: healthy throughout. */
+export const STEADY_PINGS = Array.from({ length: 30 }, (_, i) => ({
+  at: `-${(29 - i) * 60 + 10}m`,
+  ok: true,
+  source: "k8s-cronjob",
+  userAgent: "steady/1.0",
+}));
+
 export const HEARTBEATS = [
   { checkId: "hb-flappy", name: "Flappy sync", pings: [...OLDER_PINGS, ...FLAPPY_PINGS] },
   { checkId: "hb-quiet", name: "Quiet job", pings: [] },
+  { checkId: "hb-steady", name: "Steady sync", period: "1h", grace: "10m", pings: STEADY_PINGS },
 ];

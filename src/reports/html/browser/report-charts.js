@@ -6,10 +6,16 @@
   const ns = window.incidentSyncReport;
   /* global uPlot */
 
-  /** One colour per state or kind, shared by bands, marks and legends. */
+  /**
+   * One colour per state or kind, shared by bands, marks and legends. Heartbeat lanes are
+   * coloured by what a state means (arrived, grace, missed, unknown), never by its name, so
+   * a state the service adds later is drawn as unknown.
+   */
   const COLORS = {
-    PASSING: "#1a7f37",
-    FAILING: "#cf222e",
+    arrived: "#1a7f37",
+    grace: "#bf8700",
+    missed: "#cf222e",
+    unknown: "#8c959f",
     UNKNOWN: "#8c959f",
     INVESTIGATING: "#cf222e",
     IDENTIFIED: "#bc4c00",
@@ -22,7 +28,8 @@
     "last-seen": "#0969da",
     incident: "#fff8c5",
   };
-  const colorOf = (key) => COLORS[key] ?? "#9a6700";
+  // Keys can be server text (a status): only the table's own entries are colours.
+  const colorOf = (key) => (Object.hasOwn(COLORS, key) ? COLORS[key] : "#9a6700");
   const utc = (seconds) => uPlot.tzDate(new Date(seconds * 1e3), "Etc/UTC");
   const when = (ms) => ns.formatTime(new Date(ms).toISOString());
 
@@ -147,7 +154,7 @@
 
   /**
    * Lanes on one time axis: { from, to, highlight?: { from, to, label }, lanes: [{ label,
-   * segments: [{ from, to, state, label }], marks: [{ at, to?, key, label }] }], legend }.
+   * segments: [{ from, to, state, key?, label }], marks: [{ at, to?, key, label }] }], legend }.
    * Segments are bands coloured by state; marks are dots (with a thin line to `to`).
    */
   function lanes(root, spec) {
@@ -182,7 +189,7 @@
       spec.lanes.forEach((lane, l) => {
         for (const s of lane.segments) {
           ctx.globalAlpha = s.state === "UNKNOWN" ? 0.25 : 0.45;
-          ctx.fillStyle = colorOf(s.state);
+          ctx.fillStyle = colorOf(s.key ?? s.state);
           ctx.fillRect(x(s.from), y(l) - band / 2, Math.max(px, x(s.to) - x(s.from)), band);
         }
         ctx.globalAlpha = 1;
