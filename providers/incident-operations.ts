@@ -274,9 +274,9 @@ async function withCatalogNames(
  *
  * Whether the service's PUT posts a status update or only sets `lastUpdateStatus` is not
  * documented, and with the second the updates can show an older status than the live one. The
- * PUT's answer always holds the live `lastUpdateStatus`, so when a PUT without a status answers
- * another status than the declared one, the guard is checked against that answer and the status
- * is sent in a second PUT: the apply converges in one run under either behaviour.
+ * PUT's answer always holds the live `lastUpdateStatus`: a PUT without a status comes first,
+ * the guard is checked against its answer, and only then is an open status sent, in a second
+ * PUT. The apply converges in one run under either behaviour and never reopens blindly.
  */
 async function apply(
   session: ProviderSession,
@@ -294,10 +294,13 @@ async function apply(
   }
   const { observed, ...declared } = inputs;
   const seenUntil = observed?.kind === "read" ? (observed.newestAt ?? "") : (olds?.appliedAt ?? "");
-  const sent = statusToSend(inputs.status, live);
-  let result = await put(session, inputs, sent, seenUntil);
+  // An open status is sent only after a PUT without one has shown the live status: the
+  // updates may be older than the truth (a PUT that only sets the field posts none), and
+  // sending it blindly could reopen an incident resolved that way. RESOLVED reopens nothing.
+  const first = statusToSend(inputs.status, live) === "RESOLVED" ? "RESOLVED" : undefined;
+  let result = await put(session, inputs, first, seenUntil);
   const answered = result.live.status;
-  if (sent === undefined && answered !== inputs.status) {
+  if (answered !== inputs.status) {
     const fromAnswer: LiveStatus = { status: answered, source: "applied" };
     if (reopenRefused(answered, inputs.status, inputs.reopen)) {
       throw new Error(reopenMessage(inputs.incidentId, inputs.status, fromAnswer));
