@@ -21,13 +21,19 @@ type Operations = typeof import("./incident-operations");
  * resolves neither self-references nor the project's node_modules.
  */
 // Resolved once per plugin process; every later call of every method reuses the module. The
-// body is what the state stores, so its comments live here, outside it.
+// body is what the state stores, so its comments live here, outside it. Pulumi parses the
+// serialized code with the project's `typescript`, or, in a project without one, with the
+// TypeScript 3.8 it vendors, which knows no `??=` or other syntax newer than ES2019: this code
+// and the provider's methods keep to what 3.8 parses (found by installing the packed package
+// into a project without TypeScript, test/engine/plain-cli.test.ts).
 const operations = (provider: ProviderSession & { operations?: Operations }): Operations => {
-  const { createRequire } = require("node:module") as typeof import("node:module");
-  const { join } = require("node:path") as typeof import("node:path");
-  provider.operations ??= createRequire(join(process.cwd(), "package.json"))(
-    "incident-sync/provider-operations",
-  ) as Operations;
+  if (!provider.operations) {
+    const { createRequire } = require("node:module") as typeof import("node:module");
+    const { join } = require("node:path") as typeof import("node:path");
+    provider.operations = createRequire(join(process.cwd(), "package.json"))(
+      "incident-sync/provider-operations",
+    ) as Operations;
+  }
   return provider.operations;
 };
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveEngine } from "../../src/engine";
 import { runCli } from "../cli/run-cli";
-import { copyCheckout, installCheckout } from "./support/checkout";
+import { copyCheckout, reuseBuild } from "./support/checkout";
 
 const timeout = 300_000;
 
@@ -29,7 +29,7 @@ describe("incident-sync up --emulator, the main job behind npm start", () => {
     await resolveEngine();
     root = mkdtempSync(join(tmpdir(), "incident-sync-main-job-"));
     project = copyCheckout(join(root, "project"));
-    installCheckout(project);
+    reuseBuild(project);
   }, timeout);
 
   afterAll(() => {

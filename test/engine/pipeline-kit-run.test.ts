@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { RunningEmulator } from "../../src/emulator";
 import { type EngineLocation, resolveEngine } from "../../src/engine";
-import { copyCheckout, installCheckout, repoRoot } from "./support/checkout";
+import { copyCheckout, repoRoot, reuseBuild } from "./support/checkout";
 import { incidentRows } from "./support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 import { sh } from "./support/shell";
@@ -100,7 +100,7 @@ describe("the pipeline kit's shell steps, dry-run against a self-managed file ba
     sandbox = await startEmulatorSandbox("kit", "demo");
     ({ root, emulator, db } = sandbox);
     checkout = copyCheckout(join(root, "checkout"));
-    installCheckout(checkout);
+    reuseBuild(checkout);
     mkdirSync(join(root, "state"));
     mkdirSync(join(root, "home"));
     path = [

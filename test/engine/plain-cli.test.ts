@@ -3,11 +3,9 @@ import {
   cpSync,
   existsSync,
   mkdirSync,
-  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
-  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { homedir } from "node:os";
@@ -16,12 +14,12 @@ import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import { type EngineLocation, resolveEngine } from "../../src/engine";
-import { copyCheckout, installCheckout, repoRoot, tagOperations } from "./support/checkout";
+import { copyCheckout, reuseBuild, tagOperations } from "./support/checkout";
 import { incidentRows } from "./support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 import { filesContaining } from "./support/files";
 import { readmeBlock } from "./support/readme-blocks";
-import { sh, shAll } from "./support/shell";
+import { type ShellResult, sh, shAll } from "./support/shell";
 
 const timeout = 600_000;
 
@@ -54,6 +52,10 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
     sandbox = await startEmulatorSandbox("plain", "demo");
     ({ root, emulator, db } = sandbox);
     checkout = copyCheckout(join(root, "checkout-a"));
+    // What the setup block's `npm ci` leaves, from this checkout's install: `.ci/run` and the
+    // fresh-machine check run that `npm ci` itself on a fresh clone, and the last test below
+    // runs a real `npm ci` of a project that installs the packed package.
+    reuseBuild(checkout);
     const home = join(root, "home");
     mkdirSync(home);
     // A standard Pulumi install puts pulumi, pulumi-language-nodejs and the dynamic provider
@@ -89,7 +91,9 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
   it(
     "sets up a stack with the README's commands, the key going in through stdin",
     async () => {
-      const results = await runBlock("setup");
+      const [install, ...rest] = readmeBlock("setup");
+      expect(install).toBe("npm ci");
+      const results = await shAll(rest, checkout, env);
       expect(results.map((result) => result.line)).toContain(
         "printf '%s' \"$MONITORING_API_KEY\" | pulumi config set --secret incident-sync:apiKey",
       );
@@ -217,7 +221,7 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
     async () => {
       const old = checkout;
       const current = copyCheckout(join(root, "checkout-c"), old);
-      installCheckout(current);
+      reuseBuild(current);
       tagOperations(old, "old checkout", operationsLog());
       tagOperations(current, "current checkout", operationsLog());
       checkout = current;
@@ -239,7 +243,7 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
   );
 
   it(
-    "refreshes, updates and deletes the same state from a project that installs incident-sync as a dependency",
+    "refreshes, updates and deletes the same state from a project that installs the packed package with npm ci",
     async () => {
       const project = join(root, "consumer");
       mkdirSync(project);
@@ -253,7 +257,7 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
         join(project, "index.js"),
         'module.exports = require("incident-sync/program");\n',
       );
-      installAsDependency(project, checkout);
+      await installPacked(project, checkout, root, run);
       rmSync(operationsLog(), { force: true });
       tagOperations(
         join(project, "node_modules", "incident-sync"),
@@ -311,20 +315,36 @@ function machineNpmConfig(): string {
 }
 
 /**
- * What `npm install incident-sync` leaves in a project: the package's published files under
- * node_modules/incident-sync, and its dependencies beside it (linked from this checkout's).
+ * Installs the package into `project` as a team's repository would: `npm pack` of the
+ * checkout (its `dist/` is built; the pack's `prepare` would only build it again), a
+ * dependency on the tarball, the lock file npm resolves for it, then a fresh `npm ci`.
  */
-function installAsDependency(project: string, packageDir: string): void {
-  const target = join(project, "node_modules", "incident-sync");
-  mkdirSync(target, { recursive: true });
-  const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
-    files: string[];
+async function installPacked(
+  project: string,
+  packageDir: string,
+  scratch: string,
+  run: (line: string, cwd?: string) => Promise<ShellResult>,
+): Promise<void> {
+  const packed = await run(
+    `npm pack --ignore-scripts --silent --pack-destination ${JSON.stringify(scratch)}`,
+    packageDir,
+  );
+  expect(packed.code, packed.output).toBe(0);
+  const { name, version } = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
+    name: string;
+    version: string;
   };
-  for (const entry of ["package.json", ...manifest.files]) {
-    cpSync(join(packageDir, entry), join(target, entry), { recursive: true });
+  const tarball = join(scratch, `${name}-${version}.tgz`);
+  writeFileSync(
+    join(project, "package.json"),
+    `${JSON.stringify({ name: "consumer", private: true, dependencies: { "incident-sync": `file:${tarball}` } }, null, 2)}\n`,
+  );
+  for (const line of [
+    "npm install --package-lock-only --prefer-offline",
+    "npm ci --prefer-offline",
+  ]) {
+    const result = await run(line, project);
+    expect(result.code, `${line}:\n${result.output}`).toBe(0);
   }
-  for (const name of readdirSync(join(repoRoot, "node_modules"))) {
-    if (name.startsWith(".") || name === "incident-sync") continue;
-    symlinkSync(join(repoRoot, "node_modules", name), join(project, "node_modules", name));
-  }
+  expect(existsSync(join(project, "node_modules", "incident-sync", "dist", "index.js"))).toBe(true);
 }

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import {
   copyFileSync,
   cpSync,
@@ -48,25 +48,9 @@ export function copyCheckout(dir: string, from: string = repoRoot): string {
 }
 
 /**
- * What `npm ci` leaves in a checkout, without the download: node_modules (a link to this
- * checkout's, same packages) and dist/ built by the `prepare` script.
- */
-export function installCheckout(dir: string): void {
-  symlinkSync(join(repoRoot, "node_modules"), join(dir, "node_modules"), "dir");
-  const build = spawnSync(
-    process.execPath,
-    [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"],
-    {
-      cwd: dir,
-      encoding: "utf8",
-    },
-  );
-  if (build.status !== 0) throw new Error(`tsc failed in ${dir}:\n${build.stdout}${build.stderr}`);
-}
-
-/**
- * `installCheckout` without the build: node_modules linked and this checkout's `dist/` copied,
- * for a copy whose sources are this checkout's (`npm test` builds `dist/` first).
+ * What `npm ci` leaves in a checkout, without the download or the build: node_modules (a link
+ * to this checkout's, same packages) and this checkout's `dist/` copied, for a copy whose
+ * sources are this checkout's (`npm test` builds `dist/` first).
  */
 export function reuseBuild(dir: string): void {
   symlinkSync(join(repoRoot, "node_modules"), join(dir, "node_modules"), "dir");
