@@ -26,15 +26,21 @@ function ratio(stats: HeartbeatStats | null, period: "last24Hours" | "last7Days"
 }
 
 /**
+ * The entries of a map of outputs in the order of their ids, as the engine stores maps, so
+ * the summary reads the same whatever order the outputs were built in.
+ */
+function byId<T>(map: Record<string, T> | undefined): [string, T][] {
+  return Object.entries(map ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
  * A short human summary of the stack outputs: each incident with its declared and live
  * status (labelled, never one shown as the other) and its latest update, the heartbeat
  * success ratios, the top error groups and any drift.
  */
 export function formatSummary(outputs: OutputMap, latestUpdates = 1): string {
   const lines: string[] = [];
-  const incidents = Object.entries(
-    value<Record<string, IncidentOutput>>(outputs, "incidents") ?? {},
-  );
+  const incidents = byId(value<Record<string, IncidentOutput>>(outputs, "incidents"));
   const updates =
     value<Record<string, IncidentUpdate[] | Unavailable>>(outputs, "incidentUpdates") ?? {};
   lines.push(`Incidents (${incidents.length}), as declared in git and as live on the status page:`);
@@ -56,8 +62,8 @@ export function formatSummary(outputs: OutputMap, latestUpdates = 1): string {
       );
     }
   }
-  const heartbeats = Object.entries(
-    value<Record<string, HeartbeatReadBack | Unavailable>>(outputs, "heartbeats") ?? {},
+  const heartbeats = byId(
+    value<Record<string, HeartbeatReadBack | Unavailable>>(outputs, "heartbeats"),
   );
   if (heartbeats.length > 0) {
     lines.push("Heartbeats (success ratio, last 24 h / last 7 days):");
@@ -71,8 +77,8 @@ export function formatSummary(outputs: OutputMap, latestUpdates = 1): string {
       );
     }
   }
-  const groups = Object.entries(
-    value<Record<string, ErrorGroupsReadBack | Unavailable>>(outputs, "errorGroups") ?? {},
+  const groups = byId(
+    value<Record<string, ErrorGroupsReadBack | Unavailable>>(outputs, "errorGroups"),
   );
   if (groups.length > 0) {
     lines.push("Error groups (most recent first):");

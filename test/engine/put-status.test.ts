@@ -22,161 +22,160 @@ const timeout = 300_000;
 
 /**
  * The service does not document whether a PUT that changes `lastUpdateStatus` posts a status
- * update or only sets the field. The same stack runs under each on the real engine: `up`
- * converges in one run, a second `up` changes nothing, drift and refresh tell the truth, and
- * the reopen guard holds.
+ * update or only sets the field. Under the one the emulator does not default to (the other is
+ * what every engine test runs), on the real engine: `up` converges in one run, a second `up`
+ * changes nothing, drift and refresh tell the truth, and the reopen guard holds. The same
+ * runs in process under both in test/program/program.test.ts, and `npm run reliability` runs
+ * every engine test under this one.
  */
-describe.each<PutStatus>(["posts-update", "sets-field"])(
-  "with a service whose PUT %s",
-  (putStatus) => {
-    let engine: EngineLocation;
-    let emulator: RunningEmulator;
-    let root: string;
-    let sandbox: EmulatorSandbox | undefined;
-    let project: string;
-    let db: DatabaseSync;
-    let output: string[] = [];
+describe.each<PutStatus>(["sets-field"])("with a service whose PUT %s", (putStatus) => {
+  let engine: EngineLocation;
+  let emulator: RunningEmulator;
+  let root: string;
+  let sandbox: EmulatorSandbox | undefined;
+  let project: string;
+  let db: DatabaseSync;
+  let output: string[] = [];
 
-    const run = async (operation: OperationOptions["operation"]): Promise<Ran> =>
-      ran(
-        await runOperation({
-          operation,
-          projectDir: project,
-          stackName: "put-status",
-          backendUrl: `file://${join(root, "backend")}`,
-          pulumiHome: join(root, "pulumi-home"),
-          passphrase: "put-status-passphrase",
-          engine,
-          connection: {
-            baseUrl: emulator.url,
-            accountId: emulator.demo.accountId,
-            apiKey: emulator.demo.apiKey,
-          },
-          settings: { retries: "8" },
-          onOutput: (text) => output.push(text),
-          log: () => {},
-        }),
-      );
-    const live = () => incidentRows(db, emulator.demo.accountId);
-    const client = () =>
-      createClient({
-        baseUrl: emulator.url,
-        accountId: emulator.demo.accountId,
-        apiKey: emulator.demo.apiKey,
-      });
-    const setStatus = (file: string, from: string, to: string) => {
-      const path = join(project, "incidents", file);
-      const text = readFileSync(path, "utf8");
-      expect(text).toContain(`status: ${from}`);
-      writeFileSync(path, text.replace(`status: ${from}`, `status: ${to}`));
-    };
-    /** What `pulumi stack output incidents` tells `incident-sync drift --applied`. */
-    const appliedOf = (outcome: Ran): Map<string, AppliedStatus> =>
-      new Map(
-        Object.entries(
-          outcome.outputs?.incidents?.value as Record<string, { applied: AppliedStatus }>,
-        ).map(([id, entry]) => [id, entry.applied]),
-      );
-    const driftWith = async (applied: Map<string, AppliedStatus>) => {
-      const { definitions } = await loadDefinitions(join(project, "incidents"));
-      return computeDrift(client().incidents, definitions, {
-        applied,
-        isNotFound: (error) => error instanceof NotFoundError,
-      });
-    };
-
-    beforeAll(async () => {
-      engine = await resolveEngine();
-      sandbox = await startEmulatorSandbox(`put-${putStatus}`, "demo", { putStatus });
-      ({ root, emulator, db } = sandbox);
-      project = copyCheckout(join(root, "project"));
-      reuseBuild(project);
-    }, timeout);
-
-    afterAll(async () => {
-      await sandbox?.close();
+  const run = async (operation: OperationOptions["operation"]): Promise<Ran> =>
+    ran(
+      await runOperation({
+        operation,
+        projectDir: project,
+        stackName: "put-status",
+        backendUrl: `file://${join(root, "backend")}`,
+        pulumiHome: join(root, "pulumi-home"),
+        passphrase: "put-status-passphrase",
+        engine,
+        connection: {
+          baseUrl: emulator.url,
+          accountId: emulator.demo.accountId,
+          apiKey: emulator.demo.apiKey,
+        },
+        settings: { retries: "8" },
+        onOutput: (text) => output.push(text),
+        log: () => {},
+      }),
+    );
+  const live = () => incidentRows(db, emulator.demo.accountId);
+  const client = () =>
+    createClient({
+      baseUrl: emulator.url,
+      accountId: emulator.demo.accountId,
+      apiKey: emulator.demo.apiKey,
     });
-
-    it(
-      "adopts an incident whose live status its updates do not show, converging in the one up",
-      async () => {
-        // Someone set the status with a PUT before incident-sync managed the incident: under
-        // sets-field its updates still say INVESTIGATING, the declared status.
-        const { definitions } = await loadDefinitions(join(project, "incidents"));
-        const checkout = definitions.find((d) => d.definition.id === "inc-checkout-latency");
-        expect(checkout?.definition.status).toBe("INVESTIGATING");
-        const answer = await client().incidents.update("inc-checkout-latency", {
-          name: "Slow checkout",
-          severity: "MEDIUM",
-          services: [{ id: "svc-checkout", name: "Checkout", accountId: emulator.demo.accountId }],
-          lastUpdateStatus: "IDENTIFIED",
-        });
-        expect(answer.lastUpdateStatus).toBe("IDENTIFIED");
-        const posted = answer.incidentUpdates.some((u) => u.status === "IDENTIFIED");
-        expect(posted).toBe(putStatus === "posts-update");
-
-        const up = await run("up");
-        expect(up.result.ok).toBe(true);
-        expect(changesOf(up)).toEqual({ create: 4 });
-        for (const { definition } of definitions) {
-          expect(live().get(definition.id)).toMatchObject({
-            name: definition.name,
-            severity: definition.severity,
-            status: definition.status,
-          });
-        }
-        expect(up.outputs?.drift?.value).toEqual([]);
-      },
-      timeout,
+  const setStatus = (file: string, from: string, to: string) => {
+    const path = join(project, "incidents", file);
+    const text = readFileSync(path, "utf8");
+    expect(text).toContain(`status: ${from}`);
+    writeFileSync(path, text.replace(`status: ${from}`, `status: ${to}`));
+  };
+  /** What `pulumi stack output incidents` tells `incident-sync drift --applied`. */
+  const appliedOf = (outcome: Ran): Map<string, AppliedStatus> =>
+    new Map(
+      Object.entries(
+        outcome.outputs?.incidents?.value as Record<string, { applied: AppliedStatus }>,
+      ).map(([id, entry]) => [id, entry.applied]),
     );
+  const driftWith = async (applied: Map<string, AppliedStatus>) => {
+    const { definitions } = await loadDefinitions(join(project, "incidents"));
+    return computeDrift(client().incidents, definitions, {
+      applied,
+      isNotFound: (error) => error instanceof NotFoundError,
+    });
+  };
 
-    it(
-      "applies a status change from git in one up, then changes nothing on the next",
-      async () => {
-        setStatus("storefront.yaml", "INVESTIGATING", "MONITORING");
-        const up = await run("up");
-        expect(up.result.ok).toBe(true);
-        expect(changesOf(up)).toEqual({ update: 1 });
-        expect(live().get("inc-checkout-latency")?.status).toBe("MONITORING");
-        expect(up.outputs?.drift?.value).toEqual([]);
+  beforeAll(async () => {
+    engine = await resolveEngine();
+    sandbox = await startEmulatorSandbox(`put-${putStatus}`, "demo", { putStatus });
+    ({ root, emulator, db } = sandbox);
+    project = copyCheckout(join(root, "project"));
+    reuseBuild(project);
+  }, timeout);
 
-        const again = await run("up");
-        expect(again.result.ok).toBe(true);
-        expect(changesOf(again)).toEqual({});
+  afterAll(async () => {
+    await sandbox?.close();
+  });
 
-        // drift with the stack's applied statuses: in sync, whatever the updates still show.
-        const report = await driftWith(appliedOf(again));
-        expect(report.summary).toMatchObject({ definitions: 4, inSync: 4, drifted: 0 });
-      },
-      timeout,
-    );
+  it(
+    "adopts an incident whose live status its updates do not show, converging in the one up",
+    async () => {
+      // Someone set the status with a PUT before incident-sync managed the incident: under
+      // sets-field its updates still say INVESTIGATING, the declared status.
+      const { definitions } = await loadDefinitions(join(project, "incidents"));
+      const checkout = definitions.find((d) => d.definition.id === "inc-checkout-latency");
+      expect(checkout?.definition.status).toBe("INVESTIGATING");
+      const answer = await client().incidents.update("inc-checkout-latency", {
+        name: "Slow checkout",
+        severity: "MEDIUM",
+        services: [{ id: "svc-checkout", name: "Checkout", accountId: emulator.demo.accountId }],
+        lastUpdateStatus: "IDENTIFIED",
+      });
+      expect(answer.lastUpdateStatus).toBe("IDENTIFIED");
+      const posted = answer.incidentUpdates.some((u) => u.status === "IDENTIFIED");
+      expect(posted).toBe(putStatus === "posts-update");
 
-    it(
-      "refuses to reopen an incident resolved on the status page, and drift and refresh see the resolve",
-      async () => {
-        const lastApply = appliedOf(await run("up"));
-        emulator.emulator.control.editIncident(emulator.demo.accountId, "inc-checkout-latency", {
-          status: "RESOLVED",
+      const up = await run("up");
+      expect(up.result.ok).toBe(true);
+      expect(changesOf(up)).toEqual({ create: 4 });
+      for (const { definition } of definitions) {
+        expect(live().get(definition.id)).toMatchObject({
+          name: definition.name,
+          severity: definition.severity,
+          status: definition.status,
         });
+      }
+      expect(up.outputs?.drift?.value).toEqual([]);
+    },
+    timeout,
+  );
 
-        output = [];
-        const up = await run("up");
-        expect(up.result.ok).toBe(false);
-        expect(output.join("")).toContain("inc-checkout-latency was resolved on the status page");
-        expect(live().get("inc-checkout-latency")?.status).toBe("RESOLVED");
+  it(
+    "applies a status change from git in one up, then changes nothing on the next",
+    async () => {
+      setStatus("storefront.yaml", "INVESTIGATING", "MONITORING");
+      const up = await run("up");
+      expect(up.result.ok).toBe(true);
+      expect(changesOf(up)).toEqual({ update: 1 });
+      expect(live().get("inc-checkout-latency")?.status).toBe("MONITORING");
+      expect(up.outputs?.drift?.value).toEqual([]);
 
-        const report = await driftWith(lastApply);
-        expect(report.definitions.find((d) => d.id === "inc-checkout-latency")).toMatchObject({
-          state: "drifted",
-          liveStatus: "RESOLVED",
-        });
-        expect(report.summary).toMatchObject({ inSync: 3, drifted: 1 });
+      const again = await run("up");
+      expect(again.result.ok).toBe(true);
+      expect(changesOf(again)).toEqual({});
 
-        const refreshed = await run("refresh");
-        expect(refreshed.result.ok).toBe(true);
-        expect(changesOf(refreshed)).toEqual({ update: 1 });
-      },
-      timeout,
-    );
-  },
-);
+      // drift with the stack's applied statuses: in sync, whatever the updates still show.
+      const report = await driftWith(appliedOf(again));
+      expect(report.summary).toMatchObject({ definitions: 4, inSync: 4, drifted: 0 });
+    },
+    timeout,
+  );
+
+  it(
+    "refuses to reopen an incident resolved on the status page, and drift and refresh see the resolve",
+    async () => {
+      const lastApply = appliedOf(await run("up"));
+      emulator.emulator.control.editIncident(emulator.demo.accountId, "inc-checkout-latency", {
+        status: "RESOLVED",
+      });
+
+      output = [];
+      const up = await run("up");
+      expect(up.result.ok).toBe(false);
+      expect(output.join("")).toContain("inc-checkout-latency was resolved on the status page");
+      expect(live().get("inc-checkout-latency")?.status).toBe("RESOLVED");
+
+      const report = await driftWith(lastApply);
+      expect(report.definitions.find((d) => d.id === "inc-checkout-latency")).toMatchObject({
+        state: "drifted",
+        liveStatus: "RESOLVED",
+      });
+      expect(report.summary).toMatchObject({ inSync: 3, drifted: 1 });
+
+      const refreshed = await run("refresh");
+      expect(refreshed.result.ok).toBe(true);
+      expect(changesOf(refreshed)).toEqual({ update: 1 });
+    },
+    timeout,
+  );
+});

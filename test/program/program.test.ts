@@ -1,0 +1,452 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import program from "../../index";
+import { createClient, NotFoundError } from "../../src/api";
+import { loadDefinitions } from "../../src/definitions";
+import type { PutStatus } from "../../src/emulator";
+import { type AppliedStatus, configKey } from "../../src/incident";
+import { formatSummary } from "../../src/program";
+import { computeDrift } from "../../src/reports";
+import { repoRoot } from "../engine/support/checkout";
+import { incidentRows } from "../engine/support/emulator-rows";
+import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
+import { changesOf, failuresOf, MockEngine, type MockRun } from "./support/mock-engine";
+import { setProjectDirectory } from "./support/project-directory";
+
+/**
+ * The Pulumi program (`index.ts`) and the provider's operations, in process under Pulumi's
+ * unit-test mocks, against the emulator over HTTP: one stack driven step by step as a team
+ * uses it, under each PUT behaviour the service may have. What only the real engine shows
+ * (its report, state files, deletes' rendering, locks) is in test/engine.
+ */
+describe.each<PutStatus>(["posts-update", "sets-field"])(
+  "the program in process, with a service whose PUT %s",
+  (putStatus) => {
+    let sandbox: EmulatorSandbox;
+    let project: string;
+    let engine: MockEngine;
+
+    const control = () => sandbox.emulator.emulator.control;
+    const account = () => sandbox.emulator.demo.accountId;
+    const live = () => incidentRows(sandbox.db, account());
+    const edit = (file: string, change: (text: string) => string) => {
+      const path = join(project, "incidents", file);
+      const text = readFileSync(path, "utf8");
+      const changed = change(text);
+      expect(changed, `the edit of ${file} changes nothing`).not.toBe(text);
+      writeFileSync(path, changed);
+    };
+    const up = (settings: Record<string, string> = {}) => engine.run(program, { settings });
+    const preview = (settings: Record<string, string> = {}) =>
+      engine.run(program, { settings, preview: true });
+    const changed = (run: MockRun) =>
+      run.steps
+        .filter((step) => step.op !== "same")
+        .map(({ name, op, diffs }) => ({ name, op, diffs }));
+    const expectLiveMatchesDefinitions = async () => {
+      const { definitions, problems } = await loadDefinitions(join(project, "incidents"));
+      expect(problems).toEqual([]);
+      for (const { definition } of definitions) {
+        expect(live().get(definition.id)).toMatchObject({
+          name: definition.name,
+          severity: definition.severity,
+          status: definition.status,
+          services: definition.services.map((service) => service.id),
+        });
+      }
+    };
+
+    beforeAll(async () => {
+      sandbox = await startEmulatorSandbox(`program-${putStatus}`, "demo", { putStatus });
+      project = mkdtempSync(join(tmpdir(), "incident-sync-program-"));
+      cpSync(join(repoRoot, "incidents"), join(project, "incidents"), { recursive: true });
+      writeFileSync(join(project, "Pulumi.yaml"), "name: incident-sync\nruntime: nodejs\n");
+      setProjectDirectory(project);
+      engine = new MockEngine({
+        [configKey("baseUrl")]: sandbox.emulator.url,
+        [configKey("accountId")]: account(),
+        [configKey("apiKey")]: sandbox.emulator.demo.apiKey,
+        [configKey("retries")]: "8",
+      });
+    });
+
+    afterAll(async () => {
+      await sandbox?.close();
+      if (project) rmSync(project, { recursive: true, force: true });
+    });
+
+    it("adopts every definition, with outputs that label declared and live values", async () => {
+      const run = await up();
+      expect(run.error).toBeUndefined();
+      expect(changesOf(run)).toEqual({ create: 4 });
+      await expectLiveMatchesDefinitions();
+      const outputs = run.outputs ?? {};
+      expect(outputs.accountId).toBe(account());
+      expect(Object.keys(outputs.incidents as object).sort()).toEqual([
+        "inc-api-errors",
+        "inc-checkout-latency",
+        "inc-db-maintenance",
+        "inc-login-failures",
+      ]);
+      expect(outputs.drift).toEqual([]);
+      expect(Object.keys(outputs.heartbeats as object).sort()).toEqual([
+        "hb-billing-sync",
+        "hb-nightly-backup",
+      ]);
+      expect(Object.keys(outputs.errorGroups as object).sort()).toEqual([
+        "chk-api",
+        "chk-checkout",
+        "chk-web",
+      ]);
+      expect((outputs.incidents as Record<string, unknown>)["inc-db-maintenance"]).toMatchObject({
+        file: "incidents/db-maintenance.yaml",
+        declared: { status: "RESOLVED" },
+        applied: { status: "RESOLVED" },
+        live: { status: "RESOLVED" },
+      });
+      const summary = formatSummary(
+        Object.fromEntries(
+          Object.entries(outputs).map(([key, value]) => [key, { value, secret: false }]),
+        ),
+      ).split("\n");
+      expect(summary.filter((line) => /^( {2}inc-| {2}hb-|\w)/.test(line))).toEqual([
+        "Incidents (4), as declared in git and as live on the status page:",
+        "  inc-api-errors  declared MONITORING, live MONITORING",
+        "  inc-checkout-latency  declared INVESTIGATING, live INVESTIGATING",
+        "  inc-db-maintenance  declared RESOLVED, live RESOLVED",
+        "  inc-login-failures  declared RESOLVED, live RESOLVED",
+        "Heartbeats (success ratio, last 24 h / last 7 days):",
+        "  hb-billing-sync  84.62% / 85.71%  (3 events in 24 h)",
+        "  hb-nightly-backup  no pings / 80%  (1 event in 24 h)",
+        "Error groups (most recent first):",
+        "Drift: none, the status page matches the definitions as far as the API shows (status and updates).",
+      ]);
+    });
+
+    it("finds nothing to change on a second up, at one read of updates per incident and no write", async () => {
+      control().resetStats();
+      const run = await up();
+      expect(run.error).toBeUndefined();
+      expect(changesOf(run)).toEqual({});
+      const { byOperation } = control().stats();
+      expect(byOperation.listIncidentUpdates?.total).toBe(4);
+      expect(byOperation.updateIncident).toBeUndefined();
+    });
+
+    it("puts back in one up a status changed on the status page by an update, without a refresh", async () => {
+      control().appendIncidentUpdate(account(), "inc-checkout-latency", {
+        description: "Mitigated by hand from the UI",
+        status: "MONITORING",
+      });
+      const previewed = await preview();
+      expect(changed(previewed)).toEqual([
+        { name: "inc-checkout-latency", op: "update", diffs: ["observed"] },
+      ]);
+      const run = await up();
+      expect(changesOf(run)).toEqual({ update: 1 });
+      expect(live().get("inc-checkout-latency")?.status).toBe("INVESTIGATING");
+      expect(run.outputs?.drift).toEqual([]);
+      expect(changesOf(await up())).toEqual({});
+    });
+
+    it("reverts an edit on the status page of name, severity, services and status; with enforce always, one of name alone", async () => {
+      const before = live().get("inc-api-errors");
+      control().editIncident(account(), "inc-api-errors", {
+        name: "Renamed in the UI",
+        severity: "CRITICAL",
+        services: ["svc-api"],
+        status: "IDENTIFIED",
+      });
+      const run = await up();
+      // An edit that posts an update shows in the updates, so the observation sees it; one
+      // that only sets the field is seen by the PUT's answer only under enforce always.
+      if (putStatus === "posts-update") {
+        expect(changesOf(run)).toEqual({ update: 1 });
+        expect(live().get("inc-api-errors")).toEqual(before);
+      }
+      control().editIncident(account(), "inc-api-errors", { name: "Renamed quietly" });
+      expect(changesOf(await up())).toEqual({});
+      expect(live().get("inc-api-errors")?.name).toBe("Renamed quietly");
+      control().resetStats();
+      const enforced = await up({ enforce: "always" });
+      expect(changesOf(enforced)).toEqual({ update: 4 });
+      expect(live().get("inc-api-errors")).toEqual(before);
+      expect(control().stats().byOperation.updateIncident?.total).toBeGreaterThanOrEqual(4);
+    });
+
+    it("reads back every incident with readBack all, and only those declared open with readBack open", async () => {
+      const { definitions } = await loadDefinitions(join(project, "incidents"));
+      const open = definitions.filter(({ definition }) => definition.status !== "RESOLVED");
+      expect(open.length).toBeGreaterThan(0);
+      expect(open.length).toBeLessThan(definitions.length);
+      const readsIn = async (settings: Record<string, string>) => {
+        control().resetStats();
+        const run = await up(settings);
+        expect(changesOf(run)).toEqual({});
+        return {
+          reads: control().stats().byOperation.listIncidentUpdates?.total,
+          drift: run.outputs?.drift,
+        };
+      };
+      expect(await readsIn({ readBack: "all" })).toEqual({ reads: definitions.length, drift: [] });
+      // Not reading the resolved ones is on purpose: no drift entry says "unknown" for them.
+      expect(await readsIn({ readBack: "open" })).toEqual({ reads: open.length, drift: [] });
+    });
+
+    it("previews a YAML edit as exactly the changed fields, and a reordering of services as no change", async () => {
+      edit("storefront.yaml", (text) =>
+        text
+          .replace(
+            "name: Slow checkout for some customers in EU",
+            "name: Slow checkout for all customers in EU",
+          )
+          .replace("severity: MEDIUM", "severity: MAJOR"),
+      );
+      expect(changed(await preview())).toEqual([
+        { name: "inc-checkout-latency", op: "update", diffs: ["name", "severity"] },
+      ]);
+      expect(changesOf(await up())).toEqual({ update: 1 });
+      await expectLiveMatchesDefinitions();
+      edit("api-errors.yaml", (text) =>
+        text.replace(
+          "  - id: svc-api\n    name: Public API\n  - id: svc-web\n    name: Web app\n",
+          "  - id: svc-web\n    name: Web app\n  - id: svc-api\n    name: Public API\n",
+        ),
+      );
+      expect(changed(await preview())).toEqual([]);
+    });
+
+    it("names an incident the account does not have in its check, and applies nothing for it", async () => {
+      const file = join(project, "incidents", "unknown.yaml");
+      writeFileSync(
+        file,
+        "id: inc-does-not-exist\nname: Nobody made me\nseverity: MINOR\nstatus: INVESTIGATING\nservices: [svc-api]\n",
+      );
+      try {
+        const run = await up();
+        expect(failuresOf(run)).toEqual([
+          'inc-does-not-exist: Incident "inc-does-not-exist" does not exist in account "acct-demo". The API cannot create incidents: create it on the status page first, or fix the id in its definition.',
+        ]);
+        expect(live().has("inc-does-not-exist")).toBe(false);
+      } finally {
+        rmSync(file);
+      }
+      expect(changed(await preview())).toEqual([]);
+    });
+
+    it("refuses to reopen an incident resolved on the status page, and applies the others", async () => {
+      edit("db-maintenance.yaml", (text) =>
+        text.replace("name: Scheduled database maintenance", "name: Database maintenance"),
+      );
+      control().editIncident(account(), "inc-checkout-latency", { status: "RESOLVED" });
+      const run = await up();
+      // The status page posts an update for the resolve, so the refusal names it.
+      const byUpdate = ' at \\S+ by update \\S+ \\("Status changed to RESOLVED"\\)';
+      expect(failuresOf(run)).toHaveLength(1);
+      expect(failuresOf(run)[0]).toMatch(
+        new RegExp(
+          `^inc-checkout-latency: incident inc-checkout-latency was resolved on the status page${byUpdate}, but its definition says \\w+: applying it would reopen the incident in front of customers\\. Set "status: RESOLVED" in the definition, or add "reopen: true" to reopen it on purpose\\.$`,
+        ),
+      );
+      expect(live().get("inc-checkout-latency")?.status).toBe("RESOLVED");
+      expect(live().get("inc-db-maintenance")?.name).toBe("Database maintenance");
+      edit("storefront.yaml", (text) =>
+        text.replace(/(id: inc-checkout-latency[\s\S]*?)status: \w+/, "$1status: RESOLVED"),
+      );
+      const accepted = await up();
+      expect(accepted.error).toBeUndefined();
+      expect(live().get("inc-checkout-latency")?.status).toBe("RESOLVED");
+    });
+
+    it("keeps going when every read-back fails: up succeeds, names the file and request, and drift says unknown", async () => {
+      control().setFaults({ failRate: 1 });
+      let run: MockRun;
+      try {
+        run = await up({ retries: "0" });
+      } finally {
+        control().setFaults({});
+      }
+      expect(run.error).toBeUndefined();
+      expect(changesOf(run)).toEqual({});
+      const readWarnings = run.warnings.filter((warning) =>
+        warning.includes("could not read the updates"),
+      );
+      expect(readWarnings).toHaveLength(4);
+      expect(readWarnings[0]).toMatch(
+        /^incidents\/\S+\.yaml:\d+: could not read the updates of incident inc-\S+, so this run cannot see changes made on the status page \(the live status is unknown\): GET \/v1\/status-pages\/incidents\/inc-\S+\/incident-updates failed: 503/,
+      );
+      const drift = run.outputs?.drift as { liveStatus: string }[];
+      expect(drift.map((entry) => entry.liveStatus)).toEqual(Array(4).fill("unknown"));
+      const incidents = run.outputs?.incidents as Record<string, { live: unknown }>;
+      expect(
+        Object.values(incidents).some((entry) => "unavailable" in (entry.live as object)),
+      ).toBe(true);
+    });
+
+    it("warns about an evidence heartbeat that does not exist, naming its file and line, and fails with strictEvidence", async () => {
+      edit("db-maintenance.yaml", (text) =>
+        text.replace("heartbeats: [hb-nightly-backup]", "heartbeats: [hb-typo]"),
+      );
+      const message =
+        'evidence heartbeat "hb-typo" does not exist in the account; it is listed at incidents/db-maintenance.yaml:5 (incident inc-db-maintenance). Fix the id in evidence.heartbeats, or remove it.';
+      try {
+        const run = await up();
+        expect(run.error).toBeUndefined();
+        expect(run.warnings).toContain(message);
+        expect(run.outputs?.heartbeats).toMatchObject({
+          "hb-typo": { unavailable: "heartbeat hb-typo does not exist" },
+        });
+        const strict = await up({ strictEvidence: "true" });
+        expect(strict.error).toBe(message);
+      } finally {
+        edit("db-maintenance.yaml", (text) =>
+          text.replace("heartbeats: [hb-typo]", "heartbeats: [hb-nightly-backup]"),
+        );
+      }
+    });
+
+    it("fails the run with every problem listed, as validate prints them, before anything is sent", async () => {
+      const file = join(project, "incidents", "bad.yaml");
+      writeFileSync(
+        file,
+        "id: inc-bad\nname: Broken\nsevrity: MAJOR\nstatus: INVESTIGATING\nservices: [svc-api]\n",
+      );
+      control().resetStats();
+      try {
+        const run = await up();
+        expect(run.error).toContain(
+          'incidents/bad.yaml:3:1: unknown field "sevrity"; did you mean "severity"? [unknown-key]',
+        );
+        expect(run.steps).toEqual([]);
+        expect(control().stats().total).toBe(0);
+      } finally {
+        rmSync(file);
+      }
+    });
+  },
+);
+
+/**
+ * The service does not document whether a PUT that changes `lastUpdateStatus` posts a status
+ * update or only sets the field: under each, `up` converges in one run, a second `up` changes
+ * nothing, drift with the stack's applied statuses and refresh tell the truth, and the reopen
+ * guard holds. test/engine/put-status.test.ts runs the same on the real engine.
+ */
+describe.each<PutStatus>(["posts-update", "sets-field"])(
+  "converging in process, with a service whose PUT %s",
+  (putStatus) => {
+    let sandbox: EmulatorSandbox;
+    let project: string;
+    let engine: MockEngine;
+
+    const account = () => sandbox.emulator.demo.accountId;
+    const live = () => incidentRows(sandbox.db, account());
+    const client = () =>
+      createClient({
+        baseUrl: sandbox.emulator.url,
+        accountId: account(),
+        apiKey: sandbox.emulator.demo.apiKey,
+      });
+    const setStatus = (file: string, from: string, to: string) => {
+      const path = join(project, "incidents", file);
+      const text = readFileSync(path, "utf8");
+      expect(text).toContain(`status: ${from}`);
+      writeFileSync(path, text.replace(`status: ${from}`, `status: ${to}`));
+    };
+    /** What `pulumi stack output incidents` tells `incident-sync drift --applied`. */
+    const appliedOf = (run: MockRun) =>
+      new Map(
+        Object.entries(run.outputs?.incidents as Record<string, { applied: AppliedStatus }>).map(
+          ([id, entry]) => [id, entry.applied],
+        ),
+      );
+    const driftWith = async (applied: Map<string, AppliedStatus>) => {
+      const { definitions } = await loadDefinitions(join(project, "incidents"));
+      return computeDrift(client().incidents, definitions, {
+        applied,
+        isNotFound: (error) => error instanceof NotFoundError,
+      });
+    };
+
+    beforeAll(async () => {
+      sandbox = await startEmulatorSandbox(`converge-${putStatus}`, "demo", { putStatus });
+      project = mkdtempSync(join(tmpdir(), "incident-sync-converge-"));
+      cpSync(join(repoRoot, "incidents"), join(project, "incidents"), { recursive: true });
+      setProjectDirectory(project);
+      engine = new MockEngine({
+        [configKey("baseUrl")]: sandbox.emulator.url,
+        [configKey("accountId")]: account(),
+        [configKey("apiKey")]: sandbox.emulator.demo.apiKey,
+        [configKey("retries")]: "8",
+      });
+    });
+
+    afterAll(async () => {
+      await sandbox?.close();
+      if (project) rmSync(project, { recursive: true, force: true });
+    });
+
+    it("adopts an incident whose live status its updates do not show, converging in the one up", async () => {
+      // Someone set the status with a PUT before incident-sync managed the incident: under
+      // sets-field its updates still say INVESTIGATING, the declared status.
+      const answer = await client().incidents.update("inc-checkout-latency", {
+        name: "Slow checkout",
+        severity: "MEDIUM",
+        services: [{ id: "svc-checkout", name: "Checkout", accountId: account() }],
+        lastUpdateStatus: "IDENTIFIED",
+      });
+      expect(answer.incidentUpdates.some((u) => u.status === "IDENTIFIED")).toBe(
+        putStatus === "posts-update",
+      );
+      const run = await engine.run(program);
+      expect(run.error).toBeUndefined();
+      expect(changesOf(run)).toEqual({ create: 4 });
+      const { definitions } = await loadDefinitions(join(project, "incidents"));
+      for (const { definition } of definitions) {
+        expect(live().get(definition.id)).toMatchObject({
+          name: definition.name,
+          severity: definition.severity,
+          status: definition.status,
+        });
+      }
+      expect(run.outputs?.drift).toEqual([]);
+    });
+
+    it("applies a status change from git in one up, then changes nothing on the next; drift with the applied statuses is in sync", async () => {
+      setStatus("storefront.yaml", "INVESTIGATING", "MONITORING");
+      const run = await engine.run(program);
+      expect(changesOf(run)).toEqual({ update: 1 });
+      expect(live().get("inc-checkout-latency")?.status).toBe("MONITORING");
+      expect(run.outputs?.drift).toEqual([]);
+      const again = await engine.run(program);
+      expect(changesOf(again)).toEqual({});
+      const report = await driftWith(appliedOf(again));
+      expect(report.summary).toMatchObject({ definitions: 4, inSync: 4, drifted: 0 });
+    });
+
+    it("refuses to reopen an incident resolved on the status page; drift and refresh see the resolve", async () => {
+      const lastApply = appliedOf(await engine.run(program));
+      sandbox.emulator.emulator.control.editIncident(account(), "inc-checkout-latency", {
+        status: "RESOLVED",
+      });
+      const run = await engine.run(program);
+      expect(failuresOf(run).join("\n")).toContain(
+        "inc-checkout-latency was resolved on the status page",
+      );
+      expect(live().get("inc-checkout-latency")?.status).toBe("RESOLVED");
+      const report = await driftWith(lastApply);
+      expect(report.definitions.find((d) => d.id === "inc-checkout-latency")).toMatchObject({
+        state: "drifted",
+        liveStatus: "RESOLVED",
+      });
+      expect(report.summary).toMatchObject({ inSync: 3, drifted: 1 });
+      const refreshed = await engine.refresh();
+      // Every refresh records when it read the live status; only one incident's status moved.
+      const moved = refreshed.filter((step) => step.diffs?.includes("status"));
+      expect(moved.map((step) => step.name)).toEqual(["inc-checkout-latency"]);
+      expect(engine.stateOf("inc-checkout-latency")?.status).toBe("RESOLVED");
+    });
+  },
+);
