@@ -1,15 +1,69 @@
 import { defineConfig } from "vitest/config";
 
+/** Tests that drive Chromium (the HTML reports): one browser at a time. */
+const browserTests = ["test/reports/html-browser.test.ts", "test/reports/incident-browser.test.ts"];
+
+/**
+ * `npm test`: three projects on the 2 cores the suite is sized for.
+ * - unit: in-process tests and tests of the CLI as a child process, in worker threads;
+ * - program: the Pulumi program under Pulumi's mocks (test/program), in forked processes;
+ * - engine: the real Pulumi engine (test/engine), in forked processes, two at a time, started
+ *   first because they are the longest;
+ * - browser: Chromium, in one forked process after the others.
+ * The heavy reliability runs are `npm run reliability` (vitest.reliability.config.mts).
+ */
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    maxWorkers: 2,
     // The JSON report is what `.ci/run` counts (scripts/test-totals.mjs) and holds each
-    // file's duration, so the slowest files are visible.
+    // file's duration, so the slowest files are visible (`node scripts/slowest-tests.mjs`).
     reporters: [
       "default",
       ["json", { outputFile: process.env.VITEST_JSON_REPORT ?? ".incident-sync/vitest.json" }],
+    ],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "engine",
+          include: ["test/engine/**/*.test.ts"],
+          pool: "forks",
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Pulumi's mocks serialize the dynamic provider with the inspector, which a worker
+          // thread does not have ("Trace events are unavailable").
+          name: "program",
+          include: ["test/program/**/*.test.ts"],
+          pool: "forks",
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/engine/**", "test/program/**", "test/reliability/**", ...browserTests],
+          pool: "threads",
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "browser",
+          include: browserTests,
+          pool: "forks",
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });

@@ -17,8 +17,8 @@ import {
   resolveEngine,
   runOperation,
 } from "../../src/engine";
-import { incidentRows } from "./support/emulator-rows";
-import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
+import { incidentRows } from "../engine/support/emulator-rows";
+import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
 
 const timeout = 600_000;
 const INCIDENTS = 100;

@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+// npm run reliability            # the long runs, then the record in bench/results/reliability.json
+// node scripts/reliability.mjs --check
+//
+// The reliability runs that are too long for `npm test`, measured rather than repeated:
+//   1. R1 and R5 (vitest.reliability.config.mts): 100 incidents converging in one `up` through
+//      injected faults, and 20 kill -9s of `incident-sync up` at random points;
+//   2. the engine tests and the drift and report tests again against an emulator whose PUT only
+//      sets lastUpdateStatus (`npm run test:sets-field`; `npm test` covers both PUT behaviours
+//      in process and in test/engine/put-status.test.ts).
+// It prints each run's figures and the totals line, and writes them with a digest of the code
+// they exercise (src/engine, providers/, src/api/client and the runs' own tests) to
+// bench/results/reliability.json. `--check` says whether that record matches the code as it
+// is: `.ci/run` runs this script whenever it does not, so a change to that code is measured.
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const recordFile = path.join(root, "bench", "results", "reliability.json");
+const inputs = ["src/engine", "providers", "src/api/client", "test/reliability"];
+
+/** sha256 over the path and content of every file of `inputs` a clone of this work holds. */
+function digest() {
+  const listed = spawnSync(
+    "git",
+    ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...inputs],
+    { cwd: root, encoding: "utf8" },
+  );
+  if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
+  const hash = createHash("sha256");
+  for (const file of listed.stdout.split("\0").filter(Boolean).sort()) {
+    const full = path.join(root, file);
+    if (!existsSync(full)) continue;
+    hash.update(`${file}\0`).update(readFileSync(full)).update("\0");
+  }
+  return hash.digest("hex");
+}
+
+if (process.argv.includes("--check")) {
+  const record = existsSync(recordFile) ? JSON.parse(readFileSync(recordFile, "utf8")) : undefined;
+  const now = digest();
+  if (record?.digest === now) {
+    console.log(`reliability: the record of ${record.date} covers this code (${now.slice(0, 12)})`);
+    process.exit(0);
+  }
+  console.log(
+    `reliability: ${inputs.join(", ")} changed since the last record (${record?.digest?.slice(0, 12) ?? "none"} → ${now.slice(0, 12)}): run npm run reliability`,
+  );
+  process.exit(1);
+}
+
+/** Runs a command, passing its output through, and returns its exit code and output. */
+function run(command, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+      process.stdout.write(chunk);
+    });
+    child.stderr.on("data", (chunk) => {
+      output += chunk;
+      process.stderr.write(chunk);
+    });
+    child.on("exit", (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+const reports = {
+  long: path.join(root, ".incident-sync", "vitest-reliability.json"),
+  setsField: path.join(root, ".incident-sync", "vitest-sets-field.json"),
+};
+mkdirSync(path.dirname(reports.long), { recursive: true });
+const started = Date.now();
+const runs = [];
+for (const [name, command, args, env] of [
+  [
+    "R1 and R5",
+    "npx",
+    ["vitest", "run", "--config", "vitest.reliability.config.mts"],
+    { VITEST_JSON_REPORT: reports.long },
+  ],
+  [
+    "sets-field",
+    "npm",
+    ["run", "--silent", "test:sets-field"],
+    { VITEST_JSON_REPORT: reports.setsField },
+  ],
+]) {
+  console.log(`\n=== reliability: ${name}`);
+  const begun = Date.now();
+  const result = await run(command, args, env);
+  runs.push({
+    name,
+    code: result.code,
+    seconds: Math.round((Date.now() - begun) / 1000),
+    output: result.output,
+  });
+}
+
+const line = (pattern) =>
+  runs
+    .map((entry) => stripVTControlCharacters(entry.output).match(pattern)?.[0])
+    .find((found) => found !== undefined) ?? null;
+const totals = spawnSync(
+  process.execPath,
+  ["scripts/test-totals.mjs", "--no-floor", reports.long, reports.setsField],
+  {
+    cwd: root,
+    encoding: "utf8",
+  },
+);
+const record = {
+  digest: digest(),
+  date: new Date().toISOString(),
+  command: "npm run reliability",
+  cores: availableParallelism(),
+  seconds: Math.round((Date.now() - started) / 1000),
+  runs: runs.map(({ name, code, seconds }) => ({ name, ok: code === 0, seconds })),
+  r1: line(/R1 requests at the emulator: .*/),
+  r5: line(/R5 kill -9 outcomes over .*/),
+  totals: totals.stdout.trim(),
+};
+const ok = runs.every((entry) => entry.code === 0) && totals.status === 0;
+if (ok) writeFileSync(recordFile, `${JSON.stringify(record, null, 2)}\n`);
+process.stderr.write(totals.stderr);
+console.log(`\n${JSON.stringify({ ...record, digest: record.digest.slice(0, 12) }, null, 2)}`);
+console.log(ok ? `recorded in ${path.relative(root, recordFile)}` : "not recorded: a run failed");
+console.log(record.totals);
+process.exitCode = ok ? 0 : 1;

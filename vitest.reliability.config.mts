@@ -1,0 +1,24 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * `npm run reliability` (scripts/reliability.mjs): the long runs, one file at a time so each
+ * has the machine to itself and its figures mean something. R1 is 100 incidents through
+ * injected faults (test/reliability/chaos.test.ts), R5 the loop of 20 kill -9s
+ * (test/reliability/kill-loop.test.ts).
+ */
+export default defineConfig({
+  test: {
+    include: ["test/reliability/**/*.test.ts"],
+    pool: "forks",
+    maxWorkers: 1,
+    testTimeout: 30_000,
+    hookTimeout: 600_000,
+    reporters: [
+      "default",
+      [
+        "json",
+        { outputFile: process.env.VITEST_JSON_REPORT ?? ".incident-sync/vitest-reliability.json" },
+      ],
+    ],
+  },
+});
