@@ -1,4 +1,6 @@
 import { existsSync } from "node:fs";
+import { getCompileCacheDir } from "node:module";
+import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import type { EngineLocation } from "./engine-location";
 
@@ -56,9 +58,24 @@ export function engineEnvironment(options: EngineEnvironmentOptions): Record<str
     ...(options.pulumiHome === undefined ? {} : { PULUMI_HOME: options.pulumiHome }),
     ...(options.skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}),
     ...(existsSync(legacyOperations) ? { INCIDENT_SYNC_OPERATIONS: legacyOperations } : {}),
+    ...compileCache(base),
     PULUMI_SKIP_UPDATE_CHECK: "true",
     // Enables `--event-log`, the structured record of a run (the Automation API sets it too).
     PULUMI_DEBUG_COMMANDS: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+  };
+}
+
+/**
+ * The engine's Node processes (the program, the dynamic provider plugin) share the CLI's
+ * compile cache (`src/cli/main.ts`): Node's own default place unless NODE_COMPILE_CACHE says
+ * another, and none with NODE_DISABLE_COMPILE_CACHE. Each then loads @pulumi/pulumi without
+ * compiling it again: 1.1 s of a process's start-up becomes 0.75 s (BENCHMARKS.md).
+ */
+function compileCache(base: NodeJS.ProcessEnv): Record<string, string> {
+  if (base.NODE_DISABLE_COMPILE_CACHE) return {};
+  return {
+    NODE_COMPILE_CACHE:
+      base.NODE_COMPILE_CACHE ?? getCompileCacheDir() ?? join(tmpdir(), "node-compile-cache"),
   };
 }

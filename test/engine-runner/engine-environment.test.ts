@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { type EngineLocation, engineEnvironment } from "../../src/engine";
+
+const engine: EngineLocation = {
+  source: "PATH",
+  version: "3.259.0",
+  pulumi: "/opt/pulumi/bin/pulumi",
+  binDir: "/opt/pulumi/bin",
+  root: "/opt/pulumi",
+  languageHost: "/opt/pulumi/bin/pulumi-language-nodejs",
+  sdkVersion: "3.259.0",
+  pluginDir: "/opt/pulumi/sdk",
+};
+
+const environment = (base: NodeJS.ProcessEnv) =>
+  engineEnvironment({
+    engine,
+    projectDir: "/nowhere",
+    backendUrl: "file:///state",
+    skipCheckpoints: true,
+    base: { PATH: "/usr/bin", ...base },
+  });
+
+describe("the environment of every pulumi command", () => {
+  it("never passes on the API key or an inherited passphrase", () => {
+    const env = environment({ MONITORING_API_KEY: "key", PULUMI_CONFIG_PASSPHRASE: "inherited" });
+    expect(env.MONITORING_API_KEY).toBeUndefined();
+    expect(env.PULUMI_CONFIG_PASSPHRASE).toBeUndefined();
+  });
+
+  it("gives the engine's Node processes a compile cache: the one asked for, else Node's default place", () => {
+    expect(environment({ NODE_COMPILE_CACHE: "/cache/here" }).NODE_COMPILE_CACHE).toBe(
+      "/cache/here",
+    );
+    expect(environment({}).NODE_COMPILE_CACHE).toMatch(/node-compile-cache$/);
+    expect(environment({ NODE_DISABLE_COMPILE_CACHE: "1" }).NODE_COMPILE_CACHE).toBeUndefined();
+  });
+});
