@@ -147,27 +147,10 @@ describe("interrupted runs of incident-sync up", () => {
   );
 
   it(
-    "reads the passphrase from PULUMI_CONFIG_PASSPHRASE_FILE, as pipelines that keep it in a file do",
+    "reads the passphrase from PULUMI_CONFIG_PASSPHRASE_FILE, and never puts the API key in an argument or the environment of any pulumi command",
     async () => {
       const file = join(stack.sandbox.root, "passphrase");
       writeFileSync(file, stack.passphrase, { mode: 0o600 });
-      stack.declare(103, 2);
-      const { PULUMI_CONFIG_PASSPHRASE: _inline, ...withoutInline } = stack.env();
-      const run = await stack.up({
-        ...withoutInline,
-        PULUMI_CONFIG_PASSPHRASE_FILE: file,
-      });
-      expect(run.exitCode, run.stdout + run.stderr).toBe(0);
-      expect(incidentRows(stack.sandbox.db, SCALE_ACCOUNT).get(scaleId(0))?.name).toContain(
-        "version 103",
-      );
-    },
-    timeout,
-  );
-
-  it(
-    "never puts the API key in an argument or the environment of any pulumi command",
-    async () => {
       const wrapper = join(stack.sandbox.root, "wrapper");
       mkdirSync(wrapper);
       const log = join(stack.sandbox.root, "pulumi-calls.log");
@@ -176,12 +159,21 @@ describe("interrupted runs of incident-sync up", () => {
         `#!/bin/sh\n{ printf 'ARGS'; for a in "$@"; do printf ' %s' "$a"; done; printf '\\n'; env | sed 's/^/ENV /'; } >> ${JSON.stringify(log)}\nexec ${JSON.stringify(stack.engine.pulumi)} "$@"\n`,
       );
       chmodSync(join(wrapper, "pulumi"), 0o755);
-      stack.declare(102, 3);
-      const run = await stack.up({ ...stack.env(), INCIDENT_SYNC_PULUMI_BIN: wrapper });
+      stack.declare(103, 2);
+      const { PULUMI_CONFIG_PASSPHRASE: _inline, ...withoutInline } = stack.env();
+      const run = await stack.up({
+        ...withoutInline,
+        PULUMI_CONFIG_PASSPHRASE_FILE: file,
+        INCIDENT_SYNC_PULUMI_BIN: wrapper,
+      });
       expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+      expect(incidentRows(stack.sandbox.db, SCALE_ACCOUNT).get(scaleId(0))?.name).toContain(
+        "version 103",
+      );
       const calls = readFileSync(log, "utf8");
       expect(calls).toContain("ARGS config set --secret");
       expect(calls).toContain("ARGS up --yes --skip-preview");
+      expect(calls).toContain(`ENV PULUMI_CONFIG_PASSPHRASE_FILE=${file}`);
       expect(calls).not.toContain(SCALE_API_KEY);
     },
     timeout,

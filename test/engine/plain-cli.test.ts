@@ -119,8 +119,8 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
       ]) {
         expect(live().get(id)).toBeDefined();
       }
-      const [, , again] = await runBlock("apply");
-      expect(again?.output).toContain("5 unchanged");
+      const again = await run("pulumi up --yes --skip-preview");
+      expect(again.output).toContain("5 unchanged");
     },
     timeout,
   );
@@ -164,7 +164,7 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
       const drift = await run(readmeBlock("drift")[1] ?? "");
       expect(drift.code).toBe(7);
       expect(drift.output).toContain("no changes were expected");
-      const [, , up] = await runBlock("apply");
+      const up = await run("pulumi up --yes --skip-preview");
       expect(up?.output).toContain("~ 1 updated");
       expect(live().get("inc-checkout-latency")?.status).toBe("INVESTIGATING");
       const clean = await run(readmeBlock("drift")[1] ?? "");
@@ -193,8 +193,8 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
       editDefinition("storefront.yaml", (text) =>
         text.replace("status: INVESTIGATING", "status: RESOLVED"),
       );
-      const [, , accepted] = await runBlock("apply");
-      expect(accepted?.output).toContain("~ 1 updated");
+      const accepted = await run("pulumi up --yes --skip-preview");
+      expect(accepted.output).toContain("~ 1 updated");
     },
     timeout,
   );
