@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run reliability            # the long runs, then the record in bench/results/reliability.json
+// npm run reliability            # the long runs, then the record in bench/reliability-record.json
 // node scripts/reliability.mjs --check
 //
 // The reliability runs that are too long for `npm test`, measured rather than repeated:
@@ -10,7 +10,7 @@
 //      in process and in test/engine/put-status.test.ts).
 // It prints each run's figures and the totals line, and writes them with a digest of the code
 // they exercise (src/engine, providers/, src/api/client and the runs' own tests) to
-// bench/results/reliability.json. `--check` says whether that record matches the code as it
+// bench/reliability-record.json. `--check` says whether that record matches the code as it
 // is: `.ci/run` runs this script whenever it does not, so a change to that code is measured.
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -21,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const recordFile = path.join(root, "bench", "results", "reliability.json");
+const recordFile = path.join(root, "bench", "reliability-record.json");
 const inputs = ["src/engine", "providers", "src/api/client", "test/reliability"];
 
 /** sha256 over the path and content of every file of `inputs` a clone of this work holds. */
