@@ -107,7 +107,7 @@ export class MockEngine {
       const outputs = await resolved(declared);
       run.outputs = preview ? undefined : outputs;
     } catch (error) {
-      run.error = error instanceof Error ? error.message : String(error);
+      run.error = messageOf(error);
     } finally {
       // Registrations and warnings the outputs did not wait for.
       await Promise.all(pending);
