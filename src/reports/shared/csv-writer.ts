@@ -3,8 +3,19 @@ import { stringify } from "csv-stringify";
 import type { ReportSink } from "./output";
 
 /**
+ * OWASP's rule against CSV injection: a text cell that a spreadsheet would read as a formula
+ * (one beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading `'`, which
+ * spreadsheets show as text and do not evaluate. Numbers are not text and stay as they are.
+ * Text comes from the server (error messages, names), so any of it can be hostile.
+ */
+export function inertCell(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+/**
  * Streams records as CSV (RFC 4180, header row first) into a sink with backpressure on
- * both sides, so a large export holds only a few rows at a time.
+ * both sides, so a large export holds only a few rows at a time. Text cells are made inert
+ * (`inertCell`).
  */
 export async function writeCsv<T extends Record<string, unknown>>(
   sink: ReportSink,
@@ -17,6 +28,7 @@ export async function writeCsv<T extends Record<string, unknown>>(
     cast: {
       boolean: (value) => (value ? "true" : "false"),
       object: (value) => JSON.stringify(value),
+      string: inertCell,
     },
   });
   const drained = (async () => {
