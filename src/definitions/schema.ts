@@ -48,33 +48,49 @@ function notBlank(payload: TextPayload): void {
 }
 
 /**
+ * Refuses the first character of the text that cannot be seen or that changes how the text
+ * around it is shown (controls, zero-width and bidirectional characters, see
+ * `isHiddenCharacter`), other than those `allowed`, naming it and its position.
+ */
+function refuseHidden(payload: TextPayload, allowed: readonly string[], why: string): void {
+  const found = findCharacter(
+    payload.value,
+    (character) => !allowed.includes(character) && isHiddenCharacter(character),
+  );
+  if (found === undefined) return;
+  addTextIssue(
+    payload,
+    { kind: "character", ...found },
+    `must not contain ${describeCharacter(found.codePoint)} (character ${found.position}), ${why}`,
+  );
+}
+
+/**
  * An id that is not a path parameter (a service id, a resource name): not blank, and
- * free of characters a reader cannot see (controls, zero-width and bidirectional
- * characters), which make two different ids look alike.
+ * free of characters a reader cannot see, which make two different ids look alike.
  */
 function visibleId(payload: TextPayload): void {
   if (isBlank(payload.value)) {
     notBlank(payload);
     return;
   }
-  const found = findCharacter(payload.value, isHiddenCharacter);
-  if (found === undefined) return;
-  addTextIssue(
-    payload,
-    { kind: "character", ...found },
-    `must not contain ${describeCharacter(found.codePoint)} (character ${found.position}), which cannot be seen and makes different ids look alike`,
-  );
+  refuseHidden(payload, [], "which cannot be seen and makes different ids look alike");
 }
 
-/** A name shown to people: no control, zero-width or bidirectional characters. */
+const SHOWN_DIFFERENTLY = "which cannot be seen or changes how the text around it is shown";
+
+/**
+ * A name shown to people (an incident's title, a service's name): no control character
+ * other than a tab, and no zero-width or bidirectional character. An escape sequence or a
+ * right-to-left override in a title would reach the status page, terminals and reviews.
+ */
 function visibleName(payload: TextPayload): void {
-  const found = findCharacter(payload.value, isHiddenCharacter);
-  if (found === undefined) return;
-  addTextIssue(
-    payload,
-    { kind: "character", ...found },
-    `must not contain ${describeCharacter(found.codePoint)} (character ${found.position}), which cannot be seen or changes how the text around it is shown`,
-  );
+  refuseHidden(payload, ["\t"], SHOWN_DIFFERENTLY);
+}
+
+/** Free text for people (a reason): as a name, but it may run over several lines. */
+function readableText(payload: TextPayload): void {
+  refuseHidden(payload, ["\t", "\n"], SHOWN_DIFFERENTLY);
 }
 
 /**
@@ -152,6 +168,7 @@ export const IncidentDefinitionFields = z.strictObject({
   id: PathId.describe("The id of the incident on the status page (the `{incidentId}` of the API)."),
   name: IncidentRequest.shape.name
     .check(notBlank)
+    .check(visibleName)
     .describe("The incident title, at most 255 characters."),
   severity: Severity.describe("How bad it is: CRITICAL, MAJOR, MEDIUM or MINOR."),
   status: IncidentStatus.describe(
@@ -176,6 +193,7 @@ export const IncidentDefinitionFields = z.strictObject({
   reason: z
     .string()
     .min(1)
+    .check(readableText)
     .optional()
     .describe(
       "Why this change is made, for the pull request's reviewers; it stays in git and is not sent to the status page. `plan` requires a new reason when the severity is lowered.",

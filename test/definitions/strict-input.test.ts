@@ -130,3 +130,31 @@ describe("ids that would change the request's path", () => {
     expect(result.problems).toEqual([]);
   });
 });
+
+describe("titles and reasons with characters that hide or reshape text", () => {
+  it("refuse an escape, a NUL or a bidirectional override in a title, naming the code point and where it is", () => {
+    expect(problemsOf(definitionYaml({ name: '"Down \\e[31mnow"' }))).toMatchInlineSnapshot(
+      `"incidents/a.yaml:2:13 invalid-character: name "Down \\u001B[31mnow" must not contain U+001B ESCAPE (character 6), which cannot be seen or changes how the text around it is shown"`,
+    );
+    expect(problemsOf(definitionYaml({ name: '"API\\0 errors"' }))).toMatchInlineSnapshot(
+      `"incidents/a.yaml:2:11 invalid-character: name "API\\u0000 errors" must not contain U+0000 NULL (character 4), which cannot be seen or changes how the text around it is shown"`,
+    );
+    expect(problemsOf(definitionYaml({ name: "API \u202Esrorre" }))).toMatchInlineSnapshot(
+      `"incidents/a.yaml:2:11 invalid-character: name "API \\u202Esrorre" must not contain U+202E RIGHT-TO-LEFT OVERRIDE (character 5), which cannot be seen or changes how the text around it is shown"`,
+    );
+    expect(
+      problemsOf(definitionYaml({ reason: '"Lowered\\u2066 by the on-call"' })),
+    ).toMatchInlineSnapshot(
+      `"incidents/a.yaml:8:17 invalid-character: reason "Lowered\\u2066 by the on-call" must not contain U+2066 LEFT-TO-RIGHT ISOLATE (character 8), which cannot be seen or changes how the text around it is shown"`,
+    );
+  });
+
+  it("accept a tab in a title and lines in a reason", () => {
+    expect(problemsOf(definitionYaml({ name: '"API\\terrors"' }))).toBe("");
+    expect(
+      problemsOf(
+        definitionYaml({ reason: "|\n  Customers saw errors.\n  Lowered after the fix." }),
+      ),
+    ).toBe("");
+  });
+});
