@@ -160,11 +160,12 @@ describe("incident-sync validate", () => {
     expect(run.stdout).toMatchInlineSnapshot(`
       "hostile/new\\nline.yaml:1:1: missing required field "severity" (one of CRITICAL, MAJOR, MEDIUM, MINOR) [missing-key]
       hostile/new\\nline.yaml:1:10: id "inc-\\u001B[2J" must not contain U+001B ESCAPE (character 5); an id is one URL path segment of visible characters, without whitespace, /, \\, ?, # or % [invalid-character]
+      hostile/new\\nline.yaml:2:16: name "line one\\nline two" must not contain U+000A LINE FEED (character 9), which cannot be seen or changes how the text around it is shown [invalid-character]
       hostile/new\\nline.yaml:3:1: unknown field "sev\\rerity"; did you mean "severity"? [unknown-key]
       hostile/new\\nline.yaml:4:9: status "MONI\\nTORING\\u202E" is not allowed; use one of INVESTIGATING, IDENTIFIED, MONITORING, RESOLVED (did you mean MONITORING?) [invalid-value]
       hostile/new\\nline.yaml:6:3: a key must be text, not a list [invalid-type]
 
-      5 problems in 1 file.
+      6 problems in 1 file.
       "
     `);
     const lines = run.stdout.trimEnd().split("\n");
