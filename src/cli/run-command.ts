@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { formatLocation } from "../definitions/problem";
-import { settingEnv } from "../settings/names";
+import { settingEnv, settingFlag } from "../settings/names";
 import type { ExitCode } from "./exit-codes";
 import type { ErrorClass, Failure } from "./failure";
 import type { Format } from "./formats";
@@ -108,6 +108,7 @@ export function action<Flags extends CommonFlags, Args extends unknown[] = []>(
     const flags = command.opts<Flags>();
     const args = command.processedArgs as Args;
     const io = processIo();
+    if (flags.apiKey !== undefined) io.stderr.write(apiKeyFlagWarning(commandPath(command)));
     process.exitCode = await runCommand(
       io,
       {
@@ -122,6 +123,14 @@ export function action<Flags extends CommonFlags, Args extends unknown[] = []>(
       (held) => run(held, flags, args),
     );
   };
+}
+
+/**
+ * A key given with `--api-key` is in the process list (`ps`) for the whole run, where other
+ * users of the machine and process monitors see it: said first, once, without the key.
+ */
+export function apiKeyFlagWarning(command: string): string {
+  return `incident-sync ${command}: warning: ${settingFlag("apiKey")} shows the API key in the process list (ps) for as long as the command runs; set ${settingEnv("apiKey")} instead, which is safer.\n`;
 }
 
 /** `report errors` for the `errors` subcommand of `report`; the program's own name is left out. */
