@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
+import sparticuz from "@sparticuz/chromium";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runReportErrors } from "../../src/cli/commands/report-errors";
@@ -228,5 +229,31 @@ describe("HTML reports in a real browser", () => {
     await page.fill('[data-table="groups"] input[type="search"]', ids[7]!);
     await expect.poll(() => status.innerText()).toBe("1 row (filtered from 10,000)");
     expect(errors).toEqual([]);
+  });
+
+  test("the error report's chart draws in a browser whose locale is POSIX (LANG=C.UTF-8, as in CI containers)", async () => {
+    const file = path.join(dir, "errors-posix.html");
+    await runReportErrors(
+      { check: ["chk-web"], format: "html", out: file, progress: false },
+      captureIo(apiEnv(running)).io,
+    );
+    // Without --lang, Chromium takes its locale from LANG, and C.UTF-8 gives "en-US@posix",
+    // which Intl refuses: before the page set it right, uPlot threw and the chart stayed blank.
+    const posix = await launchChromium({
+      args: sparticuz.args,
+      env: { ...process.env, LANG: "C.UTF-8", LC_ALL: "C.UTF-8" },
+    });
+    try {
+      const posixContext = await posix.newContext({ viewport: { width: 1280, height: 900 } });
+      const probe = await posixContext.newPage();
+      expect(await probe.evaluate(() => navigator.language)).toBe("en-US@posix");
+      const { page, errors } = await openReport(posixContext, file);
+      expect(errors).toEqual([]);
+      expect(await page.evaluate(() => navigator.language)).toBe("en-US");
+      const chart = '[data-chart="groups-over-time"]';
+      expect(await pixelsOfColour(page, chart, "#cf222e")).toBeGreaterThan(200);
+    } finally {
+      await posix.close();
+    }
   });
 });

@@ -66,8 +66,10 @@ async function unpack() {
 }
 
 /**
- * Launches the packaged headless Chromium. The UI language is fixed to en-US: under
- * LANG=C (CI, containers) Chromium reports "en-US@posix", which Intl rejects.
+ * Launches the packaged headless Chromium. The UI language is fixed to en-US, so numbers
+ * and dates read the same on every machine. Under LANG=C (CI, containers) Chromium would
+ * report "en-US@posix", which Intl rejects; the reports handle that themselves, and
+ * test/reports/html-browser.test.ts launches one such browser to show it.
  *
  * @param {import("playwright-core").LaunchOptions} [options] merged over the defaults
  * @returns {Promise<import("playwright-core").Browser>}

@@ -15,7 +15,9 @@ import { packageRoot } from "../../package-root";
  * (leeoniya/uPlot).
  */
 
-/** The browser files under `src/reports/html/browser/`, in the order the page runs them. */
+/** The browser file under `src/reports/html/browser/` that runs before uPlot loads. */
+const BEFORE_UPLOT = "report-locale.js";
+/** The browser files under `src/reports/html/browser/`, in the order the page runs them after uPlot. */
 const PAGE_SCRIPTS = ["report-table.js", "report-charts.js", "report-boot.js"] as const;
 
 export interface PageAssets {
@@ -38,7 +40,11 @@ function loadAssets(): PageAssets {
   const read = (file: string) => readFileSync(file, "utf8");
   const uplot = read(require.resolve("uplot/dist/uPlot.iife.min.js"));
   const uplotCss = read(require.resolve("uplot/dist/uPlot.min.css"));
-  const scripts = [uplot, ...PAGE_SCRIPTS.map((name) => read(path.join(browser, name)))];
+  const scripts = [
+    read(path.join(browser, BEFORE_UPLOT)),
+    uplot,
+    ...PAGE_SCRIPTS.map((name) => read(path.join(browser, name))),
+  ];
   // Inlined as is: a closing tag inside a script would end its element early.
   if (scripts.some((script) => /<\/script/i.test(script))) {
     throw new Error("An HTML report script contains </script> and cannot be inlined.");
