@@ -2,7 +2,6 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadDefinitions } from "../../src/definitions";
 import type { RunningEmulator } from "../../src/emulator";
 import {
   type EngineLocation,
@@ -13,6 +12,7 @@ import {
 } from "../../src/engine";
 import { failureLines, renderText } from "../../src/engine/run-report";
 import { formatSummary } from "../../src/program";
+import { demoStack } from "../support/demo-stack";
 import { copyCheckout, reuseBuild } from "./support/checkout";
 import { incidentRows } from "./support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
@@ -68,22 +68,10 @@ describe("incident-sync up on the real engine against the emulator", () => {
         (file) => existsSync(file) && readFileSync(file, "utf8").includes(emulator.demo.apiKey),
       ),
   ];
-  const edit = (file: string, change: (text: string) => string) => {
-    const path = join(project, "incidents", file);
-    writeFileSync(path, change(readFileSync(path, "utf8")));
-  };
-  const expectLiveMatchesDefinitions = async () => {
-    const { definitions, problems } = await loadDefinitions(join(project, "incidents"));
-    expect(problems).toEqual([]);
-    for (const { definition } of definitions) {
-      expect(live().get(definition.id)).toMatchObject({
-        name: definition.name,
-        severity: definition.severity,
-        status: definition.status,
-        services: definition.services.map((service) => service.id),
-      });
-    }
-  };
+  const edit = (file: string, change: (text: string) => string) =>
+    demoStack(sandbox!, () => project).edit(file, change);
+  const expectLiveMatchesDefinitions = () =>
+    demoStack(sandbox!, () => project).expectLiveMatchesDefinitions();
 
   beforeAll(async () => {
     engine = await resolveEngine();

@@ -1,8 +1,5 @@
-import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient, NotFoundError } from "../../src/api";
 import { loadDefinitions } from "../../src/definitions";
 import type { PutStatus, RunningEmulator } from "../../src/emulator";
 import {
@@ -12,9 +9,8 @@ import {
   runOperation,
 } from "../../src/engine";
 import type { AppliedStatus } from "../../src/incident";
-import { computeDrift } from "../../src/reports";
+import { appliedOf, demoStack } from "../support/demo-stack";
 import { copyCheckout, reuseBuild } from "./support/checkout";
-import { incidentRows } from "./support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 import { changesOf, type Ran, ran } from "./support/outcomes";
 
@@ -34,7 +30,6 @@ describe.each<PutStatus>(["sets-field"])("with a service whose PUT %s", (putStat
   let root: string;
   let sandbox: EmulatorSandbox | undefined;
   let project: string;
-  let db: DatabaseSync;
   let output: string[] = [];
 
   const run = async (operation: OperationOptions["operation"]): Promise<Ran> =>
@@ -57,38 +52,21 @@ describe.each<PutStatus>(["sets-field"])("with a service whose PUT %s", (putStat
         log: () => {},
       }),
     );
-  const live = () => incidentRows(db, emulator.demo.accountId);
-  const client = () =>
-    createClient({
-      baseUrl: emulator.url,
-      accountId: emulator.demo.accountId,
-      apiKey: emulator.demo.apiKey,
+  const stack = () => demoStack(sandbox!, () => project);
+  const live = () => stack().live();
+  const client = () => stack().client();
+  const setStatus = (file: string, from: string, to: string) =>
+    stack().edit(file, (text) => {
+      expect(text).toContain(`status: ${from}`);
+      return text.replace(`status: ${from}`, `status: ${to}`);
     });
-  const setStatus = (file: string, from: string, to: string) => {
-    const path = join(project, "incidents", file);
-    const text = readFileSync(path, "utf8");
-    expect(text).toContain(`status: ${from}`);
-    writeFileSync(path, text.replace(`status: ${from}`, `status: ${to}`));
-  };
-  /** What `pulumi stack output incidents` tells `incident-sync drift --applied`. */
-  const appliedOf = (outcome: Ran): Map<string, AppliedStatus> =>
-    new Map(
-      Object.entries(
-        outcome.outputs?.incidents?.value as Record<string, { applied: AppliedStatus }>,
-      ).map(([id, entry]) => [id, entry.applied]),
-    );
-  const driftWith = async (applied: Map<string, AppliedStatus>) => {
-    const { definitions } = await loadDefinitions(join(project, "incidents"));
-    return computeDrift(client().incidents, definitions, {
-      applied,
-      isNotFound: (error) => error instanceof NotFoundError,
-    });
-  };
+  const outputsApplied = (outcome: Ran) => appliedOf(outcome.outputs?.incidents?.value);
+  const driftWith = (applied: Map<string, AppliedStatus>) => stack().driftWith(applied);
 
   beforeAll(async () => {
     engine = await resolveEngine();
     sandbox = await startEmulatorSandbox(`put-${putStatus}`, "demo", { putStatus });
-    ({ root, emulator, db } = sandbox);
+    ({ root, emulator } = sandbox);
     project = copyCheckout(join(root, "project"));
     reuseBuild(project);
   }, timeout);
@@ -145,7 +123,7 @@ describe.each<PutStatus>(["sets-field"])("with a service whose PUT %s", (putStat
       expect(changesOf(again)).toEqual({});
 
       // drift with the stack's applied statuses: in sync, whatever the updates still show.
-      const report = await driftWith(appliedOf(again));
+      const report = await driftWith(outputsApplied(again));
       expect(report.summary).toMatchObject({ definitions: 4, inSync: 4, drifted: 0 });
     },
     timeout,
@@ -154,7 +132,7 @@ describe.each<PutStatus>(["sets-field"])("with a service whose PUT %s", (putStat
   it(
     "refuses to reopen an incident resolved on the status page, and drift and refresh see the resolve",
     async () => {
-      const lastApply = appliedOf(await run("up"));
+      const lastApply = outputsApplied(await run("up"));
       emulator.emulator.control.editIncident(emulator.demo.accountId, "inc-checkout-latency", {
         status: "RESOLVED",
       });

@@ -1,17 +1,15 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import program from "../../index";
-import { createClient, NotFoundError } from "../../src/api";
 import { loadDefinitions } from "../../src/definitions";
 import type { PutStatus } from "../../src/emulator";
 import { type AppliedStatus, configKey } from "../../src/incident";
 import { formatSummary } from "../../src/program";
-import { computeDrift } from "../../src/reports";
 import { repoRoot } from "../engine/support/checkout";
-import { incidentRows } from "../engine/support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
+import { appliedOf, demoStack } from "../support/demo-stack";
 import { changesOf, failuresOf, MockEngine, type MockRun } from "./support/mock-engine";
 import { setProjectDirectory } from "./support/project-directory";
 
@@ -24,20 +22,16 @@ import { setProjectDirectory } from "./support/project-directory";
 describe.each<PutStatus>(["posts-update", "sets-field"])(
   "the program in process, with a service whose PUT %s",
   (putStatus) => {
-    let sandbox: EmulatorSandbox;
-    let project: string;
+    let started: ProgramStack;
     let engine: MockEngine;
+    let project: string;
 
-    const control = () => sandbox.emulator.emulator.control;
-    const account = () => sandbox.emulator.demo.accountId;
-    const live = () => incidentRows(sandbox.db, account());
-    const edit = (file: string, change: (text: string) => string) => {
-      const path = join(project, "incidents", file);
-      const text = readFileSync(path, "utf8");
-      const changed = change(text);
-      expect(changed, `the edit of ${file} changes nothing`).not.toBe(text);
-      writeFileSync(path, changed);
-    };
+    const control = () => started.sandbox.emulator.emulator.control;
+    const account = () => started.sandbox.emulator.demo.accountId;
+    const live = () => started.stack.live();
+    const edit = (file: string, change: (text: string) => string) =>
+      started.stack.edit(file, change);
+    const expectLiveMatchesDefinitions = () => started.stack.expectLiveMatchesDefinitions();
     const up = (settings: Record<string, string> = {}) => engine.run(program, { settings });
     const preview = (settings: Record<string, string> = {}) =>
       engine.run(program, { settings, preview: true });
@@ -45,36 +39,14 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       run.steps
         .filter((step) => step.op !== "same")
         .map(({ name, op, diffs }) => ({ name, op, diffs }));
-    const expectLiveMatchesDefinitions = async () => {
-      const { definitions, problems } = await loadDefinitions(join(project, "incidents"));
-      expect(problems).toEqual([]);
-      for (const { definition } of definitions) {
-        expect(live().get(definition.id)).toMatchObject({
-          name: definition.name,
-          severity: definition.severity,
-          status: definition.status,
-          services: definition.services.map((service) => service.id),
-        });
-      }
-    };
 
     beforeAll(async () => {
-      sandbox = await startEmulatorSandbox(`program-${putStatus}`, "demo", { putStatus });
-      project = mkdtempSync(join(tmpdir(), "incident-sync-program-"));
-      cpSync(join(repoRoot, "incidents"), join(project, "incidents"), { recursive: true });
-      writeFileSync(join(project, "Pulumi.yaml"), "name: incident-sync\nruntime: nodejs\n");
-      setProjectDirectory(project);
-      engine = new MockEngine({
-        [configKey("baseUrl")]: sandbox.emulator.url,
-        [configKey("accountId")]: account(),
-        [configKey("apiKey")]: sandbox.emulator.demo.apiKey,
-        [configKey("retries")]: "8",
-      });
+      started = await startProgramStack(`program-${putStatus}`, putStatus);
+      ({ engine, project } = started);
     });
 
     afterAll(async () => {
-      await sandbox?.close();
-      if (project) rmSync(project, { recursive: true, force: true });
+      await started?.close();
     });
 
     it("adopts every definition, with outputs that label declared and live values", async () => {
@@ -337,55 +309,28 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
 describe.each<PutStatus>(["posts-update", "sets-field"])(
   "converging in process, with a service whose PUT %s",
   (putStatus) => {
-    let sandbox: EmulatorSandbox;
-    let project: string;
+    let started: ProgramStack;
     let engine: MockEngine;
+    let project: string;
 
-    const account = () => sandbox.emulator.demo.accountId;
-    const live = () => incidentRows(sandbox.db, account());
-    const client = () =>
-      createClient({
-        baseUrl: sandbox.emulator.url,
-        accountId: account(),
-        apiKey: sandbox.emulator.demo.apiKey,
+    const account = () => started.sandbox.emulator.demo.accountId;
+    const live = () => started.stack.live();
+    const client = () => started.stack.client();
+    const setStatus = (file: string, from: string, to: string) =>
+      started.stack.edit(file, (text) => {
+        expect(text).toContain(`status: ${from}`);
+        return text.replace(`status: ${from}`, `status: ${to}`);
       });
-    const setStatus = (file: string, from: string, to: string) => {
-      const path = join(project, "incidents", file);
-      const text = readFileSync(path, "utf8");
-      expect(text).toContain(`status: ${from}`);
-      writeFileSync(path, text.replace(`status: ${from}`, `status: ${to}`));
-    };
-    /** What `pulumi stack output incidents` tells `incident-sync drift --applied`. */
-    const appliedOf = (run: MockRun) =>
-      new Map(
-        Object.entries(run.outputs?.incidents as Record<string, { applied: AppliedStatus }>).map(
-          ([id, entry]) => [id, entry.applied],
-        ),
-      );
-    const driftWith = async (applied: Map<string, AppliedStatus>) => {
-      const { definitions } = await loadDefinitions(join(project, "incidents"));
-      return computeDrift(client().incidents, definitions, {
-        applied,
-        isNotFound: (error) => error instanceof NotFoundError,
-      });
-    };
+    const outputsApplied = (run: MockRun) => appliedOf(run.outputs?.incidents);
+    const driftWith = (applied: Map<string, AppliedStatus>) => started.stack.driftWith(applied);
 
     beforeAll(async () => {
-      sandbox = await startEmulatorSandbox(`converge-${putStatus}`, "demo", { putStatus });
-      project = mkdtempSync(join(tmpdir(), "incident-sync-converge-"));
-      cpSync(join(repoRoot, "incidents"), join(project, "incidents"), { recursive: true });
-      setProjectDirectory(project);
-      engine = new MockEngine({
-        [configKey("baseUrl")]: sandbox.emulator.url,
-        [configKey("accountId")]: account(),
-        [configKey("apiKey")]: sandbox.emulator.demo.apiKey,
-        [configKey("retries")]: "8",
-      });
+      started = await startProgramStack(`converge-${putStatus}`, putStatus);
+      ({ engine, project } = started);
     });
 
     afterAll(async () => {
-      await sandbox?.close();
-      if (project) rmSync(project, { recursive: true, force: true });
+      await started?.close();
     });
 
     it("adopts an incident whose live status its updates do not show, converging in the one up", async () => {
@@ -422,13 +367,13 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       expect(run.outputs?.drift).toEqual([]);
       const again = await engine.run(program);
       expect(changesOf(again)).toEqual({});
-      const report = await driftWith(appliedOf(again));
+      const report = await driftWith(outputsApplied(again));
       expect(report.summary).toMatchObject({ definitions: 4, inSync: 4, drifted: 0 });
     });
 
     it("refuses to reopen an incident resolved on the status page; drift and refresh see the resolve", async () => {
-      const lastApply = appliedOf(await engine.run(program));
-      sandbox.emulator.emulator.control.editIncident(account(), "inc-checkout-latency", {
+      const lastApply = outputsApplied(await engine.run(program));
+      started.sandbox.emulator.emulator.control.editIncident(account(), "inc-checkout-latency", {
         status: "RESOLVED",
       });
       const run = await engine.run(program);
@@ -450,3 +395,36 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
     });
   },
 );
+
+/** One demo stack driven by the mock engine: an emulator, a project with the demo definitions. */
+interface ProgramStack {
+  sandbox: EmulatorSandbox;
+  project: string;
+  engine: MockEngine;
+  stack: ReturnType<typeof demoStack>;
+  close(): Promise<void>;
+}
+
+async function startProgramStack(name: string, putStatus: PutStatus): Promise<ProgramStack> {
+  const sandbox = await startEmulatorSandbox(name, "demo", { putStatus });
+  const project = mkdtempSync(join(tmpdir(), `incident-sync-${name}-`));
+  cpSync(join(repoRoot, "incidents"), join(project, "incidents"), { recursive: true });
+  writeFileSync(join(project, "Pulumi.yaml"), "name: incident-sync\nruntime: nodejs\n");
+  setProjectDirectory(project);
+  const engine = new MockEngine({
+    [configKey("baseUrl")]: sandbox.emulator.url,
+    [configKey("accountId")]: sandbox.emulator.demo.accountId,
+    [configKey("apiKey")]: sandbox.emulator.demo.apiKey,
+    [configKey("retries")]: "8",
+  });
+  return {
+    sandbox,
+    project,
+    engine,
+    stack: demoStack(sandbox, () => project),
+    async close() {
+      await sandbox.close();
+      rmSync(project, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "vitest";
+import { createClient, NotFoundError } from "../../src/api";
+import { loadDefinitions } from "../../src/definitions";
+import type { AppliedStatus } from "../../src/incident";
+import { computeDrift } from "../../src/reports";
+import { incidentRows } from "../engine/support/emulator-rows";
+import type { EmulatorSandbox } from "../engine/support/emulator-sandbox";
+
+/**
+ * The checks a test of the demo stack makes against the emulator, whether the engine runs the
+ * stack (test/engine) or Pulumi's mocks do (test/program): its definitions in
+ * `<project>/incidents`, the emulator's demo account on the other side.
+ */
+export function demoStack(sandbox: EmulatorSandbox, project: () => string) {
+  const { emulator, db } = sandbox;
+  const account = emulator.demo.accountId;
+  const incidentsDir = () => join(project(), "incidents");
+  const client = () =>
+    createClient({ baseUrl: emulator.url, accountId: account, apiKey: emulator.demo.apiKey });
+  return {
+    /** The incidents as the emulator holds them. */
+    live: () => incidentRows(db, account),
+    client,
+    /** Every definition is live as declared: name, severity, status and services. */
+    async expectLiveMatchesDefinitions() {
+      const { definitions, problems } = await loadDefinitions(incidentsDir());
+      expect(problems).toEqual([]);
+      for (const { definition } of definitions) {
+        expect(incidentRows(db, account).get(definition.id)).toMatchObject({
+          name: definition.name,
+          severity: definition.severity,
+          status: definition.status,
+          services: definition.services.map((service) => service.id),
+        });
+      }
+    },
+    /** Rewrites a definition file; the change must change it. */
+    edit(file: string, change: (text: string) => string) {
+      const path = join(incidentsDir(), file);
+      const text = readFileSync(path, "utf8");
+      const changed = change(text);
+      expect(changed, `the edit of ${file} changes nothing`).not.toBe(text);
+      writeFileSync(path, changed);
+    },
+    /** `incident-sync drift --applied` with these applied statuses. */
+    async driftWith(applied: Map<string, AppliedStatus>) {
+      const { definitions } = await loadDefinitions(incidentsDir());
+      return computeDrift(client().incidents, definitions, {
+        applied,
+        isNotFound: (error) => error instanceof NotFoundError,
+      });
+    },
+  };
+}
+
+/** What `pulumi stack output incidents` tells `incident-sync drift --applied`. */
+export function appliedOf(incidents: unknown): Map<string, AppliedStatus> {
+  return new Map(
+    Object.entries(incidents as Record<string, { applied: AppliedStatus }>).map(([id, entry]) => [
+      id,
+      entry.applied,
+    ]),
+  );
+}
