@@ -27,7 +27,7 @@ class EngineFirst extends BaseSequencer {
 }
 
 /**
- * `npm test`: three projects on the 2 cores the suite is sized for.
+ * `npm test`: four projects on the 2 cores the suite is sized for.
  * - unit: in-process tests and tests of the CLI as a child process, in worker threads;
  * - program: the Pulumi program under Pulumi's mocks (test/program), in forked processes;
  * - engine: the real Pulumi engine (test/engine), in forked processes, two at a time, started

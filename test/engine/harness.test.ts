@@ -8,12 +8,12 @@ import {
   type OperationOptions,
   type OperationOutcome,
   resolveEngine,
-  runOperation,
 } from "../../src/engine";
 import { failureLines, renderText } from "../../src/engine/run-report";
 import { formatSummary } from "../../src/program";
 import { demoStack } from "../support/demo-stack";
 import { copyCheckout, reuseBuild } from "./support/checkout";
+import { demoOperation } from "./support/demo-operation";
 import { incidentRows } from "./support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 import { filesContaining, filesUnder } from "./support/files";
@@ -34,26 +34,12 @@ describe("incident-sync up on the real engine against the emulator", () => {
   let db: DatabaseSync;
   let engineOutput: string[] = [];
 
-  const run = async (
+  const run = (
     operation: OperationOptions["operation"],
     extra: Partial<OperationOptions> = {},
   ): Promise<OperationOutcome> =>
-    runOperation({
-      operation,
-      projectDir: project,
-      stackName: "harness",
-      backendUrl: `file://${join(root, "backend")}`,
-      pulumiHome: join(root, "pulumi-home"),
-      passphrase: "harness-passphrase",
-      engine,
-      connection: {
-        baseUrl: emulator.url,
-        accountId: emulator.demo.accountId,
-        apiKey: emulator.demo.apiKey,
-      },
-      settings: { retries: "8" },
+    demoOperation({ sandbox: sandbox!, engine, project, stackName: "harness" }, operation, {
       onOutput: (text) => engineOutput.push(text),
-      log: () => {},
       ...extra,
     });
   const live = () => incidentRows(db, emulator.demo.accountId);

@@ -2,15 +2,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDefinitions } from "../../src/definitions";
 import type { PutStatus, RunningEmulator } from "../../src/emulator";
-import {
-  type EngineLocation,
-  type OperationOptions,
-  resolveEngine,
-  runOperation,
-} from "../../src/engine";
+import { type EngineLocation, type OperationOptions, resolveEngine } from "../../src/engine";
 import type { AppliedStatus } from "../../src/incident";
 import { appliedOf, demoStack } from "../support/demo-stack";
 import { copyCheckout, reuseBuild } from "./support/checkout";
+import { demoOperation } from "./support/demo-operation";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 import { changesOf, type Ran, ran } from "./support/outcomes";
 
@@ -34,23 +30,11 @@ describe.each<PutStatus>(["sets-field"])("with a service whose PUT %s", (putStat
 
   const run = async (operation: OperationOptions["operation"]): Promise<Ran> =>
     ran(
-      await runOperation({
+      await demoOperation(
+        { sandbox: sandbox!, engine, project, stackName: "put-status" },
         operation,
-        projectDir: project,
-        stackName: "put-status",
-        backendUrl: `file://${join(root, "backend")}`,
-        pulumiHome: join(root, "pulumi-home"),
-        passphrase: "put-status-passphrase",
-        engine,
-        connection: {
-          baseUrl: emulator.url,
-          accountId: emulator.demo.accountId,
-          apiKey: emulator.demo.apiKey,
-        },
-        settings: { retries: "8" },
-        onOutput: (text) => output.push(text),
-        log: () => {},
-      }),
+        { onOutput: (text) => output.push(text) },
+      ),
     );
   const stack = () => demoStack(sandbox!, () => project);
   const live = () => stack().live();
