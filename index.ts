@@ -18,6 +18,7 @@ export = async () => {
     client: programClient(config),
     settings: config.settings,
     projectDir: config.projectDir,
+    phase: config.phase,
   };
   const incidents = declareIncidents(definitions, options);
   return {

@@ -49,6 +49,8 @@ export interface IncidentInputs extends IncidentDeclaration {
   providerVersion: string;
   /** What the program read of the incident's updates in this run (absent with `readBack: open` for resolved incidents). */
   observed?: Observation;
+  /** Record the incident in the state, apply nothing: the claim run of `src/incident/claim.ts`. */
+  claimOnly?: true;
 }
 
 /** The live status as the provider last knew it. */
@@ -72,6 +74,11 @@ export interface IncidentState extends IncidentDeclaration {
    * status page after the apply without reading it again.
    */
   appliedUpdates: IncidentUpdate[];
+  /**
+   * Claimed, not yet applied (`src/incident/claim.ts`): `appliedAt` is empty and `live` is the
+   * declared status, known to nobody. The next update adopts the incident.
+   */
+  claimed?: true;
 }
 
 const APPLIED_UPDATES_LIMIT = 5;
@@ -162,6 +169,7 @@ export async function check(
       ...declaration,
       providerVersion: String(news.providerVersion ?? ""),
       ...(observed === undefined ? {} : { observed }),
+      ...(news.claimOnly === true ? { claimOnly: true as const } : {}),
     },
   };
 }
@@ -177,22 +185,46 @@ export async function diff(
   olds: IncidentState,
   news: IncidentInputs,
 ): Promise<pulumi.dynamic.DiffResult> {
+  // The claim run records new incidents only; one already in the state is left as it is.
+  if (news.claimOnly) return { changes: false };
   const decision = decideApply(olds, news, news.observed, session.settings?.enforce ?? "observed");
   const versionChanged = olds.providerVersion !== news.providerVersion;
   return {
-    changes: decision.apply || decision.replace || versionChanged,
+    // A claimed incident is adopted by the first run that applies, whatever else it sees.
+    changes: decision.apply || decision.replace || versionChanged || olds.claimed === true,
     replaces: decision.replace ? ["incidentId"] : [],
     // Two resources never manage one incident: the old one lets go before the new one adopts.
     deleteBeforeReplace: decision.replace,
   };
 }
 
-/** The API has no create: the declared incident must exist, and create adopts it. */
+/**
+ * The API has no create: the declared incident must exist, and create adopts it. In the claim
+ * run it is only recorded, once a read has shown it exists: an id nobody can adopt is not
+ * claimed, and its apply says why.
+ */
 export async function create(
   session: ProviderSession,
   inputs: IncidentInputs,
 ): Promise<pulumi.dynamic.CreateResult<IncidentState>> {
+  if (inputs.claimOnly) {
+    if (!(await exists(session, inputs.incidentId))) {
+      throw new Error(missingMessage(inputs.incidentId, session));
+    }
+    return { id: inputs.incidentId, outs: claimedState(inputs) };
+  }
   return { id: inputs.incidentId, outs: await apply(session, inputs, undefined) };
+}
+
+function claimedState(inputs: IncidentInputs): IncidentState {
+  const { observed: _observed, claimOnly: _claimOnly, ...declared } = inputs;
+  return {
+    ...declared,
+    appliedAt: "",
+    live: { status: declared.status, at: "", source: "applied" },
+    appliedUpdates: [],
+    claimed: true,
+  };
 }
 
 export async function update(
@@ -200,7 +232,8 @@ export async function update(
   olds: IncidentState,
   news: IncidentInputs,
 ): Promise<pulumi.dynamic.UpdateResult<IncidentState>> {
-  return { outs: await apply(session, news, olds) };
+  // A claimed incident was never applied: this update is its adoption.
+  return { outs: await apply(session, news, olds.claimed ? undefined : olds) };
 }
 
 /** `pulumi refresh`: the live status from the incident's updates, by the one rule. */
@@ -221,10 +254,25 @@ export async function read(
   return { id, props: state };
 }
 
+/**
+ * `onRemove: resolve` PUTs RESOLVED; `release` lets go. A claimed incident is resolved too, as
+ * the run that claimed it may have adopted it before it was killed; one that does not exist
+ * was never adopted, and is let go.
+ */
 export async function remove(session: ProviderSession, props: IncidentState): Promise<void> {
-  if (props.onRemove === "resolve") {
-    const named = await withCatalogNames(session, props);
-    await put(session, named, "RESOLVED", props.appliedAt, missingOnRemoveMessage);
+  if (props.onRemove !== "resolve") return;
+  const named = await withCatalogNames(session, props);
+  if (props.claimed && !(await exists(session, props.incidentId))) return;
+  await put(session, named, "RESOLVED", props.appliedAt, missingOnRemoveMessage);
+}
+
+async function exists(session: ProviderSession, incidentId: string): Promise<boolean> {
+  try {
+    await client(session).incidents.listUpdates(incidentId);
+    return true;
+  } catch (error) {
+    if (error instanceof NotFoundError) return false;
+    throw inPulumiTerms(error, incidentId, session);
   }
 }
 

@@ -62,6 +62,12 @@ export interface IncidentArgs {
    * git changes are applied.
    */
   observed?: pulumi.Input<Observation>;
+  /**
+   * Record the incident in the state without applying it: `incident-sync up`'s claim run, so
+   * a killed run cannot forget what it adopted (`src/incident/claim.ts`). The next update
+   * adopts it.
+   */
+  claimOnly?: pulumi.Input<boolean>;
 }
 
 export type IncidentProvider = pulumi.dynamic.ResourceProvider<IncidentInputs, IncidentState> &

@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { OpType, OutputMap } from "@pulumi/pulumi/automation";
+import { CLAIM_PHASE_VARIABLE, type ClaimPhase } from "../incident";
 import { engineEnvironment } from "./engine-environment";
-import { type EngineRunEvents, readEngineEvents } from "./engine-events";
+import { type EngineRunEvents, INCIDENT_TYPE, readEngineEvents } from "./engine-events";
 import { type EngineLocation, resolveEngine } from "./engine-location";
 import { EngineError } from "./errors";
 import { readProjectName, writeRunConfig } from "./project-files";
@@ -54,6 +55,18 @@ export interface ProjectStackOptions {
   color?: boolean;
 }
 
+export interface UpOptions {
+  message?: string;
+  continueOnError?: boolean;
+  /**
+   * The resource names the program declares. Those the state does not hold yet are claimed
+   * first: a run of the engine targeted at them records them without applying anything, so a
+   * run killed while adopting them cannot forget them (`src/incident/claim.ts`). Unset: one
+   * run, as the plain CLI does.
+   */
+  claim?: readonly string[];
+}
+
 /** What `cancel` did: lock files removed (and whose they were), or the backend asked. */
 export type CancelResult =
   | { kind: "removed-files"; locks: StackLock[] }
@@ -80,7 +93,7 @@ export interface ProjectStack {
   readonly name: string;
   readonly project: string;
   readonly engine: EngineLocation;
-  up(options?: { message?: string; continueOnError?: boolean }): Promise<StackRunResult>;
+  up(options?: UpOptions): Promise<StackRunResult>;
   preview(options?: { refresh?: boolean; expectNoChanges?: boolean }): Promise<StackRunResult>;
   refresh(options?: { expectNoChanges?: boolean }): Promise<StackRunResult>;
   destroy(): Promise<StackRunResult>;
@@ -150,12 +163,15 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
     mkdirSync(fileURLToPath(options.backendUrl), { recursive: true });
   }
   const stackName = options.stackName;
-  const pulumi = (args: string[], extra: { stdin?: string; stream?: boolean } = {}) =>
+  const pulumi = (
+    args: string[],
+    extra: { stdin?: string; stream?: boolean; phase?: ClaimPhase } = {},
+  ) =>
     runPulumi({
       pulumi: engine.pulumi,
       args,
       cwd: projectDir,
-      env,
+      env: extra.phase ? { ...env, [CLAIM_PHASE_VARIABLE]: extra.phase } : env,
       ...(extra.stdin === undefined ? {} : { stdin: extra.stdin }),
       ...(extra.stream && options.onOutput ? { onOutput: options.onOutput } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
@@ -237,10 +253,11 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
     return JSON.parse(result.stdout) as StackExport;
   };
 
-  const dropPendingOperations = async () => {
+  /** The state as the run starts: without the operations a killed run left pending. */
+  const dropPendingOperations = async (): Promise<StackExport> => {
     const state = await exportState();
     const pending = state.deployment.pending_operations ?? [];
-    if (pending.length === 0) return;
+    if (pending.length === 0) return state;
     log(
       `Stack ${stackName} has ${pending.length} operation(s) left pending by a run that was killed (${pending.map((op) => `${op.type} ${op.resource.urn.slice(op.resource.urn.lastIndexOf("::") + 2)}`).join(", ")}); dropping them: this run redoes them, as every incident operation is idempotent.`,
     );
@@ -250,15 +267,18 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
       `Importing stack ${stackName}`,
       JSON.stringify(cleaned),
     );
+    return cleaned;
   };
 
   const run = async (
     operation: StackOperation,
     args: string[],
-    expectNoChanges = false,
+    runOptions: { expectNoChanges?: boolean; phase?: ClaimPhase; prepared?: boolean } = {},
   ): Promise<StackRunResult> => {
-    clearStaleLocks();
-    if (operation !== "preview") await dropPendingOperations();
+    if (!runOptions.prepared) {
+      clearStaleLocks();
+      if (operation !== "preview") await dropPendingOperations();
+    }
     const eventLog = join(workDir, `events-${operation}-${Date.now()}.jsonl`);
     const started = Date.now();
     const result = await pulumi(
@@ -272,9 +292,9 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
         "--color",
         options.color ? "always" : "never",
         ...(configFile ? ["--config-file", configFile] : []),
-        ...(expectNoChanges ? ["--expect-no-changes"] : []),
+        ...(runOptions.expectNoChanges ? ["--expect-no-changes"] : []),
       ],
-      { stream: true },
+      { stream: true, ...(runOptions.phase ? { phase: runOptions.phase } : {}) },
     );
     const events = readEngineEvents(eventLog);
     rmSync(eventLog, { force: true });
@@ -290,26 +310,55 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
     };
   };
 
+  const up = async (upOptions: UpOptions): Promise<StackRunResult> => {
+    const args = [
+      "up",
+      "--yes",
+      "--skip-preview",
+      ...(upOptions.message ? ["--message", upOptions.message] : []),
+      ...(upOptions.continueOnError ? ["--continue-on-error"] : []),
+    ];
+    if (upOptions.claim === undefined) return run("up", args);
+    clearStaleLocks();
+    const state = await dropPendingOperations();
+    const held = new Set(
+      (state.deployment.resources ?? [])
+        .filter((resource) => resource.type === INCIDENT_TYPE)
+        .map((resource) => resource.urn.slice(resource.urn.lastIndexOf("::") + 2)),
+    );
+    const fresh = upOptions.claim.filter((name) => !held.has(name));
+    if (fresh.length === 0) return run("up", args, { prepared: true, phase: "apply" });
+    log(
+      `Recording ${fresh.length} incident(s) new to stack ${stackName} in its state before applying them, so that a run killed midway cannot forget what it adopted.`,
+    );
+    const targets = fresh.flatMap((name) => [
+      "--target",
+      `urn:pulumi:${stackName}::${project}::${INCIDENT_TYPE}::${name}`,
+    ]);
+    const claimed = await run("up", [...args, ...targets], { prepared: true, phase: "claim" });
+    const unclaimed = claimed.incidents.filter((step) => step.error !== undefined);
+    if (!claimed.ok) {
+      log(
+        `Could not record ${unclaimed.length > 0 ? unclaimed.map((step) => step.incidentId ?? step.resource).join(", ") : "the new incidents"} first; the run below applies them unrecorded and says why if it fails.`,
+      );
+    }
+    const applied = await run("up", args, { prepared: true, phase: "apply" });
+    return adoptionsOf(applied, new Set(fresh), claimed.durationMs);
+  };
+
   return {
     name: stackName,
     project,
     engine,
-    up: (upOptions = {}) =>
-      run("up", [
-        "up",
-        "--yes",
-        "--skip-preview",
-        ...(upOptions.message ? ["--message", upOptions.message] : []),
-        ...(upOptions.continueOnError ? ["--continue-on-error"] : []),
-      ]),
+    up: (upOptions = {}) => up(upOptions),
     preview: (previewOptions = {}) =>
-      run(
-        "preview",
-        ["preview", "--diff", ...(previewOptions.refresh ? ["--refresh"] : [])],
-        previewOptions.expectNoChanges,
-      ),
+      run("preview", ["preview", "--diff", ...(previewOptions.refresh ? ["--refresh"] : [])], {
+        expectNoChanges: previewOptions.expectNoChanges === true,
+      }),
     refresh: (refreshOptions = {}) =>
-      run("refresh", ["refresh", "--yes", "--skip-preview"], refreshOptions.expectNoChanges),
+      run("refresh", ["refresh", "--yes", "--skip-preview"], {
+        expectNoChanges: refreshOptions.expectNoChanges === true,
+      }),
     destroy: () => run("destroy", ["destroy", "--yes", "--skip-preview"]),
     async outputs() {
       const result = await must(
@@ -338,6 +387,25 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
       if (ownWorkDir) rmSync(workDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The apply after a claim, told as one run: the update that adopts a claimed incident is its
+ * create, and the claim's time is part of the run's.
+ */
+function adoptionsOf(
+  applied: StackRunResult,
+  claimed: ReadonlySet<string>,
+  claimMs: number,
+): StackRunResult {
+  const incidents = applied.incidents.map((step) =>
+    claimed.has(step.resource) && step.op === "update"
+      ? { ...step, op: "create" as const, diffs: [] }
+      : step,
+  );
+  const changes: StackRunResult["changes"] = {};
+  for (const step of incidents) changes[step.op] = (changes[step.op] ?? 0) + 1;
+  return { ...applied, incidents, changes, durationMs: applied.durationMs + claimMs };
 }
 
 /** The CLI's own error lines, without its generic advice. */

@@ -88,6 +88,7 @@ export async function runOperation(options: OperationOptions): Promise<Operation
         ? await stack.up({
             message: "incident-sync up",
             continueOnError: options.continueOnError ?? true,
+            claim: loaded.definitions.map(({ definition }) => definition.resource),
           })
         : options.operation === "preview"
           ? await stack.preview({

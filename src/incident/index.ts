@@ -3,6 +3,7 @@
  * sent, the diff, the live status, the reopen rule, convergence and the stack config. The
  * provider, the program, `plan` and `drift` all call these; nothing here imports them.
  */
+export * from "./claim";
 export * from "./convergence";
 export * from "./declaration";
 export * from "./diff";

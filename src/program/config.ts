@@ -1,6 +1,12 @@
 import { isAbsolute, resolve } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { API_KEY_SETTING, readStackSettings, type StackSettings } from "../incident";
+import {
+  API_KEY_SETTING,
+  type ClaimPhase,
+  claimPhaseOf,
+  readStackSettings,
+  type StackSettings,
+} from "../incident";
 
 /** The stack config of incident-sync (namespace `incident-sync`), read once per run. */
 export interface ProgramConfig {
@@ -11,6 +17,8 @@ export interface ProgramConfig {
   projectDir: string;
   /** Absolute path of the definitions directory. */
   definitionsDir: string;
+  /** Set by `incident-sync up` (see `src/incident/claim.ts`); unset under the plain CLI. */
+  phase: ClaimPhase | undefined;
 }
 
 /**
@@ -35,5 +43,6 @@ export function readProgramConfig(projectDir: string = projectDirectory()): Prog
     apiKey: config.requireSecret(API_KEY_SETTING),
     projectDir,
     definitionsDir: isAbsolute(dir) ? dir : resolve(projectDir, dir),
+    phase: claimPhaseOf(),
   };
 }

@@ -4,6 +4,9 @@ import { Incident } from "../../providers/incident";
 import type { IncidentStatus, IncidentUpdate, MonitoringClient } from "../api";
 import type { LoadedDefinition } from "../definitions";
 import {
+  ADOPTIONS_AT_RISK_WARNING,
+  adoptionsAtRisk,
+  type ClaimPhase,
   declarationOf,
   driftStateOf,
   type IncidentService,
@@ -42,6 +45,11 @@ export interface DeclareOptions {
   /** Where Pulumi.yaml is: file names in messages are relative to it. */
   projectDir: string;
   resourceOptions?: pulumi.CustomResourceOptions;
+  /**
+   * `claim`: the run records new incidents in the state and applies nothing, so it reads
+   * nothing either and has no outputs (`src/incident/claim.ts`). @default the plain CLI's run
+   */
+  phase?: ClaimPhase | undefined;
 }
 
 /**
@@ -54,6 +62,7 @@ export function declareIncidents(
   definitions: readonly LoadedDefinition[],
   options: DeclareOptions,
 ): DeclaredIncident[] {
+  if (adoptionsAtRisk()) pulumi.log.warn(ADOPTIONS_AT_RISK_WARNING);
   return withoutPromiseStacks(() => definitions.map((loaded) => declareOne(loaded, options)));
 }
 
@@ -77,14 +86,20 @@ function withoutPromiseStacks<T>(declare: () => T): T {
 /** One definition's read of its updates, observation and resource. */
 function declareOne(loaded: LoadedDefinition, options: DeclareOptions): DeclaredIncident {
   const { definition } = loaded;
-  const wanted = options.settings.readBack === "all" || definition.status !== "RESOLVED";
+  const claim = options.phase === "claim";
+  const wanted =
+    !claim && (options.settings.readBack === "all" || definition.status !== "RESOLVED");
   const read = wanted
     ? readBack(options.client, (client) => readIncidentUpdates(client, definition.id))
     : undefined;
   const observed = read?.apply(observationOf);
   const resource = new Incident(
     definition.resource,
-    { ...declarationOf(definition), ...(observed ? { observed } : {}) },
+    {
+      ...declarationOf(definition),
+      ...(observed ? { observed } : {}),
+      ...(claim ? { claimOnly: true } : {}),
+    },
     options.resourceOptions,
   );
   read?.apply((result) => {
@@ -148,7 +163,11 @@ export interface DriftEntry {
  * the updates read before the apply plus those the apply's PUT returned. Heartbeats and error
  * groups do not depend on the incidents and are read straight away.
  */
-export function incidentOutputs(declared: readonly DeclaredIncident[], options: DeclareOptions) {
+export function incidentOutputs(
+  declared: readonly DeclaredIncident[],
+  options: DeclareOptions,
+): Partial<ReturnType<typeof outputsOf>> {
+  if (options.phase === "claim") return {};
   return withoutPromiseStacks(() => outputsOf(declared, options));
 }
 

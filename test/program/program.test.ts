@@ -1,17 +1,14 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import program from "../../index";
 import { loadDefinitions } from "../../src/definitions";
 import type { PutStatus } from "../../src/emulator";
-import { type AppliedStatus, configKey } from "../../src/incident";
+import type { AppliedStatus } from "../../src/incident";
 import { formatSummary } from "../../src/program";
-import { repoRoot } from "../engine/support/checkout";
-import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
-import { appliedOf, demoStack } from "../support/demo-stack";
-import { changesOf, failuresOf, MockEngine, type MockRun } from "./support/mock-engine";
-import { setProjectDirectory } from "./support/project-directory";
+import { appliedOf } from "../support/demo-stack";
+import { changesOf, failuresOf, type MockEngine, type MockRun } from "./support/mock-engine";
+import { type ProgramStack, startProgramStack } from "./support/program-stack";
 
 /**
  * The Pulumi program (`index.ts`) and the provider's operations, in process under Pulumi's
@@ -395,36 +392,3 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
     });
   },
 );
-
-/** One demo stack driven by the mock engine: an emulator, a project with the demo definitions. */
-interface ProgramStack {
-  sandbox: EmulatorSandbox;
-  project: string;
-  engine: MockEngine;
-  stack: ReturnType<typeof demoStack>;
-  close(): Promise<void>;
-}
-
-async function startProgramStack(name: string, putStatus: PutStatus): Promise<ProgramStack> {
-  const sandbox = await startEmulatorSandbox(name, "demo", { putStatus });
-  const project = mkdtempSync(join(tmpdir(), `incident-sync-${name}-`));
-  cpSync(join(repoRoot, "incidents"), join(project, "incidents"), { recursive: true });
-  writeFileSync(join(project, "Pulumi.yaml"), "name: incident-sync\nruntime: nodejs\n");
-  setProjectDirectory(project);
-  const engine = new MockEngine({
-    [configKey("baseUrl")]: sandbox.emulator.url,
-    [configKey("accountId")]: sandbox.emulator.demo.accountId,
-    [configKey("apiKey")]: sandbox.emulator.demo.apiKey,
-    [configKey("retries")]: "8",
-  });
-  return {
-    sandbox,
-    project,
-    engine,
-    stack: demoStack(sandbox, () => project),
-    async close() {
-      await sandbox.close();
-      rmSync(project, { recursive: true, force: true });
-    },
-  };
-}

@@ -1,8 +1,9 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IncidentInputs, IncidentProvider, IncidentState } from "../../providers/incident";
+import { createClient } from "../../src/api";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
-import { observe } from "../../src/incident";
+import { liveStatusOf, observe } from "../../src/incident";
 
 // The compiled provider, as the engine's plugin loads it: its methods load the operations by
 // package name from the working directory, here this repository.
@@ -166,5 +167,83 @@ describe("the incident provider's delete", () => {
   it("releases an incident without a request, so a missing one is no obstacle", async () => {
     const released = { ...applied, incidentId: "inc-gone" };
     await expect(incidentProvider.delete?.("inc-gone", released)).resolves.toBeUndefined();
+  });
+});
+
+describe("the incident provider's claims (what incident-sync up records before it applies)", () => {
+  let emulator: RunningEmulator;
+  const session = incidentProvider as IncidentProvider & Record<string, unknown>;
+  const puts = () => emulator.emulator.control.stats().byOperation.updateIncident?.total ?? 0;
+  const statusOf = async (incidentId: string) => {
+    const api = createClient({ baseUrl: emulator.url, apiKey: emulator.demo.apiKey });
+    return liveStatusOf(await api.incidents.listUpdates(incidentId)).status;
+  };
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, seed: "demo" });
+    const config: Record<string, string> = {
+      "incident-sync:baseUrl": emulator.url,
+      "incident-sync:accountId": emulator.demo.accountId,
+      "incident-sync:apiKey": emulator.demo.apiKey,
+    };
+    await incidentProvider.configure?.({ config: { get: (key: string) => config[key] } } as never);
+  });
+
+  afterAll(async () => {
+    for (const key of ["settings", "apiKey", "api", "operations"]) delete session[key];
+    await emulator?.close();
+  });
+
+  it("records a claimed incident without a PUT, and the next update adopts it", async () => {
+    const before = puts();
+    const claimed = await incidentProvider.create?.({ ...inputs, claimOnly: true });
+    expect(puts()).toBe(before);
+    expect(claimed?.outs).toMatchObject({ claimed: true, appliedAt: "", status: "MONITORING" });
+    expect(claimed?.outs).not.toHaveProperty("claimOnly");
+    const outs = claimed?.outs as IncidentState;
+    expect(await incidentProvider.diff?.("inc-api-errors", outs, inputs)).toMatchObject({
+      changes: true,
+    });
+    const adopted = await incidentProvider.update?.("inc-api-errors", outs, inputs);
+    expect(puts()).toBeGreaterThan(before);
+    expect(adopted?.outs).not.toHaveProperty("claimed");
+    expect(adopted?.outs?.live.status).toBe("MONITORING");
+  });
+
+  it("does not claim an incident that does not exist, and says so as an adoption would", async () => {
+    await expect(
+      incidentProvider.create?.({ ...inputs, incidentId: "inc-gone", claimOnly: true }),
+    ).rejects.toThrow(`Incident "inc-gone" does not exist in account "${emulator.demo.accountId}"`);
+  });
+
+  it("leaves an incident already in the state as it is during a claim", async () => {
+    expect(
+      await incidentProvider.diff?.("inc-api-errors", applied, { ...inputs, claimOnly: true }),
+    ).toEqual({ changes: false });
+  });
+
+  it("resolves a claimed incident whose definition is removed with onRemove: resolve, as the killed run may have adopted it", async () => {
+    const claimed = {
+      ...applied,
+      incidentId: "inc-checkout-latency",
+      onRemove: "resolve" as const,
+      appliedAt: "",
+      claimed: true as const,
+    };
+    expect(await statusOf("inc-checkout-latency")).not.toBe("RESOLVED");
+    await incidentProvider.delete?.("inc-checkout-latency", claimed);
+    expect(await statusOf("inc-checkout-latency")).toBe("RESOLVED");
+  });
+
+  it("lets go of a claimed incident that does not exist, since nobody adopted it", async () => {
+    const before = puts();
+    const claimed = {
+      ...applied,
+      incidentId: "inc-gone",
+      onRemove: "resolve" as const,
+      claimed: true as const,
+    };
+    await expect(incidentProvider.delete?.("inc-gone", claimed)).resolves.toBeUndefined();
+    expect(puts()).toBe(before);
   });
 });

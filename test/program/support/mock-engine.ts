@@ -8,6 +8,15 @@ import type {
 import * as operations from "../../../providers/incident-operations";
 import { configKey } from "../../../src/incident";
 
+/**
+ * The SDK's wait for its outstanding registrations, which the language host does before a
+ * program exits: a program whose outputs depend on no resource (the claim run's) returns
+ * before its resources are even registered.
+ */
+const { waitForRPCs } = require("@pulumi/pulumi/runtime/settings") as {
+  waitForRPCs: () => Promise<void>;
+};
+
 /** What one run did to one incident resource, as the engine's step would have. */
 export interface MockStep {
   name: string;
@@ -110,6 +119,7 @@ export class MockEngine {
       run.error = messageOf(error);
     } finally {
       // Registrations and warnings the outputs did not wait for.
+      await waitForRPCs();
       await Promise.all(pending);
       await new Promise((resolve) => setImmediate(resolve));
       console.warn = warn;

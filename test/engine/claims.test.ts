@@ -1,0 +1,129 @@
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  SCALE_ACCOUNT,
+  SCALE_API_KEY,
+  scaleDefinitions,
+  scaleId,
+  scaleSeed,
+  writeScaleDefinitions,
+  writeScaleProject,
+} from "../../bench/support/scale-project.mjs";
+import { openProjectStack, resolveEngine } from "../../src/engine";
+import { CLI, runCli } from "../cli/run-cli";
+import { incidentRows } from "./support/emulator-rows";
+import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
+import { eventually, killAll, processesIn, processTree } from "./support/processes";
+
+const timeout = 300_000;
+const KEPT = 10;
+const ADDED = 10;
+
+/**
+ * The review's case: `incident-sync up` skips per-step checkpoints, so before the claims a run
+ * killed while adopting new incidents left them on no record, and once their definitions were
+ * removed no run resolved them, whatever `onRemove` said.
+ */
+describe("incidents adopted by a run that was killed", () => {
+  let sandbox: EmulatorSandbox;
+  let project: string;
+  let state: string;
+  const passphrase = "claims-passphrase";
+  const args = () => [
+    "up",
+    "--project",
+    project,
+    "--stack",
+    "claims",
+    "--state",
+    state,
+    "--api-url",
+    sandbox.emulator.url,
+    "--account-id",
+    SCALE_ACCOUNT,
+  ];
+  const env = {
+    MONITORING_API_KEY: SCALE_API_KEY,
+    PULUMI_CONFIG_PASSPHRASE: passphrase,
+    HOME: process.env.HOME ?? tmpdir(),
+  };
+  /** The first `count` scale incidents, each resolved when its definition is removed. */
+  const declare = (count: number) =>
+    writeFileSync(
+      join(project, "incidents", "scale.yaml"),
+      scaleDefinitions(KEPT + ADDED, { evidenceShare: 0 })
+        .split("---\n")
+        .slice(0, count)
+        .map((document) => `${document}onRemove: resolve\n`)
+        .join("---\n"),
+    );
+  const rows = () => incidentRows(sandbox.db, SCALE_ACCOUNT);
+  const adopted = (index: number) => rows().get(scaleId(index))?.name.startsWith("Scale incident");
+
+  beforeAll(async () => {
+    sandbox = await startEmulatorSandbox("claims", scaleSeed(KEPT + ADDED, 0));
+    state = join(sandbox.root, "state");
+    mkdirSync(state);
+    project = writeScaleProject(join(sandbox.root, "project"));
+    writeScaleDefinitions(project, 0);
+    declare(KEPT);
+    const first = await runCli(args(), project, env);
+    expect(first.exitCode, first.stdout + first.stderr).toBe(0);
+  }, timeout);
+
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  it(
+    "are resolved by the next up once their definitions are removed with onRemove: resolve",
+    async () => {
+      declare(KEPT + ADDED);
+      // Answers spread over 4 s, so the kill lands while the new incidents are being adopted.
+      sandbox.emulator.emulator.control.setFaults({ latencyMs: 100, jitterMs: 4_000 });
+      const run = spawn(process.execPath, [CLI, ...args()], {
+        cwd: project,
+        env: { PATH: process.env.PATH, ...env },
+        stdio: "ignore",
+      });
+      const exited = new Promise((resolve) => run.once("exit", resolve));
+      const added = Array.from({ length: ADDED }, (_, index) => KEPT + index);
+      expect(await eventually(() => added.some(adopted), 120_000)).toBe(true);
+      killAll([...processTree(run.pid ?? 0), ...processesIn(project)]);
+      await exited;
+      killAll(processesIn(project));
+      expect(await eventually(() => processesIn(project).length === 0, 10_000)).toBe(true);
+      // The kill came before the run ended: some of the new incidents were not adopted yet.
+      expect(added.every(adopted)).toBe(false);
+      sandbox.emulator.emulator.control.setFaults({});
+
+      declare(KEPT);
+      const next = await runCli(args(), project, env);
+      expect(next.exitCode, next.stdout + next.stderr).toBe(0);
+      for (const index of added) expect(rows().get(scaleId(index))?.status).toBe("RESOLVED");
+      for (let index = 0; index < KEPT; index += 1) {
+        expect(rows().get(scaleId(index))?.status).toBe("INVESTIGATING");
+      }
+      const stack = await openProjectStack({
+        projectDir: project,
+        stackName: "claims",
+        backendUrl: `file://${state}`,
+        passphrase,
+        engine: await resolveEngine(),
+        log: () => {},
+      });
+      try {
+        const resources = (await stack.exportState()).deployment.resources ?? [];
+        expect(resources.filter((resource) => resource.type.endsWith(":Incident"))).toHaveLength(
+          KEPT,
+        );
+      } finally {
+        stack.close();
+      }
+    },
+    timeout,
+  );
+});

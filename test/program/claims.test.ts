@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import program from "../../index";
+import { ADOPTIONS_AT_RISK_WARNING, CLAIM_PHASE_VARIABLE } from "../../src/incident";
+import { changesOf } from "./support/mock-engine";
+import { type ProgramStack, startProgramStack } from "./support/program-stack";
+
+/**
+ * The program's part in the claim run of `incident-sync up` (src/incident/claim.ts), which
+ * the engine runs targeted at the incidents new to the state; the kill it protects against is
+ * test/engine/claims.test.ts.
+ */
+describe("the program in the claim run and the apply run after it", () => {
+  let started: ProgramStack;
+  const stats = () => started.sandbox.emulator.emulator.control.stats().byOperation;
+
+  beforeAll(async () => {
+    started = await startProgramStack("program-claims", "posts-update");
+  });
+
+  afterAll(async () => {
+    vi.unstubAllEnvs();
+    await started?.close();
+  });
+
+  it("records every new incident without a PUT, after one read each shows it exists, and outputs nothing", async () => {
+    vi.stubEnv(CLAIM_PHASE_VARIABLE, "claim");
+    started.sandbox.emulator.emulator.control.resetStats();
+    const run = await started.engine.run(program);
+    expect(run.error).toBeUndefined();
+    expect(changesOf(run)).toEqual({ create: 4 });
+    expect(stats().updateIncident).toBeUndefined();
+    expect(stats().listIncidentUpdates?.total).toBe(4);
+    expect(stats().listHeartbeatEvents).toBeUndefined();
+    expect(run.outputs).toEqual({ accountId: started.sandbox.emulator.demo.accountId });
+    expect(started.engine.stateOf("inc-api-errors")).toMatchObject({ claimed: true });
+  });
+
+  it("adopts the claimed incidents in the apply run, as a first up would", async () => {
+    vi.stubEnv(CLAIM_PHASE_VARIABLE, "apply");
+    const run = await started.engine.run(program);
+    expect(run.error).toBeUndefined();
+    expect(changesOf(run)).toEqual({ update: 4 });
+    expect(run.warnings).toEqual([]);
+    await started.stack.expectLiveMatchesDefinitions();
+    expect(started.engine.stateOf("inc-api-errors")).not.toHaveProperty("claimed");
+    expect(Object.keys(run.outputs?.incidents as object)).toHaveLength(4);
+  });
+
+  it("warns once when the plain CLI skips checkpoints, where nothing claimed the new incidents", async () => {
+    vi.stubEnv(CLAIM_PHASE_VARIABLE, undefined);
+    vi.stubEnv("PULUMI_SKIP_CHECKPOINTS", "true");
+    const run = await started.engine.run(program);
+    expect(run.error).toBeUndefined();
+    expect(run.warnings).toEqual([ADOPTIONS_AT_RISK_WARNING]);
+  });
+});
