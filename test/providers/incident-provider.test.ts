@@ -137,7 +137,11 @@ describe("the incident provider's check and diff", () => {
   });
 });
 
-describe("the incident provider's delete", () => {
+/**
+ * The demo emulator, with the provider configured for it as the engine's `configure` does;
+ * the provider object is the plugin's session, left afterwards as the other tests found it.
+ */
+function providerAgainstDemo(): () => RunningEmulator {
   let emulator: RunningEmulator;
   const session = incidentProvider as IncidentProvider & Record<string, unknown>;
 
@@ -152,15 +156,19 @@ describe("the incident provider's delete", () => {
   });
 
   afterAll(async () => {
-    // The provider object is the plugin's session: leave it as the other tests found it.
     for (const key of ["settings", "apiKey", "api", "operations"]) delete session[key];
     await emulator?.close();
   });
+  return () => emulator;
+}
+
+describe("the incident provider's delete", () => {
+  const demo = providerAgainstDemo();
 
   it("says how to let go of an incident that onRemove: resolve cannot resolve because it is gone", async () => {
     const gone = { ...applied, incidentId: "inc-gone", onRemove: "resolve" as const };
     await expect(incidentProvider.delete?.("inc-gone", gone)).rejects.toThrow(
-      `Incident "inc-gone" does not exist in account "${emulator.demo.accountId}", so its onRemove: resolve cannot resolve it. If the incident is gone for good, remove the resource from the state with \`pulumi state delete <urn>\``,
+      `Incident "inc-gone" does not exist in account "${demo().demo.accountId}", so its onRemove: resolve cannot resolve it. If the incident is gone for good, remove the resource from the state with \`pulumi state delete <urn>\``,
     );
   });
 
@@ -171,28 +179,12 @@ describe("the incident provider's delete", () => {
 });
 
 describe("the incident provider's claims (what incident-sync up records before it applies)", () => {
-  let emulator: RunningEmulator;
-  const session = incidentProvider as IncidentProvider & Record<string, unknown>;
-  const puts = () => emulator.emulator.control.stats().byOperation.updateIncident?.total ?? 0;
+  const demo = providerAgainstDemo();
+  const puts = () => demo().emulator.control.stats().byOperation.updateIncident?.total ?? 0;
   const statusOf = async (incidentId: string) => {
-    const api = createClient({ baseUrl: emulator.url, apiKey: emulator.demo.apiKey });
+    const api = createClient({ baseUrl: demo().url, apiKey: demo().demo.apiKey });
     return liveStatusOf(await api.incidents.listUpdates(incidentId)).status;
   };
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, seed: "demo" });
-    const config: Record<string, string> = {
-      "incident-sync:baseUrl": emulator.url,
-      "incident-sync:accountId": emulator.demo.accountId,
-      "incident-sync:apiKey": emulator.demo.apiKey,
-    };
-    await incidentProvider.configure?.({ config: { get: (key: string) => config[key] } } as never);
-  });
-
-  afterAll(async () => {
-    for (const key of ["settings", "apiKey", "api", "operations"]) delete session[key];
-    await emulator?.close();
-  });
 
   it("records a claimed incident without a PUT, and the next update adopts it", async () => {
     const before = puts();
@@ -213,7 +205,7 @@ describe("the incident provider's claims (what incident-sync up records before i
   it("does not claim an incident that does not exist, and says so as an adoption would", async () => {
     await expect(
       incidentProvider.create?.({ ...inputs, incidentId: "inc-gone", claimOnly: true }),
-    ).rejects.toThrow(`Incident "inc-gone" does not exist in account "${emulator.demo.accountId}"`);
+    ).rejects.toThrow(`Incident "inc-gone" does not exist in account "${demo().demo.accountId}"`);
   });
 
   it("leaves an incident already in the state as it is during a claim", async () => {
