@@ -15,6 +15,8 @@
 //   npm run build && npx node bench/scale.bench.mjs [--incidents 100,1000] [--latency 0,50] [--runs 3]
 //     [--checkpoints]   also measure, without latency, with a checkpoint after every step (the
 //                       engine's default)
+//     [--claims]        also measure ours as incident-sync up runs it: the incidents new to the
+//                       state claimed first (src/incident/claim.ts), a claim run before the apply
 import {
   mkdirSync,
   mkdtempSync,
@@ -33,6 +35,7 @@ import { median } from "./support/median.mjs";
 import {
   SCALE_ACCOUNT,
   SCALE_API_KEY,
+  scaleId,
   scaleSeed,
   writeScaleDefinitions,
   writeScaleProject,
@@ -49,6 +52,7 @@ const { values } = parseArgs({
     latency: { type: "string", default: "0,50" },
     runs: { type: "string", default: "3" },
     checkpoints: { type: "boolean", default: false },
+    claims: { type: "boolean", default: false },
   },
 });
 const SIZES = values.incidents.split(",").map(Number);
@@ -100,7 +104,7 @@ const engine = await resolveEngine();
 const results = [];
 let stackCount = 0;
 
-async function measure(kind, project, incidents, emulator, skipCheckpoints) {
+async function measure(kind, project, incidents, emulator, skipCheckpoints, claim = false) {
   stackCount += 1;
   const stack = await openProjectStack({
     projectDir: project,
@@ -124,7 +128,9 @@ async function measure(kind, project, incidents, emulator, skipCheckpoints) {
     emulator.emulator.control.resetStats();
     const stopSampling = rssSampler(project);
     const started = performance.now();
-    const result = await stack.up();
+    const result = await stack.up(
+      claim ? { claim: Array.from({ length: incidents }, (_, index) => scaleId(index)) } : {},
+    );
     const ms = performance.now() - started;
     const rss = stopSampling();
     if (!result.ok)
@@ -160,13 +166,18 @@ try {
       for (const skipCheckpoints of settings) {
         const emulator = await startEmulator({ port: 0, seed: scaleSeed(incidents) });
         emulator.emulator.control.setFaults({ latencyMs });
-        const runs = { ours: [], peer: [] };
+        const runs = { ours: [], peer: [], claims: [] };
         // With checkpoints after every step, N = 1,000 takes minutes a run: one run then.
         const count = !skipCheckpoints && incidents >= 1000 ? 1 : RUNS;
         try {
           for (let run = 0; run < count; run += 1) {
             runs.peer.push(await measure("peer", peer, incidents, emulator, skipCheckpoints));
             runs.ours.push(await measure("ours", ours, incidents, emulator, skipCheckpoints));
+            if (values.claims && skipCheckpoints) {
+              runs.claims.push(
+                await measure("claims", ours, incidents, emulator, skipCheckpoints, true),
+              );
+            }
             const last = (kind) => runs[kind].at(-1);
             process.stderr.write(
               `N=${incidents} latency=${latencyMs} ms checkpoints=${skipCheckpoints ? "end only" : "every step"} run ${run + 1}/${count}: ` +
@@ -194,6 +205,17 @@ try {
             oursS: Number((ours / 1000).toFixed(2)),
             peerS: Number((peerMs / 1000).toFixed(2)),
             ratio: Number((ours / peerMs).toFixed(2)),
+            ...(runs.claims.length > 0
+              ? {
+                  claimsS: Number(
+                    (median(runs.claims.map((r) => r[scenario].ms)) / 1000).toFixed(2),
+                  ),
+                  claimsRatio: Number(
+                    (median(runs.claims.map((r) => r[scenario].ms)) / peerMs).toFixed(2),
+                  ),
+                  claimsRequests: median(runs.claims.map((r) => r[scenario].requests)),
+                }
+              : {}),
             requests: median(runs.ours.map((r) => r[scenario].requests)),
             requestsPerIncident: Number(
               (median(runs.ours.map((r) => r[scenario].requests)) / incidents).toFixed(3),
