@@ -105,7 +105,7 @@ export interface ProjectStack {
    * Removes every lock on the stack. A `file://` backend's locks are read first, to say whose
    * they were; any other backend is asked to clear them (`pulumi cancel`).
    */
-  cancel(): Promise<CancelResult>;
+  cancel(options?: { force?: boolean }): Promise<CancelResult>;
   /** Removes the run's private files. */
   close(): void;
 }
@@ -172,6 +172,7 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
       args,
       cwd: projectDir,
       env: extra.phase ? { ...env, [CLAIM_PHASE_VARIABLE]: extra.phase } : env,
+      outputDir: workDir,
       ...(extra.stdin === undefined ? {} : { stdin: extra.stdin }),
       ...(extra.stream && options.onOutput ? { onOutput: options.onOutput } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
@@ -374,12 +375,18 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
       );
     },
     exportState,
-    async cancel(): Promise<CancelResult> {
+    async cancel(cancelOptions = {}): Promise<CancelResult> {
       if (!options.backendUrl.startsWith("file://")) {
         await must(["cancel", "--yes", "--stack", stackName], `Cancelling stack ${stackName}`);
         return { kind: "asked-backend" };
       }
       const locks = stackLocks(options.backendUrl, project, stackName);
+      const running = locks.filter((lock) => lock.local && !lock.stale);
+      if (running.length > 0 && cancelOptions.force !== true) {
+        throw new EngineError(
+          `Stack ${stackName} is locked by ${running.map(describeLock).join(", ")}, a run still going on this machine; the lock stays. Wait for it, or stop it with \`kill -INT ${running[0]?.pid}\` (it finishes the steps in flight, writes the state and releases the lock). --force clears the lock anyway, and the next run then applies alongside it.`,
+        );
+      }
       removeLocks(locks);
       return { kind: "removed-files", locks };
     },

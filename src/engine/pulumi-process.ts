@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
+import { closeSync, openSync, readSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
 import { EngineError } from "./errors";
 
 export interface PulumiRunOptions {
@@ -9,6 +11,13 @@ export interface PulumiRunOptions {
   /** The project directory: the CLI finds Pulumi.yaml there. */
   cwd: string;
   env: Record<string, string>;
+  /**
+   * A private directory (the run folder) for the files the CLI writes its output to. Files,
+   * not pipes: a CLI writing to a pipe whose reader died is killed by SIGPIPE (Go's runtime
+   * does so whatever the inherited disposition), so a host killed alone would take the engine
+   * with it before it could write the state and release the lock.
+   */
+  outputDir: string;
   /** Written to the CLI's standard input, then closed: how a secret is handed over, never as an argument. */
   stdin?: string;
   /** Receives the CLI's standard output as it streams. */
@@ -27,27 +36,47 @@ export interface PulumiRunResult {
 const GRACE_MS = 30_000;
 
 /**
- * Runs the Pulumi CLI as its own process group, so that it and the plugins it starts can be
- * stopped together: on `signal` (the host's SIGINT or SIGTERM) the CLI gets SIGINT, which it
- * handles by finishing in-flight steps and releasing the stack's lock; and a small
- * watchdog process stops the group if this process dies without a chance to (kill -9, a lost
- * CI runner), so no engine or plugin outlives the run.
+ * Runs the Pulumi CLI as its own process group: on `signal` (the host's SIGINT or SIGTERM) the
+ * CLI gets SIGINT, which it handles by finishing in-flight steps, writing the state and
+ * releasing the stack's lock. A small watchdog process does the same if this process dies
+ * without a chance to (kill -9, a lost CI runner), which the CLI survives because its output
+ * goes to files; the watchdog also keeps the pids of the plugins the CLI starts (in process
+ * groups of their own) and stops any left when the CLI is gone, so none outlives the run.
  */
 export function runPulumi(options: PulumiRunOptions): Promise<PulumiRunResult> {
   if (options.signal?.aborted) {
     return Promise.reject(new EngineError("Stopped before the next Pulumi command started."));
   }
+  runs += 1;
+  const base = join(options.outputDir, `pulumi-${runs}`);
+  const out = outputFile(`${base}.out`);
+  const err = outputFile(`${base}.err`);
   return new Promise((resolve, reject) => {
     const child = spawn(options.pulumi, [...options.args], {
       cwd: options.cwd,
       env: options.env,
       detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
+      stdio: ["pipe", out.fd, err.fd],
     });
     const group = child.pid;
     const watchdog = group === undefined ? undefined : startWatchdog(group);
     let stdout = "";
     let stderr = "";
+    const drain = () => {
+      const text = out.read();
+      if (text !== "") {
+        stdout += text;
+        options.onOutput?.(text);
+      }
+      stderr += err.read();
+    };
+    const tail = setInterval(drain, TAIL_MS);
+    const finish = () => {
+      clearInterval(tail);
+      drain();
+      out.remove();
+      err.remove();
+    };
     let killTimer: NodeJS.Timeout | undefined;
     const stopGroup = (signal: NodeJS.Signals) => {
       if (group === undefined) return;
@@ -65,20 +94,15 @@ export function runPulumi(options: PulumiRunOptions): Promise<PulumiRunResult> {
       killTimer.unref();
     };
     options.signal?.addEventListener("abort", onAbort, { once: true });
-    child.stdout.on("data", (chunk: Buffer) => {
-      const text = chunk.toString();
-      stdout += text;
-      options.onOutput?.(text);
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.stdin.on("error", () => {
+    // stdio[0] is "pipe": Node always gives a stream for it.
+    const stdin = child.stdin as NonNullable<typeof child.stdin>;
+    stdin.on("error", () => {
       // The CLI may exit before reading its input; its exit code tells what happened.
     });
-    child.stdin.end(options.stdin ?? "");
+    stdin.end(options.stdin ?? "");
     child.on("error", (error) => {
       options.signal?.removeEventListener("abort", onAbort);
+      finish();
       watchdog?.kill();
       reject(
         new EngineError(`The Pulumi CLI at ${options.pulumi} did not start: ${error.message}`, {
@@ -89,12 +113,48 @@ export function runPulumi(options: PulumiRunOptions): Promise<PulumiRunResult> {
     child.on("close", (code, signal) => {
       options.signal?.removeEventListener("abort", onAbort);
       if (killTimer) clearTimeout(killTimer);
-      // Plugins left behind by a CLI that was killed go with its group.
+      finish();
+      // What is left of a CLI that was killed goes with its group; the plugins, which the CLI
+      // starts in groups of their own, are stopped by the watchdog, which keeps their pids.
       stopGroup("SIGTERM");
-      watchdog?.kill();
       resolve({ code: code ?? (signal ? 128 + signalNumber(signal) : 1), stdout, stderr });
     });
   });
+}
+
+/** How often the CLI's output files are read while it runs. */
+const TAIL_MS = 100;
+
+/** Numbers the output files of this process's CLI runs. */
+let runs = 0;
+
+/** A file the CLI writes to, read as it grows. */
+function outputFile(path: string) {
+  const fd = openSync(path, "w+", 0o600);
+  const decoder = new StringDecoder("utf8");
+  const chunk = Buffer.alloc(64 * 1024);
+  let position = 0;
+  let closed = false;
+  return {
+    fd,
+    /** What was written since the last read. */
+    read(): string {
+      if (closed) return "";
+      let text = "";
+      for (;;) {
+        const bytes = readSync(fd, chunk, 0, chunk.length, position);
+        if (bytes === 0) return text;
+        position += bytes;
+        text += decoder.write(chunk.subarray(0, bytes));
+      }
+    },
+    remove(): void {
+      if (closed) return;
+      closed = true;
+      closeSync(fd);
+      rmSync(path, { force: true });
+    },
+  };
 }
 
 function startWatchdog(group: number) {

@@ -18,6 +18,8 @@ export interface StackLock {
   username: string | undefined;
   hostname: string;
   timestamp: string | undefined;
+  /** Written on this host, where whether its process runs can be told. */
+  local: boolean;
   /** Held by a process of this host that no longer exists: no run can be holding it. */
   stale: boolean;
 }
@@ -47,6 +49,7 @@ export function stackLocks(backendUrl: string, project: string, stack: string): 
         username: parsed.username,
         hostname: parsed.hostname,
         timestamp: parsed.timestamp,
+        local: parsed.hostname === hostname(),
         stale: parsed.hostname === hostname() && !processExists(parsed.pid),
       },
     ];

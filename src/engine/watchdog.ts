@@ -1,29 +1,60 @@
 /*
- * Stops a Pulumi CLI's process group when the process that started it dies without stopping
- * it (kill -9, a cancelled CI job): `node watchdog.js <host pid> <group id>`. It polls, because
- * Linux tells a process of its parent's death only through prctl, which Node does not offer.
- * It exits when the group is gone or after stopping it.
+ * Watches one Pulumi CLI run for the process that started it: `node watchdog.js <host pid>
+ * <cli pid>`. The CLI leads a process group of its own, and starts each plugin (the language
+ * host, the program, the provider) in yet another group, so no single signal reaches them all
+ * and, once the CLI is gone, they belong to nobody. So the watchdog:
+ *
+ * - keeps the pid (and start time, against reuse) of every process below the CLI, looking
+ *   every poll; the plugins keep their children once the CLI is gone, and those are kept too;
+ * - if the host dies first (kill -9, a lost CI runner), sends the CLI SIGINT, as Ctrl-C does:
+ *   it finishes the steps in flight, writes the state, releases the lock and stops its
+ *   plugins; after a grace period whatever is left of its group is killed;
+ * - once the CLI has exited, however it ended, kills any process it kept that still runs,
+ *   then exits.
+ *
+ * It polls, because Linux tells a process of its parent's death only through prctl, which
+ * Node does not offer. Where there is no /proc, it stops the CLI's group only.
  */
-const [hostArg, groupArg] = process.argv.slice(2);
+import { readdirSync, readFileSync } from "node:fs";
+
+const [hostArg, cliArg] = process.argv.slice(2);
 const host = Number(hostArg);
-const group = Number(groupArg);
+const cli = Number(cliArg);
 const POLL_MS = 250;
 const GRACE_MS = 15_000;
+
+if (!Number.isInteger(host) || !Number.isInteger(cli) || host <= 0 || cli <= 0) {
+  process.exit(2);
+}
+
+interface ProcessStat {
+  parent: number;
+  /** Clock ticks after boot: with the pid, it names one process. */
+  start: string;
+  zombie: boolean;
+}
+
+function stat(pid: number): ProcessStat | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name, in parentheses, may hold spaces: the fields follow its last ")".
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    return { parent: Number(fields[1]), start: fields[19] ?? "", zombie: fields[0] === "Z" };
+  } catch {
+    return undefined;
+  }
+}
 
 const alive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
+  return stat(pid)?.zombie !== true;
 };
 
-if (!Number.isInteger(host) || !Number.isInteger(group) || host <= 0 || group <= 0) {
-  process.exit(2);
-}
-
-/** Sends a signal that may find nobody: the target can exit between the check and the kill. */
+/** Sends a signal that may find nobody: the target can exit between the look and the kill. */
 const signal = (pid: number, name: NodeJS.Signals): void => {
   try {
     process.kill(pid, name);
@@ -32,16 +63,64 @@ const signal = (pid: number, name: NodeJS.Signals): void => {
   }
 };
 
-const timer = setInterval(() => {
-  if (!alive(-group)) process.exit(0);
-  if (alive(host)) return;
-  clearInterval(timer);
-  // SIGINT to the CLI first (the group leader): it then releases the stack's lock and stops
-  // its plugins; whatever is left after the grace period is killed. The leader may be gone
-  // already while plugins of its group live on: they are still killed then.
-  signal(group, "SIGINT");
-  setTimeout(() => {
-    if (alive(-group)) signal(-group, "SIGKILL");
-    process.exit(0);
-  }, GRACE_MS);
+/** The processes below the CLI, by pid, with their start times. */
+const kept = new Map<number, string>();
+
+function keepDescendants(): void {
+  let pids: number[];
+  try {
+    pids = readdirSync("/proc")
+      .filter((entry) => /^\d+$/.test(entry))
+      .map(Number);
+  } catch {
+    return;
+  }
+  const children = new Map<number, { pid: number; start: string }[]>();
+  for (const pid of pids) {
+    const found = stat(pid);
+    if (!found || found.zombie) continue;
+    const list = children.get(found.parent) ?? [];
+    list.push({ pid, start: found.start });
+    children.set(found.parent, list);
+  }
+  const roots = [cli, ...kept.keys()];
+  const seen = new Set<number>();
+  while (roots.length > 0) {
+    const pid = roots.pop() as number;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    for (const child of children.get(pid) ?? []) {
+      if (!kept.has(child.pid)) kept.set(child.pid, child.start);
+      roots.push(child.pid);
+    }
+  }
+}
+
+/** Kills every kept process that still runs (the same process: its start time matches). */
+function killKept(): void {
+  for (const [pid, start] of kept) {
+    if (stat(pid)?.start === start) signal(pid, "SIGKILL");
+  }
+}
+
+function finish(): never {
+  keepDescendants();
+  killKept();
+  process.exit(0);
+}
+
+let hostDiedAt: number | undefined;
+setInterval(() => {
+  if (!alive(cli)) finish();
+  keepDescendants();
+  if (hostDiedAt === undefined) {
+    if (alive(host)) return;
+    hostDiedAt = Date.now();
+    signal(cli, "SIGINT");
+    return;
+  }
+  if (Date.now() - hostDiedAt > GRACE_MS) {
+    signal(-cli, "SIGKILL");
+    finish();
+  }
 }, POLL_MS);

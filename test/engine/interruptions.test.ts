@@ -49,15 +49,18 @@ describe("interrupted runs of incident-sync up", () => {
   );
 
   it(
-    "stops the engine and its plugins when the host is killed alone, and the next up clears its stale lock with a notice",
+    "stops the engine gracefully when the host is killed alone: the engine writes the state and releases the lock, and no plugin is left",
     async () => {
       stack.declare(100);
       const run = stack.startUp();
-      expect(await eventually(stack.engineRunning, 60_000)).toBe(true);
+      // The host dies while the engine applies: the stack is locked and steps are in flight.
+      expect(await eventually(stack.upRunning, 60_000)).toBe(true);
       run.kill("SIGKILL");
       expect(await eventually(() => processesIn(stack.project).length === 0, 30_000)).toBe(true);
+      expect(stack.locks()).toEqual([]);
       const next = await stack.up();
       expect(next.exitCode, next.stdout + next.stderr).toBe(0);
+      expect(next.stderr).not.toContain("stale lock");
       await stack.expectConverged(100);
     },
     timeout,
@@ -120,10 +123,69 @@ describe("interrupted runs of incident-sync up", () => {
       );
       expect(cancel.exitCode).toBe(0);
       expect(cancel.stdout.replace(hostname(), "<host>")).toMatchInlineSnapshot(`
-        "Cleared the lock of stack chaos held by pid 4242 of runner@not-<host> since 2026-11-23T08:00:00Z.
+        "Cleared the lock of stack chaos held by pid 4242 of runner@not-<host> since 2026-11-23T08:00:00Z, on another machine, where whether it still runs cannot be told from here.
         "
       `);
       expect((await stack.up()).exitCode).toBe(0);
+    },
+    timeout,
+  );
+
+  it(
+    "cancel keeps the lock of a run still going on this machine unless --force is given",
+    async () => {
+      const locks = join(
+        stack.state,
+        ".pulumi",
+        "locks",
+        "organization",
+        "incident-sync-scale",
+        "chaos",
+      );
+      mkdirSync(locks, { recursive: true });
+      // This test's own process: alive, on this machine.
+      writeFileSync(
+        join(locks, "running.json"),
+        JSON.stringify({
+          pid: process.pid,
+          username: "runner",
+          hostname: hostname(),
+          timestamp: "2026-11-24T08:00:00Z",
+        }),
+      );
+      const cancel = (...extra: string[]) =>
+        runCli(
+          [
+            "cancel",
+            "--project",
+            stack.project,
+            "--stack",
+            "chaos",
+            "--state",
+            stack.state,
+            ...extra,
+          ],
+          stack.project,
+          stack.env(),
+        );
+      const refused = await cancel();
+      expect(refused.exitCode).toBe(1);
+      expect(
+        refused.stderr.replace(hostname(), "<host>").replaceAll(String(process.pid), "<pid>"),
+      ).toMatchInlineSnapshot(`
+        "incident-sync cancel: Stack chaos is locked by pid <pid> of runner@<host> since 2026-11-24T08:00:00Z, a run still going on this machine; the lock stays. Wait for it, or stop it with \`kill -INT <pid>\` (it finishes the steps in flight, writes the state and releases the lock). --force clears the lock anyway, and the next run then applies alongside it.
+        "
+      `);
+      expect(stack.locks()).toEqual(["running.json"]);
+      const forced = await cancel("--force");
+      expect(forced.exitCode).toBe(0);
+      expect(
+        forced.stdout.replace(hostname(), "<host>").replaceAll(String(process.pid), "<pid>"),
+      ).toMatchInlineSnapshot(`
+        "Cleared the lock of stack chaos held by pid <pid> of runner@<host> since 2026-11-24T08:00:00Z, which still runs (--force).
+        "
+      `);
+      expect(stack.locks()).toEqual([]);
     },
     timeout,
   );

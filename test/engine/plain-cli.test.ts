@@ -1,8 +1,9 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import {
   cpSync,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -18,6 +19,7 @@ import { copyCheckout, reuseBuild, tagOperations } from "./support/checkout";
 import { incidentRows } from "./support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 import { filesContaining } from "./support/files";
+import { eventually, killAll, processesIn, processTree } from "./support/processes";
 import { readmeBlock } from "./support/readme-blocks";
 import { type ShellResult, sh, shAll } from "./support/shell";
 
@@ -200,6 +202,35 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
   );
 
   it(
+    "after a pulumi up killed with kill -9, the README's block clears the lock it left and applies",
+    async () => {
+      editDefinition("api-errors.yaml", (text) =>
+        text.replace(/^name: .*$/m, "name: Errors on the public API, after a kill"),
+      );
+      const locks = join(env.HOME ?? "", ".pulumi-state", ".pulumi", "locks");
+      const killed = spawn("sh", ["-c", "pulumi up --yes --skip-preview"], {
+        cwd: checkout,
+        env,
+        stdio: "ignore",
+      });
+      const exited = new Promise((resolve) => killed.once("exit", resolve));
+      expect(await eventually(() => filesUnder(locks).length > 0, 60_000)).toBe(true);
+      // A lost runner: the CLI and every plugin die at once.
+      killAll([...processTree(killed.pid ?? 0), ...processesIn(checkout)]);
+      await exited;
+      expect(await eventually(() => processesIn(checkout).length === 0, 10_000)).toBe(true);
+      const locked = await run("pulumi up --yes --skip-preview");
+      expect(locked.code).not.toBe(0);
+      expect(locked.output).toContain("locked");
+      const [cancel, up] = await runBlock("after-a-kill");
+      expect(cancel?.code).toBe(0);
+      expect(up?.code, up?.output).toBe(0);
+      expect(live().get("inc-api-errors")?.name).toBe("Errors on the public API, after a kill");
+    },
+    timeout,
+  );
+
+  it(
     "removes definitions from a moved checkout: the released incident stays as it is, the resolved one is resolved",
     async () => {
       const moved = join(root, "checkout-b");
@@ -347,4 +378,15 @@ async function installPacked(
     expect(result.code, `${line}:\n${result.output}`).toBe(0);
   }
   expect(existsSync(join(project, "node_modules", "incident-sync", "dist", "index.js"))).toBe(true);
+}
+
+/** The files below `dir`, none when it does not exist. */
+function filesUnder(dir: string): string[] {
+  try {
+    return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((name) =>
+      name.endsWith(".json"),
+    );
+  } catch {
+    return [];
+  }
 }

@@ -18,6 +18,8 @@ export interface StackCommandFlags extends ApiFlags {
   continueOnError: boolean;
   refresh?: boolean;
   expectNoChanges?: boolean;
+  /** cancel: also the lock of a run that still runs on this machine. */
+  force?: boolean;
 }
 
 export type StackOperation = "up" | "preview" | "refresh";
@@ -110,12 +112,22 @@ export function cancelCommand(): Command {
     .option("--stack <name>", "stack name", "dev")
     .option("--state <dir>", "the state directory; default PULUMI_BACKEND_URL")
     .option("--emulator [dir]", "the stack of npm start (state in dir, default .incident-sync)")
+    .option(
+      "--force",
+      "also clear the lock of a run that is still running on this machine (two runs then apply at once)",
+    )
     .addHelpText(
       "after",
       `
 A lock whose owner is a process of this machine that no longer runs is cleared by up,
 preview and refresh on their own, with a notice. Use cancel for a lock held by a run on
-another machine that was lost, once you know it is not running.
+another machine that was lost, once you know it is not running: whether a process of
+another machine runs cannot be told from here. The lock of a run that is still running on
+this machine is kept unless --force is given.
+
+After a plain \`pulumi up\` was killed (kill -9, a lost CI runner), the next \`pulumi up\`
+fails on its lock: run incident-sync cancel (or \`pulumi cancel\`), or let incident-sync up
+clear it, which it does when the killed run was on this machine.
 
 Exit codes: 0 cleared (or no lock), 1 error.`,
     )

@@ -123,7 +123,7 @@ export async function runCancel(flags: StackCommandFlags, io: CommandIo): Promis
   });
   let result: CancelResult;
   try {
-    result = await stack.cancel();
+    result = await stack.cancel({ force: flags.force === true });
   } finally {
     stack.close();
   }
@@ -135,7 +135,10 @@ function cancelMessage(stackName: string, result: CancelResult): string {
   if (result.kind === "asked-backend") return `Cleared the locks of stack ${stackName}.\n`;
   if (result.locks.length === 0) return `Stack ${stackName} has no lock.\n`;
   return result.locks
-    .map((lock) => `Cleared the lock of stack ${stackName} held by ${describeLock(lock)}.\n`)
+    .map(
+      (lock) =>
+        `Cleared the lock of stack ${stackName} held by ${describeLock(lock)}${lock.local ? (lock.stale ? ", which no longer runs" : ", which still runs (--force)") : ", on another machine, where whether it still runs cannot be told from here"}.\n`,
+    )
     .join("");
 }
 
