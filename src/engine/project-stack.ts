@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { OpType, OutputMap } from "@pulumi/pulumi/automation";
@@ -10,6 +9,7 @@ import { type EngineLocation, resolveEngine } from "./engine-location";
 import { EngineError } from "./errors";
 import { readProjectName, writeRunConfig } from "./project-files";
 import { type PulumiRunResult, runPulumi } from "./pulumi-process";
+import { makeRunFolder } from "./run-folders";
 import { describeLock, removeLocks, type StackLock, stackLocks } from "./stack-locks";
 
 /** One config value; `secret: true` stores it encrypted, handed to the CLI on stdin. */
@@ -147,7 +147,7 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
   const engine = options.engine ?? (await resolveEngine());
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const ownWorkDir = options.workDir === undefined;
-  const workDir = options.workDir ?? mkdtempSync(join(tmpdir(), "incident-sync-run-"));
+  const workDir = options.workDir ?? makeRunFolder();
   mkdirSync(workDir, { recursive: true, mode: 0o700 });
   const env = engineEnvironment({
     engine,

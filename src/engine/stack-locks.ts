@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { processExists } from "./process-alive";
 
 /** A lock file of a self-managed (`file://`) backend, as the Pulumi CLI writes it. */
 const LockFile = z.object({
@@ -69,20 +70,4 @@ export function removeLocks(locks: readonly StackLock[]): void {
 export function describeLock(lock: StackLock): string {
   const who = `${lock.username ? `${lock.username}@` : ""}${lock.hostname}`;
   return `pid ${lock.pid} of ${who}${lock.timestamp ? ` since ${lock.timestamp}` : ""}`;
-}
-
-/** Whether `pid` runs: a zombie (killed, not yet reaped by its parent) does not. */
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return !stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
-  } catch {
-    // No /proc (not Linux): the signal said it exists.
-    return true;
-  }
 }

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { lstat, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { promisify } from "node:util";
@@ -110,6 +110,34 @@ describe("report commands, compiled and run for real", () => {
     expect(result.exitCode).toBe(0);
     const report = HeartbeatReport.parse(JSON.parse(await readFile(out, "utf8")));
     expect(report.checks[0]?.events).toHaveLength(45);
+  });
+
+  test("report heartbeats --out replaces a link planted at its partial file instead of writing through it", async () => {
+    const out = path.join(dir, "planted.json");
+    const target = path.join(dir, "not-the-report.txt");
+    await writeFile(target, "keep me\n");
+    await symlink(target, `${out}.partial`);
+    const result = await runCli(
+      [
+        "report",
+        "heartbeats",
+        "--check",
+        "hb-flappy",
+        "--since",
+        "24h",
+        "--format",
+        "json",
+        "--out",
+        out,
+      ],
+      process.cwd(),
+      apiEnv(running),
+    );
+
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(await readFile(target, "utf8")).toBe("keep me\n");
+    expect((await lstat(out)).isFile()).toBe(true);
+    HeartbeatReport.parse(JSON.parse(await readFile(out, "utf8")));
   });
 
   test("report errors --format html from the compiled CLI inlines uPlot and the page script, read from the package", async () => {

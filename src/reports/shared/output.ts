@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import { createWriteStream, type WriteStream } from "node:fs";
+import { constants, createWriteStream, openSync, rmSync, type WriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import type { Writable } from "node:stream";
 
@@ -8,6 +8,15 @@ import type { Writable } from "node:stream";
  * memory. A file is written beside its target and renamed on success, so a failed run
  * never leaves a truncated report that looks complete.
  */
+
+/**
+ * The partial file is made anew, never opened through a link: whatever is at its name (the
+ * partial of a run that died, or a link planted to make the report overwrite another file)
+ * is removed first (a link itself, not what it points to), and the open fails if anything
+ * appears there again before it.
+ */
+const PARTIAL_FLAGS =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 export interface ReportSink {
   write(chunk: string): Promise<void>;
   /** Finishes the report: flushes and, for a file, moves it into place. */
@@ -32,7 +41,11 @@ export function openSink(outPath: string | undefined, stdout: Writable): ReportS
     };
   }
   const partial = `${outPath}.partial`;
-  const file: WriteStream = createWriteStream(partial, { encoding: "utf8" });
+  rmSync(partial, { force: true });
+  const file: WriteStream = createWriteStream(partial, {
+    encoding: "utf8",
+    fd: openSync(partial, PARTIAL_FLAGS, 0o644),
+  });
   const failed = once(file, "error").then(([error]) => Promise.reject(error));
   failed.catch(() => {});
   return {
