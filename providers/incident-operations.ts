@@ -33,6 +33,7 @@ import {
   UnnamedServiceError,
   unnamedServices,
   unnamedServicesMessage,
+  updateForState,
   updatesAfter,
 } from "../src/incident";
 import { apiErrorMessage } from "../src/settings";
@@ -379,10 +380,9 @@ async function put(
     return {
       appliedAt,
       live: { status: answered, at: appliedAt, source: "applied" },
-      appliedUpdates: updatesAfter(incident.incidentUpdates, seenUntil).slice(
-        0,
-        APPLIED_UPDATES_LIMIT,
-      ),
+      appliedUpdates: updatesAfter(incident.incidentUpdates, seenUntil)
+        .slice(0, APPLIED_UPDATES_LIMIT)
+        .map(updateForState),
     };
   } catch (error) {
     if (error instanceof NotFoundError)

@@ -12,3 +12,4 @@ export * from "./limits";
 export * from "./live-status";
 export * from "./observation";
 export * from "./stack-config";
+export * from "./state-text";

@@ -1,4 +1,4 @@
-import type { IncidentUpdate } from "../api/schemas";
+import { escapeLine, type IncidentUpdate } from "../api/schemas";
 import {
   type AppliedStatus,
   hasStatus,
@@ -45,10 +45,12 @@ export function observe(updates: readonly IncidentUpdate[]): Observation {
           status: withStatus.status,
           at: new Date(publishedAt(withStatus)).toISOString(),
           updateId: withStatus.id ?? null,
-          description:
+          // Quoted in messages on terminals: no escape sequence, no line of its own.
+          description: escapeLine(
             withStatus.description.length > DESCRIPTION_LIMIT
               ? `${withStatus.description.slice(0, DESCRIPTION_LIMIT - 1)}…`
               : withStatus.description,
+          ),
         }
       : null,
   };

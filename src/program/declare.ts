@@ -15,8 +15,11 @@ import {
   type Observation,
   observe,
   publishedAt,
+  STATE_TEXT_LIMIT,
   type StackSettings,
+  updateForState,
   updatesAfter,
+  updatesCutForState,
 } from "../incident";
 import {
   type ErrorGroupsReadBack,
@@ -103,6 +106,12 @@ function declareOne(loaded: LoadedDefinition, options: DeclareOptions): Declared
     options.resourceOptions,
   );
   read?.apply((result) => {
+    for (const cut of result.ok ? updatesCutForState(result.value) : []) {
+      pulumi.log.warn(
+        `${where(loaded, options.projectDir)}: update ${cut.id ?? "(no id)"} of incident ${definition.id} has a description of ${cut.description.length} characters; the stack outputs keep its first ${STATE_TEXT_LIMIT}.`,
+        resource,
+      );
+    }
     if (!result.ok && !result.missing) {
       pulumi.log.warn(
         `${where(loaded, options.projectDir)}: could not read the updates of incident ${definition.id}, so this run cannot see changes made on the status page (the live status is unknown): ${result.reason}`,
@@ -277,7 +286,9 @@ function merge(
 ): IncidentUpdate[] {
   const seen = new Set(read.flatMap((update) => (update.id ? [update.id] : [])));
   const added = applied.filter((update) => !update.id || !seen.has(update.id));
-  return newestFirst([...added, ...read]).slice(0, 100);
+  return newestFirst([...added, ...read])
+    .slice(0, 100)
+    .map(updateForState);
 }
 
 function driftOf(

@@ -43,8 +43,8 @@ export function createClient(options: ClientOptions): MonitoringClient {
   };
   const client = {
     incidents: createIncidentsApi(transport),
-    heartbeats: createHeartbeatsApi(transport),
-    errorGroups: createErrorGroupsApi(transport, resolved.concurrency),
+    heartbeats: createHeartbeatsApi(transport, resolved.limits.maxPages),
+    errorGroups: createErrorGroupsApi(transport, resolved.concurrency, resolved.limits.maxPages),
   };
   Object.defineProperties(client, {
     [inspect.custom]: {

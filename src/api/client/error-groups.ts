@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PagingError } from "../errors/paging-error";
 import { buildPath, ROUTES } from "../routes";
 import { ERROR_GROUPS_LIMIT_MAX, type ErrorGroup, PathId } from "../schemas";
 import { streamPages } from "./page-stream";
@@ -62,7 +63,11 @@ const AllInput = z.strictObject({
     .optional(),
 });
 
-export function createErrorGroupsApi(transport: Transport, pagesInFlight: number): ErrorGroupsApi {
+export function createErrorGroupsApi(
+  transport: Transport,
+  pagesInFlight: number,
+  maxPages: number,
+): ErrorGroupsApi {
   return {
     async listForCheck(checkId, query = {}) {
       const input = checkRequest(LIST, ListInput, { checkId, ...query });
@@ -99,6 +104,16 @@ export function createErrorGroupsApi(transport: Transport, pagesInFlight: number
             signal,
           }),
         onPage: input.onPage,
+        maxPages,
+        keyOf: (group) => group.id,
+        stuck: (page, why) =>
+          new PagingError({
+            ...ALL,
+            path: `${path}?${new URLSearchParams({ limit: String(input.pageSize), page: String(page) })}`,
+            status: 200,
+            attempts: 1,
+            why,
+          }),
       });
       return dedupeById(groups);
     },

@@ -1,4 +1,5 @@
 import { EventsWalkStuckError } from "../errors/events-walk-stuck-error";
+import { PagingError } from "../errors/paging-error";
 import {
   type HeartbeatEvent,
   type HeartbeatEventsResponse,
@@ -15,6 +16,8 @@ interface Walk {
   readonly to: string;
   /** The server's per-call cap; a shorter page means the window is exhausted. */
   readonly pageSize: number;
+  /** Most pages walked; a window that needs more fails with `PagingError`. */
+  readonly maxPages: number;
   /** One call with the window's start fixed and the given end (inclusive). */
   readonly fetchPage: (endTime: string) => Promise<HeartbeatEventsResponse>;
   readonly onPage?: ((page: number, newEvents: number) => void) | undefined;
@@ -33,7 +36,8 @@ const OPERATION = "heartbeats.eventsBetween";
  * Invariant: every next end is strictly earlier than the one before and not before `from`,
  * so the walk terminates. A full page that cannot move the end (all of it at one instant,
  * or no event in it with a readable timestamp) would be fetched again forever: it is
- * reported as `EventsWalkStuckError` with every event collected, never looped on.
+ * reported as `EventsWalkStuckError` with every event collected, never looped on. A server
+ * that keeps sending full pages of new, ever older events ends at `maxPages`.
  * Stats describe the check, not the window, and are taken from the first call.
  */
 export async function walkEvents(walk: Walk): Promise<HeartbeatEventsWindow> {
@@ -77,6 +81,16 @@ export async function walkEvents(walk: Walk): Promise<HeartbeatEventsWindow> {
     }
     // A server that ignored the start sent events older than the window: nothing is left.
     if (oldest < fromMs) break;
+    if (page >= walk.maxPages) {
+      throw new PagingError({
+        operation: OPERATION,
+        method: "GET",
+        path: `${walk.path}?${new URLSearchParams({ startTime: walk.from, endTime, limit: String(walk.pageSize) })}`,
+        status: 200,
+        attempts: 1,
+        why: `returned a full page ${page}, and a window may take at most ${walk.maxPages} pages (maxPages)`,
+      });
+    }
     endTime = new Date(oldest).toISOString();
   }
   return stats ? { events, stats } : { events };

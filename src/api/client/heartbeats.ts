@@ -91,7 +91,7 @@ const BetweenInput = z
   .strictObject({ checkId: PathId, startTime: TimeInput, endTime: TimeInput })
   .superRefine(notAfter);
 
-export function createHeartbeatsApi(transport: Transport): HeartbeatsApi {
+export function createHeartbeatsApi(transport: Transport, maxPages: number): HeartbeatsApi {
   const fetchPage = (path: string, startTime: string, endTime: string) =>
     transport.call({
       ...EVENTS_BETWEEN,
@@ -125,6 +125,7 @@ export function createHeartbeatsApi(transport: Transport): HeartbeatsApi {
         from: start,
         to: new Date(input.endTime).toISOString(),
         pageSize: HEARTBEAT_EVENTS_LIMIT_MAX,
+        maxPages,
         fetchPage: (endTime) => fetchPage(path, start, endTime),
         onPage: options.onPage,
       });

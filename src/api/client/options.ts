@@ -53,6 +53,30 @@ export interface RetryOptions {
   budgetMs?: number;
 }
 
+/**
+ * What the client reads of the server's answers, so that a hostile or broken server can
+ * neither hold a run nor fill its memory or the stack's state. Passing one is an error
+ * naming the request (`ResponseTooLargeError`, `PagingError`); callers that only observe
+ * (the program's read-backs, reports' evidence) turn it into a warning.
+ */
+export interface ResponseLimits {
+  /**
+   * Largest response body, in bytes, checked against `Content-Length` and while reading.
+   * @default 10_485_760 (10 MiB; the 100 updates of an incident are a few hundred KiB)
+   */
+  maxBodyBytes?: number;
+  /**
+   * Most items in one list answer (an incident's updates: the API returns its 100 latest).
+   * @default 1_000
+   */
+  maxItems?: number;
+  /**
+   * Most pages one listing requests (error groups of a check, a heartbeat's events window).
+   * @default 1_000 (100,000 error groups at 100 a page)
+   */
+  maxPages?: number;
+}
+
 /** Options of `createClient`. */
 export interface ClientOptions {
   /**
@@ -85,6 +109,8 @@ export interface ClientOptions {
   concurrency?: number | undefined;
   /** Called before each retry, e.g. to log it. Receives no secret. */
   onRetry?: ((event: RetryEvent) => void) | undefined;
+  /** What the client reads of an answer; see `ResponseLimits`. */
+  limits?: ResponseLimits | undefined;
 }
 
 export const DEFAULTS = {
@@ -99,6 +125,7 @@ export const DEFAULTS = {
   },
   rateLimit: { limit: 600, intervalMs: 60_000 },
   concurrency: 8,
+  limits: { maxBodyBytes: 10 * 1024 * 1024, maxItems: 1_000, maxPages: 1_000 },
 } as const;
 
 /** ClientOptions with every default applied. */
@@ -112,6 +139,7 @@ export interface ResolvedOptions {
   readonly rateLimit: { readonly limit: number; readonly intervalMs: number };
   readonly concurrency: number;
   readonly onRetry: ((event: RetryEvent) => void) | undefined;
+  readonly limits: Required<ResponseLimits>;
 }
 
 const positiveInt = z.int().min(1);
@@ -140,6 +168,13 @@ const OptionsShape = z.object({
   rateLimit: z.strictObject({ limit: positiveInt, intervalMs: positiveInt }).optional(),
   concurrency: positiveInt.optional(),
   onRetry: aFunction.optional(),
+  limits: z
+    .strictObject({
+      maxBodyBytes: positiveInt.optional(),
+      maxItems: positiveInt.optional(),
+      maxPages: positiveInt.optional(),
+    })
+    .optional(),
 });
 
 /** Checks the options and fills in defaults; throws `ClientOptionsError` naming each bad option. */
@@ -165,6 +200,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     rateLimit: options.rateLimit ?? DEFAULTS.rateLimit,
     concurrency: options.concurrency ?? DEFAULTS.concurrency,
     onRetry: options.onRetry,
+    limits: { ...DEFAULTS.limits, ...stripUndefined(options.limits ?? {}) },
   };
 }
 

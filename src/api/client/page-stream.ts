@@ -4,6 +4,12 @@ interface PageStream<T> {
   readonly pagesInFlight: number;
   readonly fetchPage: (page: number, signal: AbortSignal) => Promise<T[]>;
   readonly onPage?: ((page: number, count: number) => void) | undefined;
+  /** Most pages requested; a listing that needs more fails. */
+  readonly maxPages: number;
+  /** What names an item, to see a page that holds nothing new. */
+  readonly keyOf: (item: T) => string;
+  /** The error for a listing that would not end, naming the page that showed it. */
+  readonly stuck: (page: number, why: string) => Error;
 }
 
 /**
@@ -13,6 +19,10 @@ interface PageStream<T> {
  * the reader.
  * Once any page comes back short no page after it is requested; pages already in flight
  * past the end, and pages prefetched for a reader that stops early, are aborted.
+ *
+ * It always ends: a full page with no item that an earlier page did not have (a server that
+ * ignores `page`, or goes round in circles) stops it with `stuck`, and so does a listing
+ * that would need more than `maxPages` pages.
  */
 export async function* streamPages<T>(stream: PageStream<T>): AsyncGenerator<T, void, undefined> {
   const controller = new AbortController();
@@ -21,7 +31,7 @@ export async function* streamPages<T>(stream: PageStream<T>): AsyncGenerator<T, 
   let next = 1;
 
   const requestUpTo = (upTo: number) => {
-    for (; next <= upTo && next <= lastPage; next++) {
+    for (; next <= upTo && next <= lastPage && next <= stream.maxPages; next++) {
       const page = next;
       const request = stream.fetchPage(page, controller.signal).then((items) => {
         if (items.length < stream.pageSize) lastPage = Math.min(lastPage, page);
@@ -34,14 +44,29 @@ export async function* streamPages<T>(stream: PageStream<T>): AsyncGenerator<T, 
     }
   };
 
+  const seen = new Set<string>();
   try {
     for (let page = 1; ; page++) {
       requestUpTo(page === 1 ? 1 : page + stream.pagesInFlight - 1);
       const items = await (requested.get(page) as Promise<T[]>);
       requested.delete(page);
+      const keys = items.map(stream.keyOf);
+      if (page > 1 && items.length > 0 && keys.every((key) => seen.has(key))) {
+        throw stream.stuck(
+          page,
+          `returned only items of earlier pages (page ${page}, ${stream.pageSize} a page): the server seems to ignore \`page\``,
+        );
+      }
+      for (const key of keys) seen.add(key);
       stream.onPage?.(page, items.length);
       yield* items;
       if (items.length < stream.pageSize) return;
+      if (page >= stream.maxPages) {
+        throw stream.stuck(
+          page,
+          `returned a full page ${page}, and the listing may take at most ${stream.maxPages} pages (maxPages)`,
+        );
+      }
     }
   } finally {
     controller.abort();

@@ -6,9 +6,12 @@ import type { z } from "zod";
 import type { ApiErrorDetails } from "../errors/api-error";
 import { httpErrorFor } from "../errors/http-errors";
 import { NetworkError } from "../errors/network-error";
+import { RedirectError } from "../errors/redirect-error";
+import { ResponseTooLargeError } from "../errors/response-too-large-error";
 import { ResponseValidationError } from "../errors/response-validation-error";
 import { TimeoutError } from "../errors/timeout-error";
 import type { HttpMethod } from "../routes";
+import { escapeLine } from "../schemas/characters";
 import { ErrorBody } from "../schemas/error-body";
 import type { ResolvedOptions } from "./options";
 import { retryAfterMs } from "./retry-after";
@@ -35,6 +38,19 @@ export interface Transport {
 
 const SERVER_MESSAGE_MAX = 300;
 
+/** Same-origin redirects of a GET followed in a row before the call fails. */
+const REDIRECTS_MAX = 5;
+
+/** A 3xx answer, thrown from ky's hook so that `call` decides whether to follow it. */
+class Redirected extends Error {
+  constructor(
+    readonly status: number,
+    readonly location: string | null,
+  ) {
+    super(`redirect ${status}`);
+  }
+}
+
 /**
  * The HTTP layer: ky for timeouts and retries, p-limit for the concurrency cap, p-throttle
  * for the rate limit, zod for the response contract, and the mapping of every failure to
@@ -55,6 +71,8 @@ export function createTransport(options: ResolvedOptions): Transport {
   const api = ky.create({
     timeout: options.timeoutMs,
     retry,
+    // Redirects are decided in `call`: none to another origin, none for a write.
+    redirect: "manual",
     ...(options.fetch ? { fetch: options.fetch } : {}),
     headers: {
       // ky would otherwise ask for text/* when the body is read as text.
@@ -71,52 +89,145 @@ export function createTransport(options: ResolvedOptions): Transport {
     let attempts = 1;
     let failedAt = 0;
     const counter = new RetryCounter(options);
+    const { maxBodyBytes, maxItems } = options.limits;
 
     return inFlight(async () => {
       // A page dropped while it waited for a slot is never sent.
       spec.signal?.throwIfAborted();
-      let status: number;
-      let text: string;
-      try {
-        const pending = api(options.baseUrl + path, {
-          method: spec.method,
-          retry: {
-            ...retry,
-            shouldRetry: (state) => {
-              if (retryWaitMs >= options.retry.budgetMs) return false;
-              if (!counter.allows(state.error)) return false;
-              failedAt = Date.now();
-              return retry.shouldRetry?.(state);
-            },
-          },
-          ...(spec.body === undefined ? {} : { json: spec.body }),
-          ...(spec.signal ? { signal: spec.signal } : {}),
-          hooks: {
-            // Every attempt, retries included, takes a rate-limiter slot just before it is sent,
-            // outside ky's per-attempt timeout, so queueing never counts as a timeout.
-            beforeRequest: [async () => void (await nextSlot())],
-            beforeRetry: [
-              async ({ error, retryCount }) => {
-                const spread = counter.spreadAfterServerWait(error, retryCount);
-                if (spread > 0) await new Promise((resolve) => setTimeout(resolve, spread));
-                retryWaitMs += Date.now() - failedAt;
-                attempts = retryCount + 1;
-                options.onRetry?.({ ...where, retry: retryCount, reason: describe(error) });
-                await nextSlot();
-              },
-            ],
-          },
-        });
-        text = await pending.text();
-        status = (await pending).status;
-      } catch (error) {
-        throw toApiError(error, { ...where, attempts }, options);
+      let status = 0;
+      let text = "";
+      let url = options.baseUrl + path;
+      for (let redirects = 0; ; redirects++) {
+        try {
+          ({ status, text } = await send(url));
+          break;
+        } catch (error) {
+          if (!(error instanceof Redirected))
+            throw toApiError(error, { ...where, attempts }, options);
+          url = redirectTarget(url, error, redirects, { ...where, attempts, status: error.status });
+        }
       }
-      return parseBody(spec.schema, text, { ...where, status, attempts });
+      const data = parseBody(spec.schema, text, { ...where, status, attempts });
+      if (Array.isArray(data) && data.length > maxItems) {
+        throw new ResponseTooLargeError({
+          ...where,
+          status,
+          attempts,
+          limit: { name: "maxItems", value: maxItems },
+          size: `${data.length} items`,
+        });
+      }
+      return data;
     });
+
+    async function send(url: string): Promise<{ status: number; text: string }> {
+      const pending = api(url, {
+        method: spec.method,
+        retry: {
+          ...retry,
+          shouldRetry: (state) => {
+            if (retryWaitMs >= options.retry.budgetMs) return false;
+            if (!counter.allows(state.error)) return false;
+            failedAt = Date.now();
+            return retry.shouldRetry?.(state);
+          },
+        },
+        ...(spec.body === undefined ? {} : { json: spec.body }),
+        ...(spec.signal ? { signal: spec.signal } : {}),
+        hooks: {
+          // Every attempt, retries included, takes a rate-limiter slot just before it is sent,
+          // outside ky's per-attempt timeout, so queueing never counts as a timeout.
+          beforeRequest: [async () => void (await nextSlot())],
+          beforeRetry: [
+            async ({ error, retryCount }) => {
+              const spread = counter.spreadAfterServerWait(error, retryCount);
+              if (spread > 0) await new Promise((resolve) => setTimeout(resolve, spread));
+              retryWaitMs += Date.now() - failedAt;
+              attempts = retryCount + 1;
+              options.onRetry?.({ ...where, retry: retryCount, reason: describe(error) });
+              await nextSlot();
+            },
+          ],
+          afterResponse: [
+            ({ response }) => {
+              if (response.status >= 300 && response.status < 400) {
+                throw new Redirected(response.status, response.headers.get("location"));
+              }
+              const tooLarge = (size: string) =>
+                new ResponseTooLargeError({
+                  ...where,
+                  status: response.status,
+                  attempts,
+                  limit: { name: "maxBodyBytes", value: maxBodyBytes },
+                  size,
+                });
+              const declared = Number(response.headers.get("content-length"));
+              if (declared > maxBodyBytes) throw tooLarge(`a body of ${declared} bytes`);
+              return cappedBody(response, maxBodyBytes, () =>
+                tooLarge(`a body of more than ${maxBodyBytes} bytes`),
+              );
+            },
+          ],
+        },
+      });
+      const response = await pending;
+      return { status: response.status, text: await response.text() };
+    }
   }
 
   return { call };
+}
+
+/**
+ * Where to go after a redirect, or why not: only a GET follows, only within the origin it
+ * was sent to, and only `REDIRECTS_MAX` times.
+ */
+function redirectTarget(
+  from: string,
+  redirect: Redirected,
+  redirects: number,
+  where: ApiErrorDetails,
+): string {
+  const refuse = (location: string, why: string) => new RedirectError({ ...where, location, why });
+  if (redirect.location === null) throw refuse("(no Location header)", "no address to follow");
+  let target: URL;
+  try {
+    target = new URL(redirect.location, from);
+  } catch {
+    throw refuse(redirect.location, "not an address");
+  }
+  const origin = new URL(from);
+  if (target.origin !== origin.origin) {
+    throw refuse(
+      target.href,
+      `another origin than the API's (${origin.host} → ${target.host}); the client follows no redirect there, and never sends the key there`,
+    );
+  }
+  if (where.method !== "GET") {
+    throw refuse(target.href, `a ${where.method} is not sent again to another address`);
+  }
+  if (redirects >= REDIRECTS_MAX) throw refuse(target.href, `more than ${REDIRECTS_MAX} redirects`);
+  return target.href;
+}
+
+/** The response, its body cut off with `tooLarge()` once it passes `max` bytes. */
+function cappedBody(response: Response, max: number, tooLarge: () => Error): Response {
+  if (!response.body) return response;
+  let bytes = 0;
+  const counted = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        bytes += chunk.byteLength;
+        if (bytes > max) controller.error(tooLarge());
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(counted, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 function toQueryString(query: CallSpec<z.ZodType>["query"]): string {
@@ -195,7 +306,8 @@ function serverMessage(data: unknown, apiKey: string, statusText: string): strin
   if (!message) return undefined;
   const clipped =
     message.length > SERVER_MESSAGE_MAX ? `${message.slice(0, SERVER_MESSAGE_MAX)}…` : message;
-  return clipped.split(apiKey).join("[redacted]");
+  // Shown on terminals and in CI logs: no escape sequence, and no line of its own.
+  return escapeLine(clipped.split(apiKey).join("[redacted]"));
 }
 
 /** Where error bodies put their validation problems, by the names frameworks use. */

@@ -12,6 +12,9 @@ export {
   UnauthorizedError,
 } from "./http-errors";
 export { NetworkError } from "./network-error";
+export { PagingError } from "./paging-error";
+export { RedirectError } from "./redirect-error";
 export { RequestValidationError } from "./request-validation-error";
+export { ResponseTooLargeError } from "./response-too-large-error";
 export { type ContractIssue, ResponseValidationError } from "./response-validation-error";
 export { TimeoutError } from "./timeout-error";
