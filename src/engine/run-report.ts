@@ -1,6 +1,7 @@
 import { relative } from "node:path";
 import type { OpType } from "@pulumi/pulumi/automation";
 import { formatProblem } from "../definitions";
+import { codeSpan, mdCell, mdCode } from "../markdown";
 import { formatSummary } from "../program/summary";
 import type { IncidentStep } from "./engine-events";
 import type { OperationOutcome } from "./run-operation";
@@ -259,10 +260,10 @@ export function renderMarkdown(outcome: OperationOutcome, projectDir: string): s
             ? "changes to apply"
             : "changes applied"
           : "no changes";
-  const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+  const cell = mdCell;
   const lines = [
     "<!-- incident-sync-run -->",
-    `### incident-sync ${report.operation}${report.stack ? ` on stack \`${report.stack}\`` : ""}: ${title}`,
+    `### incident-sync ${report.operation}${report.stack ? ` on stack ${codeSpan(report.stack)}` : ""}: ${title}`,
     "",
   ];
   const failed = report.incidents.filter((incident) => incident.error);
@@ -270,7 +271,7 @@ export function renderMarkdown(outcome: OperationOutcome, projectDir: string): s
     lines.push("**Failures**", "");
     for (const incident of failed)
       lines.push(
-        `- ❌ \`${incident.incidentId ?? incident.resource}\`: ${cell(incident.error ?? "")}`,
+        `- ❌ ${codeSpan(incident.incidentId ?? incident.resource)}: ${cell(incident.error ?? "")}`,
       );
     for (const error of report.errors) lines.push(`- ❌ ${cell(error)}`);
     lines.push("");
@@ -282,7 +283,7 @@ export function renderMarkdown(outcome: OperationOutcome, projectDir: string): s
     lines.push("| Incident | Action | Changed |", "| --- | --- | --- |");
     for (const incident of changed) {
       lines.push(
-        `| \`${incident.incidentId ?? incident.resource}\` | ${incident.action} | ${cell(changeWords(incident.changes).join(", "))} |`,
+        `| ${mdCell(mdCode(incident.incidentId ?? incident.resource))} | ${incident.action} | ${cell(changeWords(incident.changes).join(", "))} |`,
       );
     }
     lines.push("");

@@ -1,4 +1,5 @@
 import { formatLocation } from "../definitions/problem";
+import { codeSpan, mdCell, mdCode, mdText } from "../markdown";
 import {
   type ChangeRow,
   countsSentence,
@@ -37,7 +38,7 @@ export function renderPlanMarkdown(plan: Plan): string {
     lines.push("", "#### Policy", "", "| Level | Incident | Rule | Finding |", "|---|---|---|---|");
     for (const finding of plan.findings) {
       lines.push(
-        `| ${finding.level === "error" ? "❌ error" : "⚠️ warning"} | ${code(finding.incidentId)} | ${code(finding.rule)} | ${cell(finding.message)} |`,
+        `| ${finding.level === "error" ? "❌ error" : "⚠️ warning"} | ${cellCode(finding.incidentId)} | ${cellCode(finding.rule)} | ${cell(finding.message)} |`,
       );
     }
   }
@@ -52,7 +53,7 @@ export function renderPlanMarkdown(plan: Plan): string {
     );
     for (const change of plan.changes) {
       lines.push(
-        `| ${KIND_LABEL[change.kind]}${change.kind === "update" && change.replace ? " (replace)" : ""} | ${code(change.incidentId)} | ${code(change.resource)} | ${code(change.file)} |`,
+        `| ${KIND_LABEL[change.kind]}${change.kind === "update" && change.replace ? " (replace)" : ""} | ${cellCode(change.incidentId)} | ${cellCode(change.resource)} | ${cellCode(change.file)} |`,
       );
     }
     for (const change of plan.changes) lines.push("", ...changeDetails(change));
@@ -61,7 +62,7 @@ export function renderPlanMarkdown(plan: Plan): string {
   if (plan.baseProblems.length > 0) {
     lines.push(
       "",
-      `<details><summary>${plan.baseProblems.length} problem(s) in the definitions at ${escapeHtml(plan.base.ref)}; those definitions were left out of the comparison</summary>`,
+      `<details><summary>${plan.baseProblems.length} problem(s) in the definitions at ${mdText(plan.base.ref)}; those definitions were left out of the comparison</summary>`,
       "",
       ...plan.baseProblems.map(
         (problem) => `- ${code(formatLocation(problem))} ${cell(problem.message)}`,
@@ -129,19 +130,17 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** Text in a table cell: no pipes or newlines that would break the row, no live HTML. */
+/** Text from a definition in a table cell or a line: shown as written, nothing live. */
 function cell(text: string | undefined): string {
-  if (text === undefined) return "";
-  return escapeHtml(text).replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+  return text === undefined ? "" : mdCell(text);
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
-/** A code span that survives backticks and pipes in the text. */
+/** An id, a file or a ref as code that nothing in it can break out of. */
 function code(text: string): string {
-  const fence = text.includes("`") ? "``" : "`";
-  const padded = text.includes("`") ? ` ${text} ` : text;
-  return `${fence}${padded.replace(/\|/g, "\\|").replace(/\r?\n/g, " ")}${fence}`;
+  return codeSpan(text);
+}
+
+/** The same in a table cell. */
+function cellCode(text: string): string {
+  return mdCell(mdCode(text));
 }

@@ -1,4 +1,4 @@
-import { mdCell, mdTable } from "../shared/markdown";
+import { mdCell, mdTable } from "../../markdown";
 import type { DefinitionDrift, DriftReport, DriftUpdate } from "./report-schema";
 
 export const DRIFT_FORMATS = ["text", "json", "markdown", "github"] as const;

@@ -1,4 +1,4 @@
-import { mdCode, mdTable } from "../shared/markdown";
+import { mdCode, mdTable } from "../../markdown";
 import type { ErrorReportInput } from "./render";
 import type { ErrorReportGroup } from "./report-schema";
 import { leftOutLine, summaryOf, topGroups } from "./summary";

@@ -1,5 +1,5 @@
+import { mdText } from "../../markdown";
 import { stateWithMeaning } from "../heartbeats/state";
-import { mdText } from "../shared/markdown";
 import type { CheckEvidence, HeartbeatEvidence, IncidentEvidence } from "./read";
 
 /** `02:10 UTC` on the same UTC day as now, else `2026-11-21 02:10 UTC`. */

@@ -1,6 +1,6 @@
 import { type HeartbeatEvent, heartbeatEventTime, heartbeatStateClass } from "../../api/schemas";
+import { mdTable, mdText } from "../../markdown";
 import { writeDocumentReport } from "../shared/document-report";
-import { mdTable, mdText } from "../shared/markdown";
 import type { ReportSink } from "../shared/output";
 import { currentState } from "./lane";
 import { renderHeartbeatHtml } from "./render-html";

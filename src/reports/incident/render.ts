@@ -1,6 +1,6 @@
+import { mdCode, mdTable, mdText } from "../../markdown";
 import { utcText } from "../heartbeats/lane";
 import { writeDocumentReport } from "../shared/document-report";
-import { mdCode, mdTable, mdText } from "../shared/markdown";
 import type { ReportSink } from "../shared/output";
 import { renderIncidentHtml } from "./render-html";
 import type { IncidentReport, IncidentReportIncident } from "./report-schema";
