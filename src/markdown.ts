@@ -93,3 +93,49 @@ export function mdTable(headers: readonly string[], rows: readonly (readonly unk
   ];
   return `${lines.join("\n")}\n`;
 }
+
+/** The longest body GitHub accepts for a comment or an issue, in characters. */
+export const GITHUB_COMMENT_MAX = 65_536;
+
+/**
+ * Markdown cut to fit a GitHub comment or issue body of `maxLength` characters: whole lines
+ * are kept while they fit, a code fence or `<details>` block left open is closed, and a note
+ * says how much was left out, with a link to the whole text when there is one. Text that
+ * fits is returned as it is.
+ */
+export function fitComment(
+  markdown: string,
+  maxLength = GITHUB_COMMENT_MAX,
+  link?: string,
+): string {
+  if (markdown.length <= maxLength) return markdown;
+  const lines = markdown.split("\n");
+  const note = (left: number) =>
+    `\n\n---\n✂️ Cut to fit a GitHub comment: ${left} of ${lines.length} lines (${markdown.length} characters in all) left out.${link ? ` The whole text: ${link}` : ""}\n`;
+  const kept: string[] = [];
+  let length = 0;
+  let fence: string | undefined;
+  let details = 0;
+  const closing = () => `${fence ? `\n${fence}` : ""}${"\n</details>".repeat(details)}`;
+  for (const line of lines) {
+    const next = length + line.length + 1;
+    const after = fenceAfter(fence, line);
+    const detailsAfter =
+      details + (/<details>/i.test(line) ? 1 : 0) - (/<\/details>/i.test(line) ? 1 : 0);
+    const tail = `${after ? `\n${after}` : ""}${"\n</details>".repeat(Math.max(0, detailsAfter))}`;
+    if (next + tail.length + note(lines.length).length > maxLength) break;
+    kept.push(line);
+    length = next;
+    fence = after;
+    details = Math.max(0, detailsAfter);
+  }
+  return `${kept.join("\n")}${closing()}${note(lines.length - kept.length)}`;
+}
+
+/** The fence open after `line`, given the one open before it. */
+function fenceAfter(open: string | undefined, line: string): string | undefined {
+  const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+  if (marker === undefined) return open;
+  if (open === undefined) return marker;
+  return marker[0] === open[0] && marker.length >= open.length ? undefined : open;
+}

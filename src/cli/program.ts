@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { PACKAGE_VERSION } from "../package-version";
 import { driftCommand } from "./commands/drift-command";
 import { emulatorCommand } from "./commands/emulator-command";
+import { fitCommentCommand } from "./commands/fit-comment-command";
 import { planCommand } from "./commands/plan-command";
 import { reportCommand } from "./commands/report-command";
 import { cancelCommand, stackCommand } from "./commands/stack-command";
@@ -30,6 +31,7 @@ export function createProgram(): Command {
   program.addCommand(stackCommand("preview"));
   program.addCommand(stackCommand("refresh"));
   program.addCommand(cancelCommand());
+  program.addCommand(fitCommentCommand());
   return program;
 }
 

@@ -159,10 +159,17 @@ describe("the pipeline kit's shell steps, dry-run against a self-managed file ba
         context,
         path,
       );
-      expect(results.map((r) => r.code)).toEqual([0, 0]);
-      const comment = readFileSync(join(checkout, "preview.md"), "utf8");
-      expect(comment).toContain("### pulumi preview");
-      expect(comment).toMatch(/~ severity\s*: "MEDIUM" => "MAJOR"/);
+      expect(results.map((r) => [r.step, r.code])).toEqual([
+        ["Log in to the state backend and select the stack", 0],
+        ["Preview (read-only)", 0],
+        ["Fit the preview to a comment", 0],
+      ]);
+      // Our own summary of the engine's events: no raw engine output, no key.
+      const comment = readFileSync(join(checkout, "preview-comment.md"), "utf8");
+      expect(comment).toContain("### incident-sync preview on stack ` prod `: changes to apply");
+      expect(comment).toMatch(/\| ` inc-checkout-latency ` \| .* \| .*severity/);
+      expect(comment).not.toContain("Previewing update");
+      expect(comment).not.toContain(emulator.demo.apiKey);
     },
     timeout,
   );

@@ -15,11 +15,24 @@ interface Step {
   with?: Record<string, unknown>;
   if?: string;
 }
+interface Job {
+  needs?: string | string[];
+  permissions?: Record<string, string>;
+  "timeout-minutes"?: number;
+  env?: Record<string, string>;
+  steps: Step[];
+}
 interface Workflow {
   name: string;
   on: Record<string, unknown>;
   permissions?: Record<string, string>;
-  jobs: Record<string, { needs?: string | string[]; steps: Step[] }>;
+  env?: Record<string, string>;
+  jobs: Record<string, Job>;
+}
+
+async function allWorkflows(): Promise<[string, Workflow][]> {
+  const files = (await readdir(KIT)).filter((f) => f.endsWith(".yml"));
+  return Promise.all(files.map(async (file) => [file, await workflow(file)] as [string, Workflow]));
 }
 
 async function workflow(file: string): Promise<Workflow> {
@@ -90,19 +103,24 @@ describe("the GitHub pipeline kit", () => {
     const planStep = flow.jobs.plan!.steps.find((s) => s.run?.includes("--evidence"));
     expect(planStep?.env?.MONITORING_API_KEY).toMatch(/^\$\{\{ secrets\.MONITORING_API_KEY \}\}$/);
     expect(planStep?.run).toContain('if [ -n "$MONITORING_API_KEY" ]; then');
+    expect(runs("plan")).toContain("npx incident-sync fit-comment plan.md");
     const sticky = flow.jobs.plan!.steps.find((s) =>
       s.uses?.startsWith("marocchino/sticky-pull-request-comment"),
     );
-    expect(sticky?.with).toMatchObject({ header: "incident-sync-plan", path: "plan.md" });
-    expect(runs("preview")).toContain('pulumi preview --diff --stack "$PULUMI_STACK"');
+    expect(sticky?.with).toMatchObject({ header: "incident-sync-plan", path: "comment.md" });
+    // Our own rendered summary, never the engine's raw output, in the comment.
+    expect(runs("preview")).toContain(
+      'npx incident-sync preview --stack "$PULUMI_STACK" --format markdown > preview.md',
+    );
+    expect(runs("preview")).not.toMatch(/pulumi preview/);
+    expect(runs("preview")).toContain("npx incident-sync fit-comment preview.md");
     const previewComment = flow.jobs.preview!.steps.find((s) =>
       s.uses?.startsWith("marocchino/sticky-pull-request-comment"),
     );
     expect(previewComment?.with).toMatchObject({
       header: "incident-sync-preview",
-      path: "preview.md",
+      path: "preview-comment.md",
     });
-    expect(flow.permissions).toMatchObject({ "pull-requests": "write" });
   });
 
   test("the merge workflow runs pulumi up on main, one run at a time, also when the provider or the package changes", async () => {
@@ -144,7 +162,7 @@ describe("the GitHub pipeline kit", () => {
   test("the scheduled workflow runs drift, opens or updates an issue on exit 2 and fails the run", async () => {
     const flow = await workflow("incidents-drift.yml");
     expect(flow.on.schedule).toEqual([{ cron: "*/15 * * * *" }]);
-    expect(flow.permissions).toMatchObject({ issues: "write" });
+    expect(flow.jobs.drift?.permissions).toMatchObject({ issues: "write" });
     const steps = flow.jobs.drift!.steps;
     const issue = steps.find((s) => s.name === "Open or update the drift issue");
     expect(issue?.if).toBe("steps.drift.outputs.exit == '2'");
@@ -153,6 +171,63 @@ describe("the GitHub pipeline kit", () => {
     const fail = steps.at(-1);
     expect(fail?.if).toBe("steps.drift.outputs.exit != '0'");
     expect(fail?.run).toContain("exit 1");
+  });
+
+  test("no step that installs packages has a secret in its environment, its job's or its workflow's", async () => {
+    let installs = 0;
+    for (const [file, flow] of await allWorkflows()) {
+      const inherited = JSON.stringify(flow.env ?? {});
+      for (const [name, job] of Object.entries(flow.jobs)) {
+        for (const step of job.steps) {
+          if (!/\bnpm (ci|install|i)\b|\byarn\b|\bpnpm\b/.test(step.run ?? "")) continue;
+          installs += 1;
+          const env = inherited + JSON.stringify(job.env ?? {}) + JSON.stringify(step.env ?? {});
+          expect(env, `${file} ${name}: ${step.name ?? step.run}`).not.toMatch(/secrets\./);
+        }
+      }
+    }
+    expect(installs).toBeGreaterThanOrEqual(5);
+  });
+
+  test("every action is pinned by a full commit SHA with its tag beside it", async () => {
+    for (const file of (await readdir(KIT)).filter((f) => f.endsWith(".yml"))) {
+      const text = await readFile(path.join(KIT, file), "utf8");
+      const uses = [...text.matchAll(/uses:\s*(\S+)(.*)$/gm)];
+      expect(uses.length, file).toBeGreaterThan(0);
+      for (const [, action, rest] of uses) {
+        expect(action, `${file}: ${action}`).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/);
+        expect(rest, `${file}: ${action}`).toMatch(/^ # v\d+\.\d+\.\d+$/);
+      }
+    }
+  });
+
+  test("expressions reach run scripts through env only", async () => {
+    for (const [file, flow] of await allWorkflows()) {
+      for (const job of Object.values(flow.jobs)) {
+        for (const step of job.steps) expect(step.run ?? "", file).not.toContain("${{");
+      }
+    }
+  });
+
+  test("every job has a timeout and the least permissions: only comment and issue writers write", async () => {
+    for (const [file, flow] of await allWorkflows()) {
+      expect(flow.permissions, file).toEqual({});
+      for (const [name, job] of Object.entries(flow.jobs)) {
+        expect(job["timeout-minutes"], `${file} ${name}`).toBeGreaterThan(0);
+        const writes = Object.entries(job.permissions ?? {})
+          .filter(([, level]) => level === "write")
+          .map(([scope]) => scope);
+        const posts = job.steps.some(
+          (s) => s.uses?.startsWith("marocchino/sticky-pull-request-comment") ?? false,
+        );
+        const issues = job.steps.some((s) => /\bgh issue\b/.test(s.run ?? ""));
+        expect(writes, `${file} ${name}`).toEqual([
+          ...(posts ? ["pull-requests"] : []),
+          ...(issues ? ["issues"] : []),
+        ]);
+        expect(job.permissions?.contents, `${file} ${name}`).toBe("read");
+      }
+    }
   });
 
   test("every incident-sync command line in the kit uses a real command, real flags and an allowed format", async () => {
