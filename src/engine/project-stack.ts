@@ -146,6 +146,7 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
   const project = readProjectName(projectDir);
   const engine = options.engine ?? (await resolveEngine());
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const skipCheckpoints = options.skipCheckpoints ?? true;
   const ownWorkDir = options.workDir === undefined;
   const workDir = options.workDir ?? makeRunFolder();
   mkdirSync(workDir, { recursive: true, mode: 0o700 });
@@ -155,7 +156,7 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
     backendUrl: options.backendUrl,
     passphrase: options.passphrase,
     pulumiHome: options.pulumiHome,
-    skipCheckpoints: options.skipCheckpoints ?? true,
+    skipCheckpoints,
   });
   if (options.pulumiHome) mkdirSync(options.pulumiHome, { recursive: true });
   // A self-managed backend in a new directory: the CLI expects the directory to exist.
@@ -319,7 +320,8 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
       ...(upOptions.message ? ["--message", upOptions.message] : []),
       ...(upOptions.continueOnError ? ["--continue-on-error"] : []),
     ];
-    if (upOptions.claim === undefined) return run("up", args);
+    // With a checkpoint after every step, each adoption is on record as it happens.
+    if (upOptions.claim === undefined || !skipCheckpoints) return run("up", args);
     clearStaleLocks();
     const state = await dropPendingOperations();
     const held = new Set(
