@@ -33,6 +33,12 @@ const drain = async (groups: AsyncIterable<unknown>) => {
   for await (const _ of groups) count++;
   return count;
 };
+const putIncident = (client: ReturnType<typeof createClient>) =>
+  client.incidents.update("inc_1", {
+    name: "API down",
+    severity: "MAJOR",
+    services: [{ id: "svc_api", name: "Public API", accountId: "acct_1" }],
+  });
 const update = (n: number, description = `Update ${n}`): IncidentUpdate => ({
   id: `upd_${n}`,
   description,
@@ -160,13 +166,7 @@ describe("redirects", () => {
       response.end();
     });
     const client = createClient({ baseUrl: api.url, apiKey: API_KEY, retry: fast });
-    const error = await caught(
-      client.incidents.update("inc_1", {
-        name: "API down",
-        severity: "MAJOR",
-        services: [{ id: "svc_api", name: "Public API", accountId: "acct_1" }],
-      }),
-    );
+    const error = await caught(putIncident(client));
     expect(error).toBeInstanceOf(RedirectError);
     const message = (error as Error).message
       .replaceAll(new URL(api.url).host, "<api-host>")
@@ -185,13 +185,7 @@ describe("redirects", () => {
       response.end();
     });
     const client = createClient({ baseUrl: api.url, apiKey: API_KEY, retry: fast });
-    const error = await caught(
-      client.incidents.update("inc_1", {
-        name: "API down",
-        severity: "MAJOR",
-        services: [{ id: "svc_api", name: "Public API", accountId: "acct_1" }],
-      }),
-    );
+    const error = await caught(putIncident(client));
     expect(error).toBeInstanceOf(RedirectError);
     expect(
       (error as Error).message.replaceAll(new URL(api.url).host, "<api-host>"),

@@ -34,6 +34,23 @@ describe("interrupted runs of incident-sync up", () => {
     await stack?.close();
   });
 
+  /** Writes a lock file into the stack's lock directory, as the Pulumi CLI would. */
+  const plantLock = (
+    file: string,
+    lock: { pid: number; username: string; hostname: string; timestamp: string },
+  ) => {
+    const locks = join(
+      stack.state,
+      ".pulumi",
+      "locks",
+      "organization",
+      "incident-sync-scale",
+      "chaos",
+    );
+    mkdirSync(locks, { recursive: true });
+    writeFileSync(join(locks, file), JSON.stringify(lock));
+  };
+
   it(
     "converges in one more up after kill -9 of the whole up process tree while pulumi up applies",
     async () => {
@@ -90,24 +107,12 @@ describe("interrupted runs of incident-sync up", () => {
   it(
     "names the incident-sync command that clears a lock held on another machine, and cancel clears it",
     async () => {
-      const locks = join(
-        stack.state,
-        ".pulumi",
-        "locks",
-        "organization",
-        "incident-sync-scale",
-        "chaos",
-      );
-      mkdirSync(locks, { recursive: true });
-      writeFileSync(
-        join(locks, "lost-runner.json"),
-        JSON.stringify({
-          pid: 4242,
-          username: "runner",
-          hostname: `not-${hostname()}`,
-          timestamp: "2026-11-23T08:00:00Z",
-        }),
-      );
+      plantLock("lost-runner.json", {
+        pid: 4242,
+        username: "runner",
+        hostname: `not-${hostname()}`,
+        timestamp: "2026-11-23T08:00:00Z",
+      });
       const locked = await stack.up();
       expect(locked.exitCode).toBe(1);
       expect(
@@ -134,25 +139,13 @@ describe("interrupted runs of incident-sync up", () => {
   it(
     "cancel keeps the lock of a run still going on this machine unless --force is given",
     async () => {
-      const locks = join(
-        stack.state,
-        ".pulumi",
-        "locks",
-        "organization",
-        "incident-sync-scale",
-        "chaos",
-      );
-      mkdirSync(locks, { recursive: true });
       // This test's own process: alive, on this machine.
-      writeFileSync(
-        join(locks, "running.json"),
-        JSON.stringify({
-          pid: process.pid,
-          username: "runner",
-          hostname: hostname(),
-          timestamp: "2026-11-24T08:00:00Z",
-        }),
-      );
+      plantLock("running.json", {
+        pid: process.pid,
+        username: "runner",
+        hostname: hostname(),
+        timestamp: "2026-11-24T08:00:00Z",
+      });
       const cancel = (...extra: string[]) =>
         runCli(
           [
