@@ -7,44 +7,54 @@
 
 /**
  * What GitHub turns live in plain text even when every Markdown character is escaped: bare
- * URLs and `www.` addresses (GFM autolinks), e-mail addresses, @mentions and team mentions,
- * and issue references (`#12`, `owner/repo#12`, `GH-12`). GitHub finds mentions and
- * references in the rendered text, where escapes and entities are already undone, but never
- * inside code: such words are shown as code spans.
+ * URLs (`http`, `https`, `ftp`) and `www.` addresses (GFM autolinks), e-mail addresses,
+ * @mentions and team mentions, and issue references (`#12`, `owner/repo#12`, `GH-12`).
+ * GitHub finds mentions and references in the rendered text, where escapes and entities are
+ * already undone (so neither `\\@` nor `&#64;` stops one), but never inside code: such words
+ * are shown as code spans. A mention needs only a non-word character before it, a backtick
+ * included.
  */
 const LIVE_WORDS =
-  /(?:https?:\/\/|www\.)[^\s<>|`]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w`])@[\w-]+(?:\/[\w.-]+)?|(?:[\w.-]+\/[\w.-]+)?#\d+|\bGH-\d+\b/gi;
+  /(?:(?:https?|ftp):\/\/|www\.)[^\s<>|`]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<!\w)@[\w-]+(?:\/[\w.-]+)?|(?:[\w.-]+\/[\w.-]+)?#\d+|\bGH-\d+\b/gi;
 
 /**
  * Escapes text so Markdown shows it as written: backslash escapes for every character that
- * can start emphasis, code, a link or image, strikethrough, a heading, list or quote, or HTML
- * (`<n>` and `<ip>` placeholders would otherwise be read as tags and vanish), `&` as an
- * entity so `&lt;` stays literal, `|` so a table cell does not split, and the live words of
- * `LIVE_WORDS` as code spans. Line breaks are kept; `mdCell` flattens them.
+ * can start emphasis, code, a link or image, strikethrough, math (`$`), or HTML (`<n>` and
+ * `<ip>` placeholders would otherwise be read as tags and vanish), `&` as an entity so `&lt;`
+ * stays literal, `|` so a table cell does not split, the live words of `LIVE_WORDS` as code
+ * spans, and at the start of each line what would open a block (see `escapeLineStarts`).
+ * Line breaks are kept; `mdCell` flattens them.
  */
 export function mdText(value: unknown): string {
   const text = value === null || value === undefined ? "" : String(value);
   let out = "";
   let last = 0;
   for (const match of text.matchAll(LIVE_WORDS)) {
-    out += escapeMarkdown(text.slice(last, match.index));
-    out += codeSpan(match[0]).replace(/\|/g, "\\|");
+    out += escapeInline(text.slice(last, match.index));
+    out += codeSpan(match[0]);
     last = match.index + match[0].length;
   }
-  return out + escapeMarkdown(text.slice(last));
+  return escapeLineStarts(out + escapeInline(text.slice(last)));
 }
 
-function escapeMarkdown(text: string): string {
-  return (
-    text
-      .replace(/&/g, "&amp;")
-      .replace(/[\\`*_[\]<>|~]/g, (c) => `\\${c}`)
-      // What starts a heading, a list or a thematic break, or underlines a heading, when it
-      // opens a line.
-      .replace(/^([ \t]*)(#{1,6}|[+-])(?=[ \t]|$)/gm, "$1\\$2")
-      .replace(/^([ \t]*)([=-]{2,}[ \t]*)$/gm, "$1\\$2")
-      .replace(/^([ \t]*\d{1,9})([.)])(?=[ \t]|$)/gm, "$1\\$2")
-  );
+function escapeInline(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/[\\`*_[\]<>|~$]/g, (c) => `\\${c}`);
+}
+
+/**
+ * What opens a block when it starts a line of the escaped text (whose lines start with
+ * text, an escape or a code span's backticks): a heading, a list item or a thematic break,
+ * a heading's underline, and indentation that would make a code block (its first blank as
+ * an entity). `::` is escaped too: a GitHub Actions runner reads a log line that starts with
+ * it as a workflow command, and Markdown printed by a step lands in the log.
+ */
+function escapeLineStarts(text: string): string {
+  return text
+    .replace(/^([ \t]*)(#{1,6}|[+-])(?=[ \t]|$)/gm, "$1\\$2")
+    .replace(/^([ \t]*)([=-]{2,}[ \t]*)$/gm, "$1\\$2")
+    .replace(/^([ \t]*\d{1,9})([.)])(?=[ \t]|$)/gm, "$1\\$2")
+    .replace(/^([ \t]*):(?=:)/gm, "$1\\:")
+    .replace(/^[ \t]/gm, (blank) => (blank === " " ? "&#32;" : "&#9;"));
 }
 
 /** A table cell shown as inline code: see `mdCode`. */
@@ -63,8 +73,9 @@ export function mdCode(value: string | null | undefined): MdCode {
 
 /**
  * Text as one inline code span that nothing in it can end: its fence is one backtick longer
- * than the longest run of backticks inside, and it is padded with a space on each side (which
- * Markdown strips), so a backtick at either end cannot join the fence. Line breaks become
+ * than the longest run of backticks inside, and when the text starts or ends with a backtick
+ * or a space it is padded with a space on each side (which Markdown strips), so a backtick at
+ * either end cannot join the fence and the text's own spaces are kept. Line breaks become
  * spaces. In a table cell, use `mdCell(mdCode(text))`, which also escapes `|`.
  */
 export function codeSpan(text: string): string {
@@ -72,7 +83,18 @@ export function codeSpan(text: string): string {
   if (flat.trim() === "") return "";
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(longest + 1);
-  return `${fence} ${flat} ${fence}`;
+  const pad = /^[ `]|[ `]$/.test(flat) ? " " : "";
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+/**
+ * Text as inline code inside raw HTML (a `<summary>` line), where Markdown is not read, so
+ * neither its escapes nor its code spans work: HTML entities for what could open a tag or an
+ * entity, and a `<code>` element, in which GitHub finds no mention or reference.
+ */
+export function htmlCode(text: string): string {
+  const flat = text.replace(/\r?\n|\r/g, " ").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<code>${flat}</code>`;
 }
 
 /** Escapes a value for one GitHub-flavoured Markdown table cell; line breaks become `<br>`. */

@@ -1,5 +1,5 @@
 import { formatLocation } from "../definitions/problem";
-import { codeSpan, mdCell, mdCode, mdText } from "../markdown";
+import { codeSpan, htmlCode, mdCell, mdCode } from "../markdown";
 import {
   type ChangeRow,
   countsSentence,
@@ -62,7 +62,8 @@ export function renderPlanMarkdown(plan: Plan): string {
   if (plan.baseProblems.length > 0) {
     lines.push(
       "",
-      `<details><summary>${plan.baseProblems.length} problem(s) in the definitions at ${mdText(plan.base.ref)}; those definitions were left out of the comparison</summary>`,
+      // The summary is raw HTML, where Markdown escapes and code spans do not work.
+      `<details><summary>${plan.baseProblems.length} problem(s) in the definitions at ${htmlCode(plan.base.ref)}; those definitions were left out of the comparison</summary>`,
       "",
       ...plan.baseProblems.map(
         (problem) => `- ${code(formatLocation(problem))} ${cell(problem.message)}`,

@@ -175,9 +175,7 @@ describe("incident-sync plan against a real git repository", () => {
     expect(run.stdout).toMatch(
       /^\| Level \| Incident \| Rule \| Finding \|\n\|---\|---\|---\|---\|$/m,
     );
-    expect(run.stdout).toContain(
-      "| ❌ error | ` inc-checkout-latency ` | ` reopen-without-flag ` |",
-    );
+    expect(run.stdout).toContain("| ❌ error | `inc-checkout-latency` | `reopen-without-flag` |");
     expect(run.stdout).toContain("| status | RESOLVED | INVESTIGATING |");
   });
 

@@ -149,6 +149,25 @@ describe("titles and reasons with characters that hide or reshape text", () => {
     );
   });
 
+  it("refuse the same in a service's name, written in the definition or in the services catalog", () => {
+    expect(
+      problemsOf(definitionYaml({ services: '\n  - { id: svc-api, name: "Public\\u202EIPA" }' })),
+    ).toMatchInlineSnapshot(
+      `"incidents/a.yaml:6:33 invalid-character: services[0].name "Public\\u202EIPA" must not contain U+202E RIGHT-TO-LEFT OVERRIDE (character 7), which cannot be seen or changes how the text around it is shown"`,
+    );
+    const catalog = (name: string) =>
+      problemLines(
+        load({
+          "incidents/services.yaml": `svc-api: ${name}\n`,
+          "incidents/a.yaml": definitionYaml({ services: "\n  - svc-api" }),
+        }).problems.filter((problem) => problem.file.endsWith("services.yaml")),
+      );
+    expect(catalog('"Public\\e[8mAPI"')).toMatchInlineSnapshot(
+      `"incidents/services.yaml:1:17 invalid-character: svc-api "Public\\u001B[8mAPI" must not contain U+001B ESCAPE (character 7), which cannot be seen or changes how the text around it is shown"`,
+    );
+    expect(catalog('"Public\\tAPI"')).toBe("");
+  });
+
   it("accept a tab in a title and lines in a reason", () => {
     expect(problemsOf(definitionYaml({ name: '"API\\terrors"' }))).toBe("");
     expect(

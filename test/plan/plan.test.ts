@@ -204,34 +204,34 @@ describe("plan's Markdown comment", () => {
 
       ❌ **Policy violated**: 1 error. Fix the errors below before merging.
 
-      Compared \` incidents/ \` at \` main \` (\` 0123456789ab \`) with this branch; 0 unchanged.
+      Compared \`incidents/\` at \`main\` (\`0123456789ab\`) with this branch; 0 unchanged.
 
       #### Policy
 
       | Level | Incident | Rule | Finding |
       |---|---|---|---|
-      | ❌ error | \` inc-api-errors \` | \` reopen-without-flag \` | status goes from RESOLVED back to IDENTIFIED; add "reopen: true" to reopen a resolved incident on purpose. |
+      | ❌ error | \`inc-api-errors\` | \`reopen-without-flag\` | status goes from RESOLVED back to IDENTIFIED; add "reopen: true" to reopen a resolved incident on purpose. |
 
       #### Changes
 
       | Change | Incident | Resource | File |
       |---|---|---|---|
-      | ✏️ update | \` inc-api-errors \` | \` inc-api-errors \` | \` incidents/a.yaml \` |
-      | ➖ remove | \` inc-checkout-latency \` | \` inc-checkout-latency \` | \` incidents/b.yaml \` |
-      | ➕ add | \` inc-new \` | \` inc-new \` | \` incidents/c.yaml \` |
+      | ✏️ update | \`inc-api-errors\` | \`inc-api-errors\` | \`incidents/a.yaml\` |
+      | ➖ remove | \`inc-checkout-latency\` | \`inc-checkout-latency\` | \`incidents/b.yaml\` |
+      | ➕ add | \`inc-new\` | \`inc-new\` | \`incidents/c.yaml\` |
 
-      ##### ✏️ update \` inc-api-errors \`
+      ##### ✏️ update \`inc-api-errors\`
 
       | Field | Before | After |
       |---|---|---|
       | name | Elevated error rates on the Public API | Errors \\| timeouts \\<b\\>on\\</b\\> the API |
       | status | RESOLVED | IDENTIFIED |
 
-      ##### ➖ remove \` inc-checkout-latency \`
+      ##### ➖ remove \`inc-checkout-latency\`
 
       Released: left on the status page as it is, no longer managed (\`onRemove: release\`).
 
-      ##### ➕ add \` inc-new \`
+      ##### ➕ add \`inc-new\`
 
       | Field | Value |
       |---|---|

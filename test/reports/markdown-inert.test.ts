@@ -1,8 +1,8 @@
-import { marked } from "marked";
 import { describe, expect, it } from "vitest";
 import { codeSpan, mdCell, mdTable, mdText } from "../../src/markdown";
 import { buildPlan, renderPlanMarkdown } from "../../src/plan";
 import { definitionYaml, load } from "../definitions/helpers";
+import { expectInert } from "./support/markdown";
 
 /**
  * Text from definitions and from the server, rendered the way GitHub renders comments (GFM,
@@ -23,6 +23,10 @@ const HOSTILE = [
   "*star* _under_ ~~strike~~ \\ back",
   "&lt;already&gt; &amp;",
   "::error::not a command",
+  "ftp://evil.example/file",
+  "`@someone` and x`#12`",
+  "    four spaces would start a code block",
+  "costs $5, or $x^2$ in math",
 ];
 
 const decode = (html: string) =>
@@ -33,57 +37,37 @@ const decode = (html: string) =>
     .replace(/&#39;/g, "'")
     .replace(/&amp;/g, "&");
 
-/** The rendered HTML, checked for anything live, and its visible text outside code. */
-function renderInert(markdown: string): { html: string; text: string } {
-  const html = marked.parse(markdown, { gfm: true, async: false });
-  expect(html).not.toMatch(/<a[\s>]/);
-  expect(html).not.toMatch(/<img[\s>]/);
-  const tags = [...html.matchAll(/<\/?([a-z0-9]+)/g)].map((match) => match[1]);
-  const ours = [
-    "p",
-    "code",
-    "strong",
-    "table",
-    "thead",
-    "tbody",
-    "tr",
-    "th",
-    "td",
-    "br",
-    "h3",
-    "h4",
-    "h5",
-  ];
-  expect(tags.filter((tag) => !ours.includes(tag ?? ""))).toEqual([]);
-  const outsideCode = decode(html.replace(/<code>[\s\S]*?<\/code>/g, " ").replace(/<[^>]+>/g, ""));
-  expect(outsideCode).not.toMatch(/(^|[^\w])@\w/);
-  expect(outsideCode).not.toMatch(/#\d/);
-  expect(outsideCode).not.toMatch(/https?:\/\/|www\./i);
-  return { html, text: decode(html.replace(/<[^>]+>/g, "")) };
-}
-
 describe("Markdown we write shows hostile text as written and keeps it inert", () => {
   it.each(HOSTILE)("as text: %s", (hostile) => {
-    const { text } = renderInert(mdText(hostile));
+    const { text } = expectInert(mdText(hostile));
     expect(text.replace(/\s+/g, " ").trim()).toBe(hostile.replace(/\s+/g, " ").trim());
   });
 
   it.each(HOSTILE)("in a table cell: %s", (hostile) => {
-    const { text } = renderInert(mdTable(["Value"], [[hostile]]));
+    const { text } = expectInert(mdTable(["Value"], [[hostile]]));
     expect(text).toContain(hostile.trim() === "`" ? "`" : hostile.split(" ")[0]);
   });
 
   it.each(HOSTILE)("as a code span that cannot be broken: %s", (hostile) => {
-    const { html } = renderInert(`x ${codeSpan(hostile)} y`);
+    const { html } = expectInert(`x ${codeSpan(hostile)} y`);
     const inCode = [...html.matchAll(/<code>([\s\S]*?)<\/code>/g)].map((match) =>
       decode(match[1] ?? ""),
     );
     expect(inCode).toEqual([hostile]);
   });
 
+  it("pads a code span only where a backtick or a space at either end needs it", () => {
+    expect(codeSpan("inc-a")).toBe("`inc-a`");
+    expect(codeSpan("a`b")).toBe("``a`b``");
+    expect(codeSpan("`a")).toBe("`` `a ``");
+    expect(codeSpan(" a ")).toBe("`  a  `");
+    const { html } = expectInert(`${codeSpan(" a ")} ${codeSpan("`a")}`);
+    expect(html).toContain("<code> a </code> <code>`a</code>");
+  });
+
   it("starts no heading, list or break where a line of text starts with one", () => {
     for (const line of ["# heading", "- item", "+ item", "1. item", "---", "==="]) {
-      renderInert(`${mdText(line)}\n`);
+      expectInert(`${mdText(line)}\n`);
       expect(mdCell(`text\n${line}`)).not.toContain("\n");
     }
   });
@@ -105,8 +89,40 @@ describe("Markdown we write shows hostile text as written and keeps it inert", (
       head: after.definitions,
       base: { ref: "main", commit: "0123456789abcdef", ...before },
     });
-    const { html, text } = renderInert(renderPlanMarkdown(plan).replace(/^<!--.*-->\n/, ""));
+    const { html, text } = expectInert(renderPlanMarkdown(plan).replace(/^<!--.*-->\n/, ""));
     expect(text).toContain(name);
     expect(html).toContain("<code>inc-a``b`</code>");
+  });
+
+  it("starts no workflow command where a line of text starts with one", () => {
+    for (const text of ["done\n::error::injected", "done\n  ::warning file=x::injected"]) {
+      const markdown = mdText(text);
+      expect(markdown).not.toMatch(/^[ \t]*::/m);
+      const { text: shown } = expectInert(markdown);
+      expect(shown.replace(/\s+/g, " ").trim()).toBe(text.replace(/\s+/g, " "));
+    }
+  });
+
+  it("escapes dollar signs, so GitHub's math reads no formula in the text", () => {
+    expect(mdText("costs $5, or $x^2$ and $$y$$")).toBe(
+      "costs \\$5, or \\$x^2\\$ and \\$\\$y\\$\\$",
+    );
+  });
+
+  it("keeps a hostile base ref inert in the raw HTML of the plan's summary of base problems", () => {
+    const ref = "main<img/src=x/onerror=alert(1)>@someone&#64;x";
+    const before = load({ "incidents/a.yaml": "id: [\n" });
+    expect(before.problems).not.toEqual([]);
+    const after = load({ "incidents/a.yaml": definitionYaml() });
+    const plan = buildPlan({
+      dir: "incidents",
+      head: after.definitions,
+      base: { ref, commit: "0123456789abcdef", ...before },
+    });
+    const markdown = renderPlanMarkdown(plan).replace(/^<!--.*-->\n/, "");
+    const { html, text } = expectInert(markdown);
+    expect(text).toContain(`definitions at ${ref};`);
+    // The ref is one code element, with no tag of its own, where GitHub finds no mention.
+    expect(html).toMatch(/<summary>[^<]*<code>[^<]*<\/code>;/);
   });
 });

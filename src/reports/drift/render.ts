@@ -1,4 +1,4 @@
-import { mdCell, mdTable } from "../../markdown";
+import { mdCell, mdTable, mdText } from "../../markdown";
 import type { DefinitionDrift, DriftReport, DriftUpdate } from "./report-schema";
 
 export const DRIFT_FORMATS = ["text", "json", "markdown", "github"] as const;
@@ -89,7 +89,7 @@ function renderMarkdown(report: DriftReport): string {
     parts.push(
       `### ${mdCell(d.id)}: updates outside git`,
       "",
-      `${baselineText(d)}, newest first.`,
+      `${mdText(baselineText(d))}, newest first.`,
       "",
       mdTable(
         ["Posted", "Status", "Class", "Description"],

@@ -1,4 +1,4 @@
-import { mdText } from "../../markdown";
+import { codeSpan, mdText } from "../../markdown";
 import { stateWithMeaning } from "../heartbeats/state";
 import type { CheckEvidence, HeartbeatEvidence, IncidentEvidence } from "./read";
 
@@ -54,7 +54,7 @@ export function evidenceMarkdown(items: readonly EvidenceItem[], now: Date): str
     "",
     `#### Evidence (monitoring API, ${now.toISOString().slice(0, 16).replace("T", " ")} UTC)`,
     "",
-    ...items.map((item) => `- \`${item.incidentId}\`: ${mdText(item.line)}`),
+    ...items.map((item) => `- ${codeSpan(item.incidentId)}: ${mdText(item.line)}`),
     "",
   ].join("\n");
 }

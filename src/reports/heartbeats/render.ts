@@ -41,7 +41,7 @@ function renderMarkdown(report: HeartbeatReport): string {
     "",
   ];
   for (const check of report.checks) {
-    parts.push(`## ${check.checkId}`, "");
+    parts.push(`## ${mdText(check.checkId)}`, "");
     parts.push(`Now: ${mdText(currentState(check, to))}.`, "");
     for (const warning of check.warnings) parts.push(`> Warning: ${mdText(warning)}`, "");
     parts.push(check.stats ? mdTable(STATS_HEADERS, statsRows(check)) : "No stats returned.\n");

@@ -93,7 +93,7 @@ function renderMarkdown(report: IncidentReport): string {
   return [
     "# Incident report",
     "",
-    `Generated ${report.generatedAt} for ${report.incidents.map((i) => i.id).join(", ")}. Times in UTC.`,
+    `Generated ${report.generatedAt} for ${mdText(report.incidents.map((i) => i.id).join(", "))}. Times in UTC.`,
     "",
     ...report.incidents.map((incident) => renderIncidentMarkdown(incident, now)),
   ].join("\n");

@@ -1,4 +1,5 @@
 import { marked, type Token, type Tokens } from "marked";
+import { expect } from "vitest";
 
 /** A GitHub-flavoured Markdown table read back from text. */
 export interface MarkdownTable {
@@ -83,4 +84,61 @@ export function renderedMarkdownTables(markdown: string): MarkdownTable[] {
       headers: table.header.map((cell) => shownText(cell.tokens)),
       rows: table.rows.map((row) => row.map((cell) => shownText(cell.tokens))),
     }));
+}
+
+/** The tags incident-sync itself writes in Markdown; anything else came from the input. */
+const OUR_TAGS = new Set([
+  "p",
+  "code",
+  "strong",
+  "table",
+  "thead",
+  "tbody",
+  "tr",
+  "th",
+  "td",
+  "br",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "ul",
+  "li",
+  "blockquote",
+  "details",
+  "summary",
+  "sub",
+]);
+
+const decodeAll = (html: string) =>
+  decode(
+    html
+      .replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
+      .replace(/&#x([0-9a-f]+);/gi, (_, code: string) => String.fromCodePoint(parseInt(code, 16))),
+  );
+
+/**
+ * Markdown rendered as GitHub renders comments (GFM, with its autolinks), checked for
+ * anything live that the input could have made: a link, an image, a tag incident-sync does
+ * not write, or an @mention, issue reference or URL outside code (GitHub finds those in the
+ * rendered text but never inside code). Returns the HTML and the text a reader sees, with
+ * line breaks (`<br>`) as newlines.
+ */
+export function expectInert(markdown: string): { html: string; text: string } {
+  const html = marked.parse(markdown, { gfm: true, async: false });
+  expect(html).not.toMatch(/<a[\s>]/);
+  expect(html).not.toMatch(/<img[\s>/]/i);
+  const tags = [...html.matchAll(/<\/?([a-z][a-z0-9]*)/gi)].map((match) => match[1] ?? "");
+  expect(tags.filter((tag) => !OUR_TAGS.has(tag))).toEqual([]);
+  const outsideCode = decodeAll(
+    html.replace(/<code>[\s\S]*?<\/code>/g, " ").replace(/<[^>]+>/g, ""),
+  );
+  expect(outsideCode).not.toMatch(/(^|[^\w])@\w/);
+  expect(outsideCode).not.toMatch(/#\d/);
+  expect(outsideCode).not.toMatch(/(?:https?|ftp):\/\/|www\./i);
+  // A GitHub Actions runner reads a log line that starts with `::` as a workflow command.
+  expect(markdown).not.toMatch(/^[ \t]*::/m);
+  const text = decodeAll(html.replace(/<br\s*\/?>/g, "\n").replace(/<[^>]+>/g, ""));
+  return { html, text };
 }
