@@ -166,8 +166,8 @@ describe("the pipeline kit's shell steps, dry-run against a self-managed file ba
       ]);
       // Our own summary of the engine's events: no raw engine output, no key.
       const comment = readFileSync(join(checkout, "preview-comment.md"), "utf8");
-      expect(comment).toContain("### incident-sync preview on stack ` prod `: changes to apply");
-      expect(comment).toMatch(/\| ` inc-checkout-latency ` \| .* \| .*severity/);
+      expect(comment).toContain("### incident-sync preview on stack `prod`: changes to apply");
+      expect(comment).toMatch(/\| `inc-checkout-latency` \| .* \| .*severity/);
       expect(comment).not.toContain("Previewing update");
       expect(comment).not.toContain(emulator.demo.apiKey);
     },
