@@ -18,6 +18,20 @@ const floor = args.includes("--no-floor")
   ? 0
   : JSON.parse(readFileSync(path.join(root, "test", "floor.json"), "utf8")).passed;
 
+/**
+ * Files that failed with no failing test in them (a file that did not load, a failing hook):
+ * each counts as one failure, so that they are not lost, and a failing test is not counted
+ * again for its file and its describe blocks (vitest's `numFailedTestSuites` counts both).
+ */
+function filesFailedOutsideTests(json) {
+  if (!Array.isArray(json.testResults)) return json.numFailedTestSuites ?? 0;
+  return json.testResults.filter(
+    (file) =>
+      file.status === "failed" &&
+      !(file.assertionResults ?? []).some((test) => test.status === "failed"),
+  ).length;
+}
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -31,7 +45,7 @@ for (const report of reports) {
   }
   const json = JSON.parse(readFileSync(report, "utf8"));
   passed += json.numPassedTests ?? 0;
-  failed += (json.numFailedTests ?? 0) + (json.numFailedTestSuites ?? 0);
+  failed += (json.numFailedTests ?? 0) + filesFailedOutsideTests(json);
   skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
 }
 if (passed < floor) {

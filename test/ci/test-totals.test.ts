@@ -10,7 +10,7 @@ const floor = (
 ).passed;
 const dir = mkdtempSync(join(tmpdir(), "incident-sync-totals-"));
 
-function report(name: string, counts: Record<string, number>): string {
+function report(name: string, counts: Record<string, unknown>): string {
   const file = join(dir, name);
   writeFileSync(file, JSON.stringify(counts));
   return file;
@@ -39,6 +39,20 @@ describe("the totals line CI ends with", () => {
   it("fails when a test failed, still printing the totals last", () => {
     const a = report("c.json", { numPassedTests: floor, numFailedTests: 1 });
     expect(totals(a)).toMatchObject({ code: 1, last: `tests: ${floor} passed, 1 failed` });
+  });
+
+  it("counts a failing test once, not again for its file, and a file that failed to load as one", () => {
+    const a = report("f.json", {
+      numPassedTests: floor,
+      numFailedTests: 1,
+      numFailedTestSuites: 3,
+      testResults: [
+        { status: "failed", assertionResults: [{ status: "passed" }, { status: "failed" }] },
+        { status: "failed", assertionResults: [] },
+        { status: "passed", assertionResults: [{ status: "passed" }] },
+      ],
+    });
+    expect(totals(a)).toMatchObject({ code: 1, last: `tests: ${floor} passed, 2 failed` });
   });
 
   it("fails when a report is missing, as when the run never finished", () => {

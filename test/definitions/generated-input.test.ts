@@ -87,8 +87,11 @@ describe("adversarial files (issue 17)", () => {
         if (input.style === "compact") return `${"- ".repeat(input.count)}x\n`;
         return `${Array.from({ length: input.count }, (_, depth) => `${" ".repeat(depth)}a:`).join("\n")} 1\n`;
       case "documents":
+        // Each empty document is its own `---` line: joining empty strings with `---` would
+        // hold one document fewer than `count`, as the parser counts them.
+        if (input.empty) return "---\n".repeat(input.count);
         return Array.from({ length: input.count }, (_, index) =>
-          input.empty ? "" : definitionYaml({ id: `inc-${index}` }),
+          definitionYaml({ id: `inc-${index}` }),
         ).join("---\n");
     }
   }
