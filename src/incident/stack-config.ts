@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ClientOptions } from "../api";
+import { closestMatch } from "../definitions/suggest";
 import { LIMITS } from "./limits";
 
 /** The namespace of incident-sync's stack config keys: `incident-sync:<name>`. */
@@ -102,6 +103,30 @@ export function readStackSettings(
   });
   throw new StackConfigError(
     `The stack config of incident-sync is not valid:\n${lines.join("\n")}`,
+  );
+}
+
+/**
+ * Refuses config keys in the `incident-sync:` namespace that name no setting, each with the
+ * closest valid name, as an unknown key in a definition is: a typo'd setting would otherwise
+ * be ignored and its default used without a word. `keys` are full keys (`incident-sync:x`).
+ */
+export function checkSettingKeys(keys: Iterable<string>): void {
+  const known = [...STACK_SETTING_NAMES, API_KEY_SETTING];
+  const prefix = `${CONFIG_NAMESPACE}:`;
+  const lines: string[] = [];
+  for (const key of [...keys].sort()) {
+    if (!key.startsWith(prefix)) continue;
+    const name = key.slice(prefix.length);
+    if ((known as readonly string[]).includes(name)) continue;
+    const closest = closestMatch(name, known);
+    lines.push(
+      `  ${key} is not a setting of incident-sync${closest === undefined ? "" : `: did you mean ${configKey(closest)}?`} (pulumi config rm ${key})`,
+    );
+  }
+  if (lines.length === 0) return;
+  throw new StackConfigError(
+    `The stack config of incident-sync has ${lines.length === 1 ? "a key" : "keys"} it does not know:\n${lines.join("\n")}\nThe settings are ${known.map(configKey).join(", ")} (see Pulumi.yaml).`,
   );
 }
 

@@ -3,8 +3,10 @@ import * as pulumi from "@pulumi/pulumi";
 import {
   API_KEY_SETTING,
   type ClaimPhase,
+  checkSettingKeys,
   claimPhaseOf,
   readStackSettings,
+  StackConfigError,
   type StackSettings,
 } from "../incident";
 
@@ -36,7 +38,10 @@ export function projectDirectory(): string {
  */
 export function readProgramConfig(projectDir: string = projectDirectory()): ProgramConfig {
   const config = new pulumi.Config("incident-sync");
-  const settings = readStackSettings((name) => config.get(name));
+  const settings = asRunError(() => {
+    checkSettingKeys(Object.keys(pulumi.runtime.allConfig()));
+    return readStackSettings((name) => config.get(name));
+  });
   const dir = settings.definitionsDir;
   return {
     settings,
@@ -45,4 +50,14 @@ export function readProgramConfig(projectDir: string = projectDirectory()): Prog
     definitionsDir: isAbsolute(dir) ? dir : resolve(projectDir, dir),
     phase: claimPhaseOf(),
   };
+}
+
+/** A stack config the user can fix fails the run with its message alone, no stack trace. */
+function asRunError<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof StackConfigError) throw new pulumi.RunError(error.message);
+    throw error;
+  }
 }
