@@ -138,6 +138,7 @@ export async function check(
     };
   }
   const declaration = declarationOf(parsed.data);
+  declaredInThisRun.add(declaration.incidentId);
   const unnamed = unnamedServices(declaration.services);
   if (unnamed.length > 0) {
     return {
@@ -256,15 +257,48 @@ export async function read(
 }
 
 /**
+ * The incident ids the program declares in this run of the engine: `check` is called for
+ * every resource the program registers, before the engine deletes those it no longer
+ * registers. One plugin process serves one run, whichever serialized provider (of whichever
+ * release) a resource's state holds, so this lives in the module, not in a session.
+ */
+const declaredInThisRun = new Set<string>();
+
+/** What `remove` did and why, for the engine's log and for tests. */
+export type RemoveOutcome = "released" | "released-redeclared" | "resolved";
+
+/**
  * `onRemove: resolve` PUTs RESOLVED; `release` lets go. A claimed incident is resolved too, as
  * the run that claimed it may have adopted it before it was killed; one that does not exist
- * was never adopted, and is let go.
+ * was never adopted, and is let go. An incident that another resource of this run declares is
+ * released whatever `onRemove` says: the old resource of a rename without `aliases` is deleted
+ * after the new one took the incident over, and resolving it would tell customers an open
+ * incident is over.
  */
-export async function remove(session: ProviderSession, props: IncidentState): Promise<void> {
-  if (props.onRemove !== "resolve") return;
+export async function remove(
+  session: ProviderSession,
+  props: IncidentState,
+): Promise<RemoveOutcome> {
+  if (declaredInThisRun.has(props.incidentId)) {
+    if (props.onRemove === "resolve") {
+      // The dynamic provider's plugin has no channel to the engine's log but its stderr, which
+      // the engine shows with the deletion's diagnostics.
+      process.stderr.write(
+        `incident-sync: incident ${props.incidentId} is released, not resolved: another resource of this stack now declares it (a resource renamed without \`aliases\`?). Add the old resource name to the definition's \`aliases\` to make a rename a no-op.\n`,
+      );
+    }
+    return "released-redeclared";
+  }
+  if (props.onRemove !== "resolve") return "released";
   const named = await withCatalogNames(session, props);
-  if (props.claimed && !(await exists(session, props.incidentId))) return;
+  if (props.claimed && !(await exists(session, props.incidentId))) return "released";
   await put(session, named, "RESOLVED", props.appliedAt, missingOnRemoveMessage);
+  return "resolved";
+}
+
+/** Forgets what `check` saw: a new run of the engine, in tests that run the operations in process. */
+export function startRun(): void {
+  declaredInThisRun.clear();
 }
 
 async function exists(session: ProviderSession, incidentId: string): Promise<boolean> {

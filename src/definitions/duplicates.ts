@@ -1,5 +1,5 @@
 import { quoteText } from "../api/schemas";
-import type { DefinitionIdentity } from "./parse-file";
+import type { DefinitionIdentity, LoadedDefinition } from "./parse-file";
 import type { Position } from "./position";
 import { compareText, type DefinitionProblem } from "./problem";
 
@@ -85,4 +85,41 @@ function elsewhere(places: readonly Place[], self: DefinitionIdentity): string {
   return more > 0
     ? `${named.join(", ")} and ${more.toLocaleString("en-US")} more`
     : named.join(", ");
+}
+
+/**
+ * A definition's `aliases` name resources it used to be, so each must be a name no other
+ * definition uses now, nor one it uses itself, and claimed by one definition only: Pulumi
+ * would otherwise join two resources into one.
+ */
+export function findAliasConflicts(loaded: readonly LoadedDefinition[]): DefinitionProblem[] {
+  const problems: DefinitionProblem[] = [];
+  const resources = new Map<string, LoadedDefinition>();
+  for (const item of loaded) resources.set(item.definition.resource, item);
+  const claimedBy = new Map<string, LoadedDefinition>();
+  for (const item of loaded) {
+    for (const alias of item.definition.aliases ?? []) {
+      const problem = (message: string) =>
+        problems.push({ file: item.file, ...item.at, code: "alias-conflict", message });
+      const current = resources.get(alias);
+      if (current === item) {
+        problem(
+          `alias ${quoteText(alias)} is this definition's own resource name; list only the names it had before`,
+        );
+      } else if (current !== undefined) {
+        problem(
+          `alias ${quoteText(alias)} is the resource name of the definition at ${current.file}:${current.at.line}; a resource cannot be renamed to a name that is still in use`,
+        );
+      }
+      const other = claimedBy.get(alias);
+      if (other !== undefined && other !== item) {
+        problem(
+          `alias ${quoteText(alias)} is also an alias at ${other.file}:${other.at.line}; one old resource can become only one new one`,
+        );
+      } else {
+        claimedBy.set(alias, item);
+      }
+    }
+  }
+  return problems;
 }

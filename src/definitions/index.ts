@@ -35,9 +35,11 @@ export {
   type ProblemCode,
 } from "./problem";
 export {
+  belongsToStack,
   DefinitionService,
   Evidence,
   IncidentDefinition,
   type IncidentDefinitionInput,
   OnRemove,
+  StackName,
 } from "./schema";

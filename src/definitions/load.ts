@@ -3,7 +3,7 @@ import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import pLimit from "p-limit";
 import { type CatalogService, isCatalogFile } from "./catalog";
-import { findDuplicates } from "./duplicates";
+import { findAliasConflicts, findDuplicates } from "./duplicates";
 import { capPerFile, type OmittedProblems } from "./file-problems";
 import {
   type DefinitionIdentity,
@@ -155,6 +155,7 @@ function combine(parsed: readonly ParsedFile[]): Omit<LoadResult, "files"> {
     if (file.omitted) omitted.set(file.omitted.file, file.omitted);
   }
   for (const problem of findDuplicates(identities)) problems.push(problem);
+  for (const problem of findAliasConflicts(loaded)) problems.push(problem);
   const named = nameServices(loaded, catalog);
   for (const problem of named.problems) problems.push(problem);
   return {

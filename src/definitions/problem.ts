@@ -28,6 +28,7 @@ export type ProblemCode =
   | "repeated-item"
   | "duplicate-id"
   | "duplicate-resource"
+  | "alias-conflict"
   | "unnamed-service"
   | "service-name-conflict";
 

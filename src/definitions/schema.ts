@@ -12,6 +12,7 @@ import {
   ServiceRef,
   Severity,
 } from "../api/schemas";
+import { STACK_NAME_PATTERN, STACK_NAME_RULE } from "./stack-name";
 
 /**
  * What is wrong with a name or id written in a definition, in the shape `PathId` uses
@@ -107,6 +108,23 @@ export type OnRemove = z.infer<typeof OnRemove>;
 /** A definition that does not say: the incident is left on the status page as it is. */
 export const DEFAULT_ON_REMOVE: OnRemove = "release";
 
+/** A Pulumi stack's name (see stack-name.ts). */
+export const StackName = z
+  .string()
+  .regex(STACK_NAME_PATTERN, STACK_NAME_RULE)
+  .describe("A Pulumi stack name of this project.");
+
+/**
+ * Whether a definition is declared on `stack`: one with no `stacks` list belongs to every
+ * stack. The program, `validate --stack` and `plan --stack` all choose by this rule.
+ */
+export function belongsToStack(
+  definition: { stacks?: readonly string[] | undefined },
+  stack: string,
+): boolean {
+  return definition.stacks === undefined || definition.stacks.includes(stack);
+}
+
 /**
  * A service in a definition: the API's service reference reduced to what a person writes. The
  * API requires every service's name; it is written here, or once for every incident in the
@@ -165,6 +183,13 @@ export const IncidentDefinitionFields = z.strictObject({
     .describe(
       "The Pulumi resource name, unique across all definitions. Defaults to `id`. Keep it stable: changing `id` under the same resource replaces the incident.",
     ),
+  aliases: z
+    .array(z.string().min(1).check(visibleId))
+    .superRefine(noRepeats("resource name"), { when: always })
+    .optional()
+    .describe(
+      "Resource names this definition had before (its earlier `resource`, or its id when it had none). Pulumi then treats the rename as the same resource, and `up` changes nothing on the status page.",
+    ),
   id: PathId.describe("The id of the incident on the status page (the `{incidentId}` of the API)."),
   name: IncidentRequest.shape.name
     .check(notBlank)
@@ -185,6 +210,14 @@ export const IncidentDefinitionFields = z.strictObject({
     "Passed to the API as is; the API does not define its unit.",
   ),
   evidence: Evidence.optional(),
+  stacks: z
+    .array(StackName)
+    .min(1)
+    .superRefine(noRepeats("stack"), { when: always })
+    .optional()
+    .describe(
+      "The Pulumi stacks that manage this incident, such as [staging]. Left out, every stack does. On the other stacks it is not declared: removing a stack from the list removes the incident from that stack, as deleting the definition would.",
+    ),
   onRemove: OnRemove.default(DEFAULT_ON_REMOVE),
   reopen: z
     .boolean()

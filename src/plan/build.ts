@@ -1,5 +1,6 @@
 import type { LoadedDefinition } from "../definitions/parse-file";
 import type { DefinitionProblem } from "../definitions/problem";
+import { belongsToStack } from "../definitions/schema";
 import { diffDefinitions } from "./diff";
 import { checkPolicy, sortFindings } from "./policy";
 import type { Plan, PolicyFinding } from "./types";
@@ -14,16 +15,27 @@ export interface PlanInput {
   /** The working tree's definitions; they must be valid. */
   readonly head: readonly LoadedDefinition[];
   readonly dir: string;
+  /** Compare only the definitions of this stack, on both sides (`belongsToStack`). */
+  readonly stack?: string | undefined;
 }
 
 /** Compares the base with the working tree and applies the lifecycle policy. */
 export function buildPlan(input: PlanInput): Plan {
-  const { changes, unchanged } = diffDefinitions(input.base.definitions, input.head);
+  const { stack } = input;
+  const ofStack = (definitions: readonly LoadedDefinition[]) =>
+    stack === undefined
+      ? definitions
+      : definitions.filter((loaded) => belongsToStack(loaded.definition, stack));
+  const { changes, unchanged } = diffDefinitions(
+    ofStack(input.base.definitions),
+    ofStack(input.head),
+  );
   const count = (kind: string) => changes.filter((change) => change.kind === kind).length;
   return withFindings(
     {
       base: { ref: input.base.ref, commit: input.base.commit },
       dir: input.dir,
+      ...(stack === undefined ? {} : { stack }),
       verdict: "no-changes",
       summary: {
         add: count("add"),

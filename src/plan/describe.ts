@@ -1,4 +1,4 @@
-import type { IncidentDefinition, OnRemove } from "../definitions/schema";
+import type { IncidentDefinition } from "../definitions/schema";
 import { serviceLabel } from "./policy";
 import type { IncidentChange, Plan } from "./types";
 
@@ -54,12 +54,17 @@ export function definitionRows(definition: IncidentDefinition): ChangeRow[] {
     rows.push({ field: "evidence.checks", after: id });
   if (definition.onRemove !== "release")
     rows.push({ field: "onRemove", after: definition.onRemove });
+  if (definition.stacks !== undefined)
+    rows.push({ field: "stacks", after: definition.stacks.join(", ") });
   return rows;
 }
 
 /** What removing a definition does on the status page. */
-export function removeOutcome(onRemove: OnRemove): string {
-  return onRemove === "resolve"
+export function removeOutcome(change: Extract<IncidentChange, { kind: "remove" }>): string {
+  if (change.redeclaredBy !== undefined) {
+    return `released: resource ${change.redeclaredBy} declares this incident now, so it is left on the status page as it is, whatever onRemove says`;
+  }
+  return change.onRemove === "resolve"
     ? "resolved on the status page, then no longer managed"
     : "released: left on the status page as it is, no longer managed";
 }

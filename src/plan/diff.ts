@@ -21,9 +21,15 @@ export function diffDefinitions(
   const before = byResource(base);
   const after = byResource(head);
   const changes: IncidentChange[] = [];
+  /** Base resources renamed through an alias: an update of the new name, not a removal. */
+  const renamed = new Set<string>();
   let unchanged = 0;
   for (const [resource, current] of after) {
-    const previous = before.get(resource);
+    const alias = current.definition.aliases?.find(
+      (name) => before.has(name) && !after.has(name) && !renamed.has(name),
+    );
+    const previous = before.get(resource) ?? (alias === undefined ? undefined : before.get(alias));
+    if (alias !== undefined && !before.has(resource)) renamed.add(alias);
     if (!previous) {
       changes.push({
         kind: "add",
@@ -49,15 +55,19 @@ export function diffDefinitions(
       ...update,
     });
   }
+  const declaring = new Map(head.map((loaded) => [loaded.definition.id, loaded.definition]));
   for (const [resource, previous] of before) {
-    if (after.has(resource)) continue;
+    if (after.has(resource) || renamed.has(resource)) continue;
+    // The provider releases an incident another resource declares, whatever onRemove says.
+    const redeclaredBy = declaring.get(previous.definition.id)?.resource;
     changes.push({
       kind: "remove",
       resource,
       incidentId: previous.definition.id,
       file: previous.file,
       before: previous.definition,
-      onRemove: previous.definition.onRemove,
+      onRemove: redeclaredBy === undefined ? previous.definition.onRemove : "release",
+      ...(redeclaredBy === undefined ? {} : { redeclaredBy }),
     });
   }
   changes.sort((a, b) => compareText(a.resource, b.resource));
@@ -80,6 +90,9 @@ function compare(
   | undefined {
   const applied = diffDeclarations(declarationOf(before), declarationOf(after));
   const fields: FieldChange[] = [];
+  if (before.resource !== after.resource) {
+    fields.push({ field: "resource", before: before.resource, after: after.resource });
+  }
   if (applied.replace) fields.push({ field: "id", before: before.id, after: after.id });
   for (const field of applied.changed) {
     if (field !== "services")
@@ -87,6 +100,10 @@ function compare(
   }
   if (before.reason !== after.reason) {
     fields.push({ field: "reason", before: before.reason, after: after.reason });
+  }
+  const stacks = (definition: IncidentDefinition) => definition.stacks?.join(", ");
+  if (stacks(before) !== stacks(after)) {
+    fields.push({ field: "stacks", before: stacks(before), after: stacks(after) });
   }
   const { services } = applied;
   const evidence = {

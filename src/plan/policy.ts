@@ -12,10 +12,25 @@ import type { IncidentChange, PolicyFinding } from "./types";
  *   tells customers things got better, so the pull request must say why.
  * - Removing services from an incident (warning).
  * - A new incident id under the same resource name is a replace (error).
+ * - A resource renamed without its old name in `aliases` (error): the engine would create one
+ *   resource and delete the other.
  */
 export function checkPolicy(changes: readonly IncidentChange[]): PolicyFinding[] {
   const findings: PolicyFinding[] = [];
   for (const change of changes) {
+    if (change.kind === "remove" && change.redeclaredBy !== undefined) {
+      findings.push({
+        level: "error",
+        rule: "renamed-without-alias",
+        resource: change.redeclaredBy,
+        incidentId: change.incidentId,
+        file:
+          changes.find((other) => other.kind === "add" && other.resource === change.redeclaredBy)
+            ?.file ?? change.file,
+        message: `resource "${change.resource}" is renamed to "${change.redeclaredBy}" without an alias: Pulumi would create "${change.redeclaredBy}" and delete "${change.resource}" (which releases the incident, whatever onRemove says). Add \`aliases: [${change.resource}]\` to the definition of "${change.redeclaredBy}" to make the rename a no-op.`,
+      });
+      continue;
+    }
     if (change.kind !== "update") continue;
     const { before, after } = change;
     const finding = (level: PolicyFinding["level"], rule: PolicyFinding["rule"], message: string) =>

@@ -31,7 +31,7 @@ export function renderPlanMarkdown(plan: Plan): string {
   ];
   lines.push(verdictLine(plan), "");
   lines.push(
-    `Compared ${code(`${plan.dir}/`)} at ${code(plan.base.ref)} (${code(plan.base.commit.slice(0, 12))}) with this branch; ${plan.summary.unchanged} unchanged.`,
+    `Compared ${code(`${plan.dir}/`)}${plan.stack === undefined ? "" : ` for stack ${code(plan.stack)}`} at ${code(plan.base.ref)} (${code(plan.base.commit.slice(0, 12))}) with this branch; ${plan.summary.unchanged} unchanged.`,
   );
 
   if (plan.findings.length > 0) {
@@ -94,7 +94,9 @@ function changeDetails(change: IncidentChange): string[] {
     return [
       title,
       "",
-      `${cell(capitalize(removeOutcome(change.onRemove)))} (\`onRemove: ${change.onRemove}\`).`,
+      change.redeclaredBy === undefined
+        ? `${cell(capitalize(removeOutcome(change)))} (\`onRemove: ${change.onRemove}\`).`
+        : `${cell(capitalize(removeOutcome(change)))}.`,
     ];
   }
   if (change.kind === "add") {

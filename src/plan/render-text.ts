@@ -11,7 +11,7 @@ import type { Plan } from "./types";
 /** The plan for a terminal: one block per change, `+` add, `~` update, `-` remove. */
 export function renderPlanText(plan: Plan): string {
   const lines = [
-    `Plan for ${plan.dir}/ against ${plan.base.ref} (${plan.base.commit.slice(0, 12)}): ${countsSentence(plan)}, ${plan.summary.unchanged} unchanged.`,
+    `Plan for ${plan.dir}/${plan.stack === undefined ? "" : ` (stack ${plan.stack})`} against ${plan.base.ref} (${plan.base.commit.slice(0, 12)}): ${countsSentence(plan)}, ${plan.summary.unchanged} unchanged.`,
   ];
   for (const change of plan.changes) {
     const where = `(resource ${change.resource}, ${change.file})`;
@@ -21,7 +21,7 @@ export function renderPlanText(plan: Plan): string {
       for (const row of definitionRows(change.after))
         lines.push(`    ${row.field}: ${row.after ?? ""}`);
     } else if (change.kind === "remove") {
-      lines.push(`- ${change.incidentId} ${where}`, `    ${removeOutcome(change.onRemove)}`);
+      lines.push(`- ${change.incidentId} ${where}`, `    ${removeOutcome(change)}`);
     } else {
       lines.push(`~ ${change.incidentId} ${where}${change.replace ? " [replace]" : ""}`);
       for (const row of updateRows(change)) {

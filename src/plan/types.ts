@@ -12,6 +12,8 @@ export interface FieldChange {
 
 /** Fields compared one to one; services and evidence lists are compared by item. */
 export type PlanField =
+  /** The resource was renamed, with the old name among the new one's `aliases`. */
+  | "resource"
   | "id"
   | "name"
   | "severity"
@@ -19,7 +21,8 @@ export type PlanField =
   | "duration"
   | "onRemove"
   | "reopen"
-  | "reason";
+  | "reason"
+  | "stacks";
 
 export type { ServiceChanges };
 
@@ -42,8 +45,13 @@ export type IncidentChange =
       readonly incidentId: string;
       readonly file: string;
       readonly before: IncidentDefinition;
-      /** What applying the change does to the incident on the status page. */
+      /**
+       * What applying the change does to the incident on the status page: `release` whatever
+       * the definition said when another resource declares the same incident (`redeclaredBy`).
+       */
       readonly onRemove: OnRemove;
+      /** The resource that declares the same incident now: a rename without `aliases`. */
+      readonly redeclaredBy?: string;
     }
   | {
       readonly kind: "update";
@@ -70,7 +78,9 @@ export type PolicyRule =
   | "reopen-live-resolved"
   | "severity-downgrade-without-reason"
   | "services-removed"
-  | "incident-id-changed";
+  | "incident-id-changed"
+  /** A resource renamed without the old name in `aliases`: Pulumi deletes one and creates the other. */
+  | "renamed-without-alias";
 
 /** A lifecycle policy finding: errors fail the plan (exit 3), warnings are for reviewers. */
 export interface PolicyFinding {
@@ -88,6 +98,8 @@ export type PlanVerdict = "no-changes" | "changes" | "policy-violated";
 export interface Plan {
   readonly base: { readonly ref: string; readonly commit: string };
   readonly dir: string;
+  /** The stack whose definitions were compared (`plan --stack`); absent: every definition. */
+  readonly stack?: string;
   readonly verdict: PlanVerdict;
   readonly summary: {
     readonly add: number;

@@ -103,7 +103,7 @@ function declareOne(loaded: LoadedDefinition, options: DeclareOptions): Declared
       ...(observed ? { observed } : {}),
       ...(claim ? { claimOnly: true } : {}),
     },
-    options.resourceOptions,
+    withAliases(options.resourceOptions, definition.aliases),
   );
   read?.apply((result) => {
     for (const cut of result.ok ? updatesCutForState(result.value) : []) {
@@ -120,6 +120,21 @@ function declareOne(loaded: LoadedDefinition, options: DeclareOptions): Declared
     }
   });
   return { loaded, resource, read };
+}
+
+/**
+ * The definition's earlier resource names become Pulumi aliases, so a rename is the same
+ * resource to the engine: no create, no delete, nothing sent.
+ */
+function withAliases(
+  options: pulumi.CustomResourceOptions | undefined,
+  aliases: readonly string[] | undefined,
+): pulumi.CustomResourceOptions | undefined {
+  if (aliases === undefined || aliases.length === 0) return options;
+  return {
+    ...options,
+    aliases: [...(options?.aliases ?? []), ...aliases.map((name) => ({ name }))],
+  };
 }
 
 function observationOf(result: ReadBack<IncidentUpdate[]>): Observation {

@@ -1,15 +1,22 @@
 import { relative } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { InvalidDefinitionsError, type LoadedDefinition, loadDefinitions } from "../definitions";
+import {
+  belongsToStack,
+  InvalidDefinitionsError,
+  type LoadedDefinition,
+  loadDefinitions,
+} from "../definitions";
 
 /**
- * Loads every definition of the directory, or fails the run with every problem listed as
+ * Loads every definition of the directory and keeps those of `stack` (a definition with no
+ * `stacks` list belongs to every stack), or fails the run with every problem listed as
  * `validate` prints them (`file:line:column: message [code]`, relative to the project), so an
- * invalid definition fails the preview before anything is applied.
+ * invalid definition fails the preview before anything is applied, whichever stack it is for.
  */
 export async function loadProgramDefinitions(
   dir: string,
   projectDir: string = process.cwd(),
+  stack: string = pulumi.getStack(),
 ): Promise<LoadedDefinition[]> {
   const { definitions, problems } = await loadDefinitions(dir);
   if (problems.length > 0) {
@@ -21,5 +28,5 @@ export async function loadProgramDefinitions(
     // A RunError: the engine prints the message alone, without a stack trace.
     throw new pulumi.RunError(invalid.listing);
   }
-  return definitions;
+  return definitions.filter((loaded) => belongsToStack(loaded.definition, stack));
 }

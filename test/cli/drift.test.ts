@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -105,6 +105,24 @@ async function drift(format: "text" | "json" | "markdown" | "github", extra: obj
 }
 
 describe("drift", () => {
+  test("with --stack, checks only what that stack declares: an incident of another stack is not drift", async () => {
+    const file = path.join(repo, "incidents", "staging-only.yaml");
+    await writeFile(
+      file,
+      "id: inc-staging-only\nname: Only on staging\nseverity: MINOR\nstatus: INVESTIGATING\nservices: [svc-api]\nstacks: [staging]\n",
+    );
+    try {
+      const everywhere = await drift("json");
+      expect(everywhere.code).toBe(2);
+      const prod = await drift("json", { stack: "prod" });
+      expect(prod.code).toBe(0);
+      const report = DriftReport.parse(JSON.parse(prod.stdout()));
+      expect(report.definitions.map((d) => d.id)).toEqual(["inc-api", "inc-db"]);
+    } finally {
+      await rm(file);
+    }
+  });
+
   test("right after the definitions are committed there is no drift and no update outside git (exit 0)", async () => {
     const { code, stdout } = await drift("json");
 

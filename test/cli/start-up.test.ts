@@ -127,6 +127,8 @@ describe("start-up", () => {
       "commander",
       "src/api/schemas/characters.js",
       "src/definitions/problem.js",
+      // A leaf: --stack is checked by its pattern.
+      "src/definitions/stack-name.js",
       EMULATOR_FLAG_NAMES,
       "src/incident/limits.js",
       // A leaf: fit-comment's help names GitHub's limit from it.

@@ -11,6 +11,7 @@ import { runCli } from "./run-cli";
 const ValidateJson = z.strictObject({
   valid: z.boolean(),
   dir: z.string(),
+  stack: z.string().optional(),
   files: z.int(),
   definitions: z.array(
     z.strictObject({
@@ -19,6 +20,8 @@ const ValidateJson = z.strictObject({
       file: z.string(),
       line: z.int(),
       column: z.int(),
+      stacks: z.array(z.string()).optional(),
+      inStack: z.boolean().optional(),
     }),
   ),
   problems: z.array(
@@ -72,6 +75,31 @@ afterAll(async () => {
 });
 
 describe("incident-sync validate", () => {
+  it("with --stack, says how many definitions that stack declares, and refuses a name no stack can have", async () => {
+    await mkdir(path.join(root, "stacks"));
+    await writeFile(
+      path.join(root, "stacks", "api.yaml"),
+      `${VALID}---\n${VALID.replace("inc-api-errors", "inc-staging").replace("services:", "stacks: [staging]\nservices:")}`,
+    );
+    expect((await runCli(["validate", "stacks", "--stack", "prod"], root)).stdout).toBe(
+      "stacks: 2 definitions in 1 file, all valid; stack prod declares 1 of them.\n",
+    );
+    const json = ValidateJson.parse(
+      JSON.parse(
+        (await runCli(["validate", "stacks", "--stack", "prod", "--format", "json"], root)).stdout,
+      ),
+    );
+    expect(json.definitions.map(({ id, stacks, inStack }) => ({ id, stacks, inStack }))).toEqual([
+      { id: "inc-api-errors", stacks: undefined, inStack: true },
+      { id: "inc-staging", stacks: ["staging"], inStack: false },
+    ]);
+    const refused = await runCli(["validate", "stacks", "--stack", "acme/incidents/prod"], root);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain(
+      "must be a stack name: 1 to 100 letters, digits, -, _ or . (no organization or project)",
+    );
+  });
+
   it("says how many definitions are valid and exits 0", async () => {
     const run = await runCli(["validate", "good"], root);
     expect(run).toEqual({

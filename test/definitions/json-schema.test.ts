@@ -31,6 +31,7 @@ describe("the JSON Schema for editors", () => {
     const schema = JSON.parse(definitionJsonSchemaText());
     expect(Object.keys(schema.properties)).toEqual([
       "resource",
+      "aliases",
       "id",
       "name",
       "severity",
@@ -38,6 +39,7 @@ describe("the JSON Schema for editors", () => {
       "services",
       "duration",
       "evidence",
+      "stacks",
       "onRemove",
       "reopen",
       "reason",

@@ -243,3 +243,76 @@ describe("plan's Markdown comment", () => {
     `);
   });
 });
+
+describe("plan and renamed resources (issue 26)", () => {
+  const open = definitionYaml({ resource: "old-name", onRemove: "resolve" });
+  const renamed = (extra: Record<string, string> = {}) =>
+    definitionYaml({ resource: "new-name", onRemove: "resolve", ...extra });
+
+  it("flags a rename without an alias, naming both resources and the fix, and says the incident is released", () => {
+    const result = plan({ "incidents/a.yaml": open }, { "incidents/a.yaml": renamed() });
+    expect(result.verdict).toBe("policy-violated");
+    expect(result.findings).toEqual([
+      {
+        level: "error",
+        rule: "renamed-without-alias",
+        resource: "new-name",
+        incidentId: "inc-api-errors",
+        file: "incidents/a.yaml",
+        message:
+          'resource "old-name" is renamed to "new-name" without an alias: Pulumi would create "new-name" and delete "old-name" (which releases the incident, whatever onRemove says). Add `aliases: [old-name]` to the definition of "new-name" to make the rename a no-op.',
+      },
+    ]);
+    const removal = result.changes.find((change) => change.kind === "remove");
+    expect(removal).toMatchObject({ onRemove: "release", redeclaredBy: "new-name" });
+    const text = renderPlanText(result);
+    expect(text).toContain(
+      "released: resource new-name declares this incident now, so it is left on the status page as it is, whatever onRemove says",
+    );
+    expect(renderPlanMarkdown(result)).toContain("renamed-without-alias");
+  });
+
+  it("shows a rename with an alias as a change of the resource name alone, which applies nothing", () => {
+    const result = plan(
+      { "incidents/a.yaml": open },
+      { "incidents/a.yaml": renamed({ aliases: "[old-name]" }) },
+    );
+    expect(result.findings).toEqual([]);
+    expect(result.verdict).toBe("changes");
+    expect(result.changes).toHaveLength(1);
+    expect(result.changes[0]).toMatchObject({
+      kind: "update",
+      resource: "new-name",
+      applies: false,
+      fields: [{ field: "resource", before: "old-name", after: "new-name" }],
+    });
+  });
+
+  it("compares only a stack's definitions with --stack, on both sides", () => {
+    const staging = definitionYaml({ id: "inc-staging", stacks: "[staging]" });
+    const everywhere = definitionYaml({ id: "inc-all" });
+    const base = { "incidents/a.yaml": everywhere };
+    const head = { "incidents/a.yaml": `${everywhere}---\n${staging}` };
+    const forStack = (stack: string) =>
+      buildPlan({
+        dir: "incidents",
+        stack,
+        head: load(head).definitions,
+        base: { ref: "main", commit: "0123456789abcdef", ...load(base) },
+      });
+    expect(forStack("prod").verdict).toBe("no-changes");
+    expect(forStack("staging").changes.map((change) => [change.kind, change.incidentId])).toEqual([
+      ["add", "inc-staging"],
+    ]);
+    expect(renderPlanText(forStack("staging"))).toContain("Plan for incidents/ (stack staging)");
+    // Without --stack, moving a definition between stacks is a change reviewers see.
+    const moved = plan(
+      { "incidents/a.yaml": staging },
+      { "incidents/a.yaml": staging.replace("[staging]", "[staging, prod]") },
+    );
+    expect(moved.changes[0]).toMatchObject({
+      kind: "update",
+      fields: [{ field: "stacks", before: "staging", after: "staging, prod" }],
+    });
+  });
+});

@@ -11,6 +11,11 @@ const { incidentProvider } = require(
   join(__dirname, "..", "..", "dist", "providers", "incident.js"),
 ) as { incidentProvider: IncidentProvider };
 
+// The operations module the provider loads (the same file, so the same module instance).
+const operations = require(
+  join(__dirname, "..", "..", "dist", "providers", "incident-operations.js"),
+) as typeof import("../../providers/incident-operations");
+
 const inputs: IncidentInputs = {
   incidentId: "inc-api-errors",
   name: "Elevated error rate on the public API",
@@ -146,6 +151,8 @@ function providerAgainstDemo(): () => RunningEmulator {
   const session = incidentProvider as IncidentProvider & Record<string, unknown>;
 
   beforeAll(async () => {
+    // A new run of the engine: what earlier tests' checks declared is forgotten.
+    operations.startRun();
     emulator = await startEmulator({ port: 0, seed: "demo" });
     const config: Record<string, string> = {
       "incident-sync:baseUrl": emulator.url,
@@ -170,6 +177,32 @@ describe("the incident provider's delete", () => {
     await expect(incidentProvider.delete?.("inc-gone", gone)).rejects.toThrow(
       `Incident "inc-gone" does not exist in account "${demo().demo.accountId}", so its onRemove: resolve cannot resolve it. If the incident is gone for good, remove the resource from the state with \`pulumi state delete <urn>\``,
     );
+  });
+
+  it("releases, whatever onRemove says, an incident that another resource of the run declares (a rename without aliases)", async () => {
+    const api = createClient({ baseUrl: demo().url, apiKey: demo().demo.apiKey });
+    const statusOf = async () =>
+      liveStatusOf(await api.incidents.listUpdates("inc-checkout-latency")).status;
+    const puts = () => demo().emulator.control.stats().byOperation.updateIncident?.total ?? 0;
+    const old = { ...applied, incidentId: "inc-checkout-latency", onRemove: "resolve" as const };
+    const before = { puts: puts(), status: await statusOf() };
+    expect(before.status).not.toBe("RESOLVED");
+    // The program registers the new resource: its check comes before the engine's deletes.
+    const checked = await incidentProvider.check?.(
+      {} as IncidentInputs,
+      {
+        ...inputs,
+        incidentId: "inc-checkout-latency",
+        onRemove: "resolve",
+      } as never,
+    );
+    expect(checked?.failures).toBeUndefined();
+    await expect(operations.remove(incidentProvider, old)).resolves.toBe("released-redeclared");
+    expect({ puts: puts(), status: await statusOf() }).toEqual(before);
+    // A later run of the engine that does not declare it (pulumi destroy) resolves it.
+    operations.startRun();
+    await expect(operations.remove(incidentProvider, old)).resolves.toBe("resolved");
+    expect(await statusOf()).toBe("RESOLVED");
   });
 
   it("releases an incident without a request, so a missing one is no obstacle", async () => {

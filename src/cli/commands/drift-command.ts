@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { type ApiFlags, addApiOptions } from "../api-options";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
+import { stackOption } from "../stack-option";
 
 const DRIFT_FORMATS = ["text", "json", "markdown", "github"] as const;
 export type DriftFormat = (typeof DRIFT_FORMATS)[number];
@@ -10,6 +11,7 @@ interface DriftFlags extends ApiFlags {
   format: DriftFormat;
   since?: string;
   applied?: string;
+  stack?: string;
 }
 
 /** `incident-sync drift [dir]`; the work is in `./drift`, loaded when the command runs. */
@@ -30,6 +32,7 @@ export function driftCommand(): Command {
       "--since <when>",
       "count updates after this time as outside git (30m, 24h, 7d or an ISO date); default: the last commit of each definition file",
     )
+    .addOption(stackOption("check only the definitions this Pulumi stack declares"))
     .option(
       "--applied <file>",
       "the stack output `incidents` as JSON (pulumi stack output incidents --json): what the last apply set, so drift is right whatever the service's PUT does with the status",
@@ -67,6 +70,7 @@ Examples:
   $ MONITORING_API_KEY=… incident-sync drift
   $ incident-sync drift incidents --format json --since 24h
   $ incident-sync drift --format github   # in GitHub Actions
+  $ incident-sync drift --stack prod      # a tree shared by stacks: what prod declares
   $ pulumi stack output incidents --json > applied.json && incident-sync drift --applied applied.json
 `,
     )

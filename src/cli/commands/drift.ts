@@ -1,6 +1,7 @@
 import { appendFile } from "node:fs/promises";
 import path from "node:path";
 import { createClient, NotFoundError } from "../../api";
+import { belongsToStack } from "../../definitions";
 import { InvalidDefinitionsError } from "../../definitions/invalid-definitions-error";
 import { computeDrift, parseSince, readAppliedFile, renderDrift } from "../../reports";
 import { resolveApiConnection } from "../api-connection";
@@ -15,6 +16,8 @@ export interface DriftOptions extends ApiFlags {
   dir?: string;
   format: DriftFormat;
   since?: string;
+  /** Only the definitions this Pulumi stack declares (their `stacks` list). */
+  stack?: string | undefined;
   /** The stack output `incidents` as JSON (`pulumi stack output incidents --json`). */
   applied?: string;
   now?: Date;
@@ -38,7 +41,9 @@ export async function runDrift(options: DriftOptions, io: CommandIo): Promise<Ex
   const client = createClient(connection);
   const report = await computeDrift(
     client.incidents,
-    loaded.definitions.map((d) => ({ ...d, path: path.resolve(io.cwd, d.file) })),
+    loaded.definitions
+      .filter((d) => options.stack === undefined || belongsToStack(d.definition, options.stack))
+      .map((d) => ({ ...d, path: path.resolve(io.cwd, d.file) })),
     {
       ...(since ? { since } : {}),
       ...(applied ? { applied } : {}),

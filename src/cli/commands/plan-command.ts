@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { type ApiFlags, addApiOptions } from "../api-options";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
+import { stackOption } from "../stack-option";
 
 const PLAN_FORMATS = ["text", "markdown", "json"] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];
@@ -10,6 +11,7 @@ interface PlanFlags extends ApiFlags {
   base: string;
   format: PlanFormat;
   evidence?: boolean;
+  stack?: string;
 }
 
 /** `incident-sync plan --base <ref> [dir]`; the work is in `./plan`, loaded when it runs. */
@@ -27,6 +29,7 @@ export function planCommand(): Command {
         "text for terminals, markdown (or md) for a pull-request comment, json for tools",
       ),
     )
+    .addOption(stackOption("compare only the definitions of this Pulumi stack"))
     .option(
       "--evidence",
       "add a line per added or changed incident with what its evidence heartbeats and checks say now (needs the API settings)",
@@ -40,6 +43,7 @@ Lifecycle policy:
   error    RESOLVED goes back to an open status without "reopen: true"
   error    severity is lowered without a new "reason"
   error    the incident id changes under the same resource name (a replace)
+  error    a resource is renamed without its old name in "aliases"
   warning  services are removed from an incident
 
 Exit codes:
@@ -55,6 +59,7 @@ sticky-comment marker, so the pull-request comment shows what went wrong.
 Examples:
   $ incident-sync plan --base origin/main
   $ incident-sync plan --base main incidents --format json
+  $ incident-sync plan --base origin/main --stack prod    # only what the prod stack declares
   $ git fetch origin main && incident-sync plan --base origin/main --format markdown > plan.md
   $ MONITORING_API_URL=… MONITORING_API_KEY=… incident-sync plan --base origin/main --format markdown --evidence
 
@@ -75,7 +80,13 @@ A monitor that cannot be read is noted on its line; the exit code stays the plan
               }
             : undefined;
           return runPlan(
-            { dir, base: flags.base, format: flags.format, ...(evidence ? { evidence } : {}) },
+            {
+              dir,
+              base: flags.base,
+              format: flags.format,
+              stack: flags.stack,
+              ...(evidence ? { evidence } : {}),
+            },
             io,
           );
         },

@@ -15,6 +15,8 @@ export interface PlanOptions {
   /** The git ref to compare with, such as `origin/main`. */
   readonly base: string;
   readonly format: PlanFormat;
+  /** Compare only the definitions of this Pulumi stack (their `stacks` list). */
+  readonly stack?: string | undefined;
   /** Add an evidence line per added or changed incident, read from the monitoring API. */
   readonly evidence?: EvidenceSource;
 }
@@ -41,6 +43,7 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<Exit
   );
   const planned = buildPlan({
     dir: options.dir,
+    stack: options.stack,
     head: head.definitions,
     base: {
       ref: options.base,

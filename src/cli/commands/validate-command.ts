@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
+import { stackOption } from "../stack-option";
 
 const VALIDATE_FORMATS = ["text", "json", "github"] as const;
 export type ValidateFormat = (typeof VALIDATE_FORMATS)[number];
@@ -19,6 +20,11 @@ export function validateCommand(): Command {
         "text for people, json for tools, github for workflow annotations",
       ),
     )
+    .addOption(
+      stackOption(
+        "also list the definitions this Pulumi stack declares (every definition is checked all the same)",
+      ),
+    )
     .addHelpText(
       "after",
       `
@@ -33,12 +39,13 @@ Limits (each a problem with its own code):
 Examples:
   $ incident-sync validate
   $ incident-sync validate path/to/incidents --format json
-  $ incident-sync validate --format github    # in a GitHub Actions step`,
+  $ incident-sync validate --format github    # in a GitHub Actions step
+  $ incident-sync validate --stack staging     # and which incidents staging declares`,
     )
     .action(
-      action<{ format: ValidateFormat }, [string]>(async (io, flags, [dir]) => {
+      action<{ format: ValidateFormat; stack?: string }, [string]>(async (io, flags, [dir]) => {
         const { runValidate } = await import("./validate.js");
-        return runValidate({ dir, format: flags.format }, io);
+        return runValidate({ dir, format: flags.format, stack: flags.stack }, io);
       }),
     );
 }

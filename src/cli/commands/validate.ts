@@ -1,5 +1,10 @@
 import { escapeLine } from "../../api/schemas/characters";
-import { type DefinitionProblem, formatProblem, type LoadResult } from "../../definitions";
+import {
+  belongsToStack,
+  type DefinitionProblem,
+  formatProblem,
+  type LoadResult,
+} from "../../definitions";
 import { ExitCode } from "../exit-codes";
 import { jsonOutput, plural } from "../formats";
 import { githubAnnotation } from "../github-annotations";
@@ -11,6 +16,8 @@ export interface ValidateOptions {
   /** The definitions directory, relative to the working directory. */
   readonly dir: string;
   readonly format: ValidateFormat;
+  /** Also say which definitions this stack declares (`belongsToStack`). */
+  readonly stack?: string | undefined;
 }
 
 /**
@@ -27,19 +34,21 @@ export async function runValidate(options: ValidateOptions, io: CommandIo): Prom
 function render(options: ValidateOptions, result: LoadResult): string {
   switch (options.format) {
     case "json":
-      return jsonOutput(validateJson(options.dir, result));
+      return jsonOutput(validateJson(options, result));
     case "github":
-      return githubText(options.dir, result);
+      return githubText(options, result);
     case "text":
-      return validateText(options.dir, result);
+      return validateText(options.dir, result, options.stack);
   }
 }
 
 /** The JSON shape of `validate --format json`. */
-function validateJson(dir: string, result: LoadResult) {
+function validateJson(options: ValidateOptions, result: LoadResult) {
+  const { stack } = options;
   return {
     valid: result.problems.length === 0,
-    dir,
+    dir: options.dir,
+    ...(stack === undefined ? {} : { stack }),
     files: result.files.length,
     definitions: result.definitions.map((loaded) => ({
       resource: loaded.definition.resource,
@@ -47,6 +56,8 @@ function validateJson(dir: string, result: LoadResult) {
       file: loaded.file,
       line: loaded.at.line,
       column: loaded.at.column,
+      ...(loaded.definition.stacks === undefined ? {} : { stacks: loaded.definition.stacks }),
+      ...(stack === undefined ? {} : { inStack: belongsToStack(loaded.definition, stack) }),
     })),
     problems: result.problems,
   };
@@ -56,15 +67,17 @@ function validateJson(dir: string, result: LoadResult) {
  * One line per problem, always: a line break or terminal control sequence in a file name
  * or a value quoted in a message is shown as an escape (`\n`, `\u001B`).
  */
-export function validateText(dir: string, result: LoadResult): string {
-  if (result.problems.length === 0) return `${escapeLine(summary(dir, result))}\n`;
+export function validateText(dir: string, result: LoadResult, stack?: string): string {
+  if (result.problems.length === 0) return `${escapeLine(summary(dir, result, stack))}\n`;
   const lines = result.problems.map(formatProblem);
   lines.push("", `${problemsSummary(result.problems)}.`);
   return `${lines.join("\n")}\n`;
 }
 
-function githubText(dir: string, result: LoadResult): string {
-  if (result.problems.length === 0) return `${escapeLine(summary(dir, result))}\n`;
+function githubText(options: ValidateOptions, result: LoadResult): string {
+  if (result.problems.length === 0) {
+    return `${escapeLine(summary(options.dir, result, options.stack))}\n`;
+  }
   const lines = result.problems.map((problem) =>
     githubAnnotation({
       level: "error",
@@ -79,8 +92,11 @@ function githubText(dir: string, result: LoadResult): string {
   return `${lines.join("\n")}\n`;
 }
 
-function summary(dir: string, result: LoadResult): string {
-  return `${dir}: ${plural(result.definitions.length, "definition")} in ${plural(result.files.length, "file")}, all valid.`;
+function summary(dir: string, result: LoadResult, stack: string | undefined): string {
+  const all = `${dir}: ${plural(result.definitions.length, "definition")} in ${plural(result.files.length, "file")}, all valid`;
+  if (stack === undefined) return `${all}.`;
+  const declared = result.definitions.filter((loaded) => belongsToStack(loaded.definition, stack));
+  return `${all}; stack ${stack} declares ${declared.length} of them.`;
 }
 
 function problemsSummary(problems: readonly DefinitionProblem[]): string {
