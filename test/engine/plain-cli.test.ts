@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -9,8 +9,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { homedir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
@@ -19,6 +18,7 @@ import { copyCheckout, reuseBuild, tagOperations } from "./support/checkout";
 import { incidentRows } from "./support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 import { filesContaining } from "./support/files";
+import { plainCliEnv } from "./support/plain-cli-env";
 import { eventually, killAll, processesIn, processTree } from "./support/processes";
 import { readmeBlock } from "./support/readme-blocks";
 import { type ShellResult, sh, shAll } from "./support/shell";
@@ -58,32 +58,12 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
     // fresh-machine check run that `npm ci` itself on a fresh clone, and the last test below
     // runs a real `npm ci` of a project that installs the packed package.
     reuseBuild(checkout);
-    const home = join(root, "home");
-    mkdirSync(home);
-    // A standard Pulumi install puts pulumi, pulumi-language-nodejs and the dynamic provider
-    // plugin in one directory on PATH; Node is Node 24, as .nvmrc asks.
-    env = {
-      HOME: home,
-      // Pulumi finds its home (credentials, plugins) from the account, not $HOME.
-      PULUMI_HOME: join(home, ".pulumi"),
-      PATH: [dirname(process.execPath), engine.binDir, "/usr/local/bin", "/usr/bin", "/bin"].join(
-        delimiter,
-      ),
+    env = plainCliEnv(engine, join(root, "home"), {
       PULUMI_CONFIG_PASSPHRASE: passphrase,
       MONITORING_API_URL: emulator.url,
       MONITORING_ACCOUNT_ID: emulator.demo.accountId,
       MONITORING_API_KEY: emulator.demo.apiKey,
-      // There is no internet here, only the registries: no update checks and no audit (what
-      // this machine's ~/.npmrc says for its real users), and npm reads the machine's cache.
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      npm_config_cache: join(homedir(), ".npm"),
-      npm_config_audit: "false",
-      npm_config_fund: "false",
-      npm_config_update_notifier: "false",
-      // This machine's npm settings (its registry's certificate authority among them); npm
-      // looks for them beside the Node it runs on, which here is the project's Node 24.
-      npm_config_globalconfig: machineNpmConfig(),
-    };
+    });
   }, timeout);
 
   afterAll(async () => {
@@ -336,14 +316,6 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
     timeout,
   );
 });
-
-/** The global npm config file of this machine's npm, as `npm config get globalconfig` says. */
-function machineNpmConfig(): string {
-  return (
-    process.env.npm_config_globalconfig ??
-    execFileSync("npm", ["config", "get", "globalconfig"], { encoding: "utf8" }).trim()
-  );
-}
 
 /**
  * Installs the package into `project` as a team's repository would: `npm pack` of the
