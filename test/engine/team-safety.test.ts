@@ -196,6 +196,20 @@ describe("plain pulumi for a team: two stacks, renames, settings", () => {
   );
 
   it(
+    "pulumi import stops in Pulumi's dynamic-provider host and changes nothing, as the README says",
+    async () => {
+      const before = { puts: puts(), resources: await resources("staging") };
+      const imported = await run(
+        "pulumi import 'pulumi-nodejs:dynamic/incident-sync:Incident' checkout inc-checkout-latency --yes --stack staging",
+      );
+      expect(imported.code).not.toBe(0);
+      expect(imported.output).toContain("reading 'toJavaScript'");
+      expect({ puts: puts(), resources: await resources("staging") }).toEqual(before);
+    },
+    timeout,
+  );
+
+  it(
     "removes an incident from a stack when the stack leaves its stacks list, by its onRemove",
     async () => {
       write("per-stack.yaml", perStack.replace("stacks: [prod]", "stacks: [staging]"));
