@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { LIMITS } from "../incident/limits";
 import { settingEnv, settingFlag } from "../settings/names";
+import { UserError } from "../user-error";
 
 /** Raw values of the shared flags as commander parses them. */
 export interface ApiFlags {
@@ -12,7 +13,7 @@ export interface ApiFlags {
 }
 
 /** Thrown when the connection settings are missing or malformed; the message says how to fix it. */
-export class ApiOptionsError extends Error {
+export class ApiOptionsError extends UserError {
   override name = "ApiOptionsError";
 }
 

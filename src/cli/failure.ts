@@ -1,14 +1,10 @@
-import { ApiError, ClientOptionsError } from "../api/errors";
-import { GitSourceError } from "../definitions/git-source";
+import { ApiError } from "../api/errors";
 import { InvalidDefinitionsError } from "../definitions/invalid-definitions-error";
 import type { DefinitionProblem } from "../definitions/problem";
-import { PreviousReportError } from "../reports/errors/previous-report";
-import { WindowError } from "../reports/heartbeats/window";
 import { apiErrorMessage } from "../settings";
-import { ApiOptionsError } from "./api-options";
+import { UserError } from "../user-error";
 import { ExitCode } from "./exit-codes";
 import { redact } from "./redact";
-import { UsageError } from "./usage-error";
 
 /** Why a command failed, as the CLI reports it: on stderr and as an error document. */
 export interface Failure {
@@ -26,36 +22,13 @@ export interface Failure {
   readonly stack?: string;
 }
 
-/** A class of errors, for `instanceof`. */
-export type ErrorClass = abstract new (...args: never[]) => Error;
-
 /**
- * Errors whose message tells the user what to fix: they exit 1 with the message alone.
- * Anything else is a bug and is shown with its stack trace. Errors only one command can
- * throw (the emulator's seed errors, the engine's) are added by that command (see
- * `expectedErrors` of `action`), so no other command loads their modules.
+ * The one mapping from what a command threw to what the CLI says and the exit code. An error
+ * a user can fix (a `UserError`, the base of every such error in every layer) exits 1 with
+ * its message alone; anything else is a bug and is shown with its stack trace. Every
+ * occurrence of each secret (the API key) is removed from the text.
  */
-const EXPECTED_ERRORS: readonly ErrorClass[] = [
-  ApiError,
-  ClientOptionsError,
-  ApiOptionsError,
-  GitSourceError,
-  InvalidDefinitionsError,
-  PreviousReportError,
-  WindowError,
-  UsageError,
-];
-
-/**
- * The one mapping from what a command threw to what the CLI says and the exit code. Every
- * occurrence of each secret (the API key) is removed from the text. `expected` adds the
- * error classes of the command that ran to the ones every command shares.
- */
-export function describeFailure(
-  error: unknown,
-  secrets: readonly string[] = [],
-  expected: readonly ErrorClass[] = [],
-): Failure {
+export function describeFailure(error: unknown, secrets: readonly string[] = []): Failure {
   const clean = (text: string) => redact(text, secrets);
   if (error instanceof InvalidDefinitionsError) {
     return {
@@ -68,10 +41,7 @@ export function describeFailure(
   if (error instanceof ApiError) {
     return { type: error.name, message: clean(apiErrorMessage(error)), exitCode: ExitCode.Failure };
   }
-  if (
-    error instanceof Error &&
-    [...EXPECTED_ERRORS, ...expected].some((type) => error instanceof type)
-  ) {
+  if (error instanceof UserError) {
     return { type: error.name, message: clean(error.message), exitCode: ExitCode.Failure };
   }
   if (isSystemError(error)) {

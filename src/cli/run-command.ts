@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { formatLocation } from "../definitions/problem";
 import { settingEnv, settingFlag } from "../settings/names";
 import type { ExitCode } from "./exit-codes";
-import type { ErrorClass, Failure } from "./failure";
+import type { Failure } from "./failure";
 import type { Format } from "./formats";
 import { HeldOutput } from "./held-output";
 import { type CommandIo, processIo } from "./io";
@@ -19,11 +19,6 @@ export interface RunCommandOptions {
   readonly secrets: readonly string[];
   /** A first line for a Markdown error, such as plan's sticky-comment marker; read only on failure. */
   readonly markdownMarker?: (() => Promise<string>) | undefined;
-  /**
-   * Error classes only this command throws whose message says what to fix (no stack trace);
-   * loaded only on failure. The ones every command shares are in `failure.ts`.
-   */
-  readonly expectedErrors?: (() => Promise<readonly ErrorClass[]>) | undefined;
 }
 
 /**
@@ -45,9 +40,9 @@ export async function runCommand(
     return exitCode;
   } catch (error) {
     stdout.discard();
-    // Loaded only now: knowing every error class means loading the modules that throw them.
+    // Loaded only on failure: the mapping knows the API client's errors.
     const { describeFailure } = await import("./failure.js");
-    const failure = describeFailure(error, options.secrets, await options.expectedErrors?.());
+    const failure = describeFailure(error, options.secrets);
     io.stderr.write(failureText(failure, options.command, stdout.released));
     if (!stdout.released && options.format !== undefined) {
       const { errorDocument } = await import("./error-document.js");
@@ -84,8 +79,6 @@ interface CommonFlags {
 export interface ActionOptions {
   /** See `RunCommandOptions.markdownMarker`. */
   readonly markdownMarker?: () => Promise<string>;
-  /** See `RunCommandOptions.expectedErrors`. */
-  readonly expectedErrors?: () => Promise<readonly ErrorClass[]>;
 }
 
 /**
@@ -118,7 +111,6 @@ export function action<Flags extends CommonFlags, Args extends unknown[] = []>(
           (secret): secret is string => typeof secret === "string",
         ),
         markdownMarker: options.markdownMarker,
-        expectedErrors: options.expectedErrors,
       },
       (held) => run(held, flags, args),
     );

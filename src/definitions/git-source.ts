@@ -2,12 +2,13 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import path from "node:path";
+import { UserError } from "../user-error";
 import { isCatalogFile } from "./catalog";
 import { isDefinitionFile } from "./load";
 import type { SourceFile } from "./parse-file";
 
 /** Reading from git failed; the message says what to do (fetch the ref, run in a clone). */
-export class GitSourceError extends Error {
+export class GitSourceError extends UserError {
   override name = "GitSourceError";
 }
 

@@ -1,10 +1,11 @@
+import { UserError } from "../user-error";
 import { type DefinitionProblem, formatProblem } from "./problem";
 
 /**
  * The definitions a command needs are not valid. Carries every problem, so the failure can
  * list them in the format the caller reads (annotations, JSON, a Markdown list).
  */
-export class InvalidDefinitionsError extends Error {
+export class InvalidDefinitionsError extends UserError {
   override name = "InvalidDefinitionsError";
 
   /**

@@ -4,7 +4,7 @@ import { buildOpenApiDocument } from "../api/openapi";
 import { settleRequestBody } from "./connection";
 import type { EmulatorControl } from "./control";
 import { ConnectionResetFault, type FaultInjector } from "./faults";
-import { ApiError, reasonPhrase } from "./http-error";
+import { ErrorResponse, reasonPhrase } from "./http-error";
 import type { RequestCounter } from "./request-stats";
 import { controlApi } from "./routes/control-api";
 import { CONTROL_OPENAPI } from "./routes/control-routes";
@@ -48,7 +48,8 @@ export function createApp(context: AppContext): Hono {
   // The one place that shapes error responses: every 4xx/5xx is { statusCode, error, message }.
   app.onError((error) => {
     if (error instanceof ConnectionResetFault) throw error;
-    if (error instanceof ApiError) return errorResponse(error.status, error.message, error.headers);
+    if (error instanceof ErrorResponse)
+      return errorResponse(error.status, error.message, error.headers);
     if (error instanceof SeedError) return errorResponse(400, error.message);
     if (error instanceof HTTPException)
       return errorResponse(error.status, error.message || reasonPhrase(error.status));

@@ -9,7 +9,7 @@ import type { Behaviour } from "./behaviour";
 import type { RecordedResult } from "./control-schemas";
 import { transaction } from "./database";
 import type { FaultInjector, Faults, ResolvedFaults } from "./faults";
-import { ApiError } from "./http-error";
+import { ErrorResponse } from "./http-error";
 import type { RequestCounter, RequestStats } from "./request-stats";
 import { applySeed, loadSeedFile, parseSeed } from "./seed";
 import type { SeedFile } from "./seed-schema";
@@ -109,13 +109,13 @@ export function createControl(
     if (at instanceof Date) {
       const year = at.getUTCFullYear();
       if (Number.isNaN(year) || year < 0 || year > 9999) {
-        throw new ApiError(400, "at: must be a valid Date in the years 0000 to 9999");
+        throw new ErrorResponse(400, "at: must be a valid Date in the years 0000 to 9999");
       }
       return at.getTime();
     }
     const ms = resolveInstant(at, now());
     if (ms === undefined) {
-      throw new ApiError(
+      throw new ErrorResponse(
         400,
         `at: ${at} is not an ISO date-time, \`now\` or a relative time such as -2h`,
       );
@@ -124,7 +124,7 @@ export function createControl(
   };
   const requireAccount = (accountId: string) => {
     if (!stores.accounts.accountExists(accountId)) {
-      throw new ApiError(404, `account ${accountId} not found`);
+      throw new ErrorResponse(404, `account ${accountId} not found`);
     }
   };
   return {

@@ -1,4 +1,5 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
+import { UserError } from "../user-error";
 
 /** Bumped when the schema changes; a data file from another version is refused. */
 export const SCHEMA_VERSION = 1;
@@ -95,7 +96,7 @@ CREATE TABLE IF NOT EXISTS check_results (
 export type Row = Record<string, SQLInputValue>;
 
 /** The data file was written by another schema version. */
-export class DataFileVersionError extends Error {
+export class DataFileVersionError extends UserError {
   override name = "DataFileVersionError";
 }
 

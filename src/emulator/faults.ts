@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { z } from "zod";
-import { ApiError } from "./http-error";
+import { ErrorResponse } from "./http-error";
 
 /**
  * Network misbehaviour injected into the public API (never into the control API or
@@ -102,16 +102,20 @@ export class FaultInjector {
           faults.rateLimitBurst === 1
             ? `every ${faults.rateLimitEvery} requests`
             : `the last ${faults.rateLimitBurst} of every ${faults.rateLimitEvery} requests`;
-        throw new ApiError(
+        throw new ErrorResponse(
           429,
           `rate limit exceeded (fault injection: ${every}); retry after ${faults.retryAfterSeconds} s`,
           { "Retry-After": String(faults.retryAfterSeconds) },
         );
       }
       if (faults.failRate > 0 && this.random() < faults.failRate) {
-        throw new ApiError(503, "service unavailable (fault injection: failRate); retry later", {
-          "Retry-After": String(faults.retryAfterSeconds),
-        });
+        throw new ErrorResponse(
+          503,
+          "service unavailable (fault injection: failRate); retry later",
+          {
+            "Retry-After": String(faults.retryAfterSeconds),
+          },
+        );
       }
       await next();
     };

@@ -24,8 +24,8 @@ export function reasonPhrase(status: number): string {
  * the app's single `onError` turns it into the response. `headers` are added to it
  * (`Retry-After`, `WWW-Authenticate`, `Allow`).
  */
-export class ApiError extends Error {
-  override name = "ApiError";
+export class ErrorResponse extends Error {
+  override name = "ErrorResponse";
   constructor(
     readonly status: ContentfulStatusCode,
     message: string,
@@ -35,5 +35,5 @@ export class ApiError extends Error {
   }
 }
 
-export const notFound = (what: string, id: string): ApiError =>
-  new ApiError(404, `${what} ${id} not found`);
+export const notFound = (what: string, id: string): ErrorResponse =>
+  new ErrorResponse(404, `${what} ${id} not found`);

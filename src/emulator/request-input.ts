@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import { PathId } from "../api/schemas";
 import { discardRest } from "./connection";
-import { ApiError } from "./http-error";
+import { ErrorResponse } from "./http-error";
 
 /** The largest body a route takes, and what a 413 says to whoever sent more. */
 export interface BodyLimit {
@@ -45,7 +45,7 @@ const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 async function readBody(c: Context, limit: BodyLimit): Promise<string> {
   const declared = c.req.header("content-length");
   if (declared !== undefined) {
-    if (Number(declared) > limit.bytes) throw new ApiError(413, limit.tooLarge);
+    if (Number(declared) > limit.bytes) throw new ErrorResponse(413, limit.tooLarge);
     return c.req.text();
   }
   const body = c.req.raw.body;
@@ -59,7 +59,7 @@ async function readBody(c: Context, limit: BodyLimit): Promise<string> {
     size += chunk.value.byteLength;
     if (size > limit.bytes) {
       const drained = await discardRest(reader);
-      throw new ApiError(413, limit.tooLarge, drained ? {} : { Connection: "close" });
+      throw new ErrorResponse(413, limit.tooLarge, drained ? {} : { Connection: "close" });
     }
     chunks.push(chunk.value);
   }
@@ -78,24 +78,24 @@ export async function readJsonBody<S extends z.ZodType>(
 ): Promise<z.output<S>> {
   const contentType = c.req.header("content-type");
   if (contentType === undefined || !JSON_MEDIA_TYPE.test(contentType)) {
-    throw new ApiError(
+    throw new ErrorResponse(
       415,
       `Content-Type must be application/json${contentType === undefined ? " (none was sent)" : `, got ${contentType.slice(0, 100)}`}`,
     );
   }
   const text = await readBody(c, limit);
   if (text.trim() === "") {
-    throw new ApiError(400, "the request body is empty: send a JSON object");
+    throw new ErrorResponse(400, "the request body is empty: send a JSON object");
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : "not JSON";
-    throw new ApiError(400, `malformed JSON body: ${reason}`);
+    throw new ErrorResponse(400, `malformed JSON body: ${reason}`);
   }
   const result = schema.safeParse(parsed);
-  if (!result.success) throw new ApiError(400, describeIssues("body", result.error.issues));
+  if (!result.success) throw new ErrorResponse(400, describeIssues("body", result.error.issues));
   return result.data;
 }
 
@@ -133,7 +133,7 @@ export function readQuery<S extends z.ZodType>(c: Context, schema: S): z.output<
     raw[name] = (converted.length === 1 ? converted[0] : converted) as string;
   }
   const result = schema.safeParse(raw);
-  if (!result.success) throw new ApiError(400, describeIssues("query", result.error.issues));
+  if (!result.success) throw new ErrorResponse(400, describeIssues("query", result.error.issues));
   return result.data;
 }
 
@@ -145,7 +145,7 @@ export function pathParam(c: Context, name: string): string {
   const value = c.req.param(name) ?? "";
   const result = PathId.safeParse(value);
   if (!result.success) {
-    throw new ApiError(400, `path parameter ${name} ${result.error.issues[0]?.message}`);
+    throw new ErrorResponse(400, `path parameter ${name} ${result.error.issues[0]?.message}`);
   }
   return result.data;
 }

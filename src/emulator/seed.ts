@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { LineCounter, parseDocument } from "yaml";
 import type { IncidentStatus } from "../api/schemas";
+import { UserError } from "../user-error";
 import { transaction } from "./database";
 import { demoSeedPath } from "./package-root";
 import { crossCheckSeed, type ParsedSeedFile, SeedFile } from "./seed-schema";
@@ -8,7 +9,7 @@ import type { Stores } from "./store";
 import { parseDuration, resolveInstant } from "./time";
 
 /** A seed file that cannot be read or does not match the seed format; lists every problem. */
-export class SeedError extends Error {
+export class SeedError extends UserError {
   override name = "SeedError";
   constructor(
     readonly source: string,

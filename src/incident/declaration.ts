@@ -1,5 +1,6 @@
 import type { IncidentRequest, IncidentStatus, Severity } from "../api/schemas";
 import type { IncidentDefinition } from "../definitions/schema";
+import { UserError } from "../user-error";
 
 /**
  * A service as applied: its id and its name. Definitions loaded from a directory always have
@@ -55,7 +56,7 @@ export function unnamedServicesMessage(incidentId: string, ids: readonly string[
 }
 
 /** A PUT body cannot be built: a service has no name. */
-export class UnnamedServiceError extends Error {
+export class UnnamedServiceError extends UserError {
   override name = "UnnamedServiceError";
 }
 

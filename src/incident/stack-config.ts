@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ClientOptions } from "../api";
 import { closestMatch } from "../definitions/suggest";
+import { UserError } from "../user-error";
 import { LIMITS } from "./limits";
 
 /** The namespace of incident-sync's stack config keys: `incident-sync:<name>`. */
@@ -74,7 +75,7 @@ export type StackSettingName = keyof z.input<typeof StackSettings>;
 export const STACK_SETTING_NAMES = Object.keys(StackSettings.shape) as StackSettingName[];
 
 /** The stack config is missing a key or holds a value outside its range; says which and how to fix it. */
-export class StackConfigError extends Error {
+export class StackConfigError extends UserError {
   override name = "StackConfigError";
 }
 

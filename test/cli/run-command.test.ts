@@ -4,7 +4,13 @@ import { UnauthorizedError } from "../../src/api";
 import { ApiOptionsError } from "../../src/cli/api-options";
 import { ExitCode } from "../../src/cli/exit-codes";
 import { runCommand } from "../../src/cli/run-command";
+import { UsageError } from "../../src/cli/usage-error";
 import { InvalidDefinitionsError } from "../../src/definitions/invalid-definitions-error";
+import { SeedError } from "../../src/emulator/seed";
+import { EngineError } from "../../src/engine/errors";
+import { StackConfigError } from "../../src/incident";
+import { AppliedFileError } from "../../src/reports/drift/applied";
+import { UserError } from "../../src/user-error";
 import { captureIo } from "../reports/support/harness";
 
 const KEY = "secret-key-1234567890";
@@ -183,6 +189,26 @@ describe("the one way every command runs", () => {
     });
     expect(result.stderr).not.toMatch(/^ {4}at /m);
   });
+
+  test.each([
+    ["EngineError", () => new EngineError("Pulumi CLI not found: run npm run engine")],
+    ["StackConfigError", () => new StackConfigError("incident-sync:baseUrl is not set")],
+    ["SeedError", () => new SeedError("seed.yaml", ["accounts: required"])],
+    ["AppliedFileError", () => new AppliedFileError("applied.json is not JSON")],
+    ["UsageError", () => new UsageError("--out needs a file")],
+  ])(
+    "a %s, as every UserError of any layer, is its message alone with exit 1",
+    async (type, make) => {
+      const error = make();
+      expect(error).toBeInstanceOf(UserError);
+      const result = await run("json", async () => {
+        throw error;
+      });
+      expect(result.code).toBe(ExitCode.Failure);
+      expect(JSON.parse(result.stdout).error).toEqual({ type, message: error.message });
+      expect(result.stderr).toBe(`incident-sync drift: ${error.message}\n`);
+    },
+  );
 
   test("once a command released its output, a failure leaves what was written and says it is incomplete", async () => {
     const result = await run("csv", async (io) => {

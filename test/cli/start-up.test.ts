@@ -136,6 +136,8 @@ describe("start-up", () => {
       "src/package-root.js",
       "src/package-version.js",
       "src/settings/names.js",
+      // A leaf: the base of the errors a user can fix.
+      "src/user-error.js",
     ]);
     expect(
       names.filter((name) => /^src\/cli\/commands\/[a-z-]+(?<!-command|-format)\.js$/.test(name)),

@@ -1,3 +1,5 @@
+import { UserError } from "../../user-error";
+
 /** What every error raised by the API client knows about the request it belongs to. */
 export interface ApiErrorDetails {
   /** The client operation, e.g. `incidents.update`. */
@@ -20,7 +22,7 @@ export interface ApiErrorDetails {
  * `instanceof ApiError` and still switch on the subclass. No error ever carries the API key:
  * the request object (which holds the `Authorization` header) is deliberately not kept.
  */
-export class ApiError extends Error {
+export class ApiError extends UserError {
   override name = "ApiError";
   readonly operation: string;
   readonly method: string;

@@ -69,16 +69,9 @@ Examples:
 `,
     )
     .action(
-      action<ReportIncidentFlags, [string[]]>(
-        async (io, flags, [ids]) => {
-          const { runReportIncident } = await import("./report-incident.js");
-          return runReportIncident({ ...flags, ids, format: rendererFormat(flags.format) }, io);
-        },
-        {
-          expectedErrors: async () => [
-            (await import("../../reports/incident/errors.js")).IncidentNotFoundError,
-          ],
-        },
-      ),
+      action<ReportIncidentFlags, [string[]]>(async (io, flags, [ids]) => {
+        const { runReportIncident } = await import("./report-incident.js");
+        return runReportIncident({ ...flags, ids, format: rendererFormat(flags.format) }, io);
+      }),
     );
 }

@@ -88,20 +88,12 @@ export function stackCommand(operation: Operation): Command {
   }
   command.addHelpText("after", helpText(operation));
   command.action(
-    action<StackCommandFlags>(
-      async (io, flags) => {
-        const { runStackCommand } = await import("./stack.js");
-        return runStackCommand(operation, flags, io);
-      },
-      { expectedErrors: engineErrors },
-    ),
+    action<StackCommandFlags>(async (io, flags) => {
+      const { runStackCommand } = await import("./stack.js");
+      return runStackCommand(operation, flags, io);
+    }),
   );
   return command;
-}
-
-/** The engine's errors say what to do (install the engine, unlock the stack): no stack trace. */
-async function engineErrors() {
-  return [(await import("../../engine/errors.js")).EngineError];
 }
 
 /** `cancel`: clears the lock of a stack whose run was killed. */
@@ -132,13 +124,10 @@ clear it, which it does when the killed run was on this machine.
 Exit codes: 0 cleared (or no lock), 1 error.`,
     )
     .action(
-      action<StackCommandFlags>(
-        async (io, flags) => {
-          const { runCancel } = await import("./stack.js");
-          return runCancel(flags, io);
-        },
-        { expectedErrors: engineErrors },
-      ),
+      action<StackCommandFlags>(async (io, flags) => {
+        const { runCancel } = await import("./stack.js");
+        return runCancel(flags, io);
+      }),
     );
 }
 

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
-import { ApiError } from "../http-error";
+import { ErrorResponse } from "../http-error";
 import type { AccountStore } from "../store/accounts";
 
 export type AccountEnv = { Variables: { accountId: string } };
@@ -21,7 +21,7 @@ export function apiKeyAuth(accounts: AccountStore): MiddlewareHandler<AccountEnv
   return async (c, next) => {
     const header = c.req.header("authorization");
     if (header === undefined) {
-      throw new ApiError(
+      throw new ErrorResponse(
         401,
         "missing Authorization header: send Authorization: Bearer <API key>",
         CHALLENGE,
@@ -29,7 +29,7 @@ export function apiKeyAuth(accounts: AccountStore): MiddlewareHandler<AccountEnv
     }
     const key = bearerToken(header);
     if (key === undefined) {
-      throw new ApiError(
+      throw new ErrorResponse(
         401,
         "the Authorization header must use the Bearer scheme: Authorization: Bearer <API key>",
         CHALLENGE,
@@ -37,11 +37,11 @@ export function apiKeyAuth(accounts: AccountStore): MiddlewareHandler<AccountEnv
     }
     const accountId = accounts.accountForKey(key);
     if (accountId === undefined) {
-      throw new ApiError(401, "the API key is not valid", CHALLENGE);
+      throw new ErrorResponse(401, "the API key is not valid", CHALLENGE);
     }
     const claimed = c.req.header("x-service-account");
     if (claimed !== undefined && claimed !== accountId) {
-      throw new ApiError(
+      throw new ErrorResponse(
         403,
         `x-service-account ${claimed.slice(0, 200)} does not match the account of this API key`,
       );
@@ -62,7 +62,7 @@ export function adminTokenAuth(adminToken: string): MiddlewareHandler {
       given.length !== expected.length ||
       !timingSafeEqual(given, expected)
     ) {
-      throw new ApiError(
+      throw new ErrorResponse(
         401,
         "the control API needs the admin token: send Authorization: Bearer <admin token> (printed at start, or --admin-token)",
         CHALLENGE,

@@ -1,6 +1,6 @@
 import type { Env, Hono } from "hono";
 import { honoPath, type Route } from "../../api/routes";
-import { ApiError } from "../http-error";
+import { ErrorResponse } from "../http-error";
 
 /**
  * Answers 405 with `Allow` for any other method on a path of `routes`. Registered after the
@@ -15,9 +15,13 @@ export function allowOnlyRouteMethods<E extends Env>(app: Hono<E>, routes: reado
   for (const [path, allowed] of methods) {
     const allow = allowed.join(", ");
     app.all(path, (c) => {
-      throw new ApiError(405, `${c.req.method} is not allowed on ${c.req.path}; use ${allow}`, {
-        Allow: allow,
-      });
+      throw new ErrorResponse(
+        405,
+        `${c.req.method} is not allowed on ${c.req.path}; use ${allow}`,
+        {
+          Allow: allow,
+        },
+      );
     });
   }
 }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import type { Service } from "../../api/schemas";
 import { statement } from "../database";
-import { ApiError } from "../http-error";
+import { ErrorResponse } from "../http-error";
 import { toIso } from "../time";
 
 /** Keys are stored as SHA-256 digests, so a copied data file does not hand out API keys. */
@@ -39,7 +39,10 @@ export class AccountStore {
     const keyHash = hashApiKey(apiKey);
     const owner = this.accountForKeyHash(keyHash);
     if (owner !== undefined && owner !== accountId) {
-      throw new ApiError(409, `an API key of account ${accountId} already belongs to ${owner}`);
+      throw new ErrorResponse(
+        409,
+        `an API key of account ${accountId} already belongs to ${owner}`,
+      );
     }
     statement(
       this.db,
@@ -117,7 +120,7 @@ export class AccountStore {
       return;
     }
     if (kind === "heartbeat" && existing !== "heartbeat") {
-      throw new ApiError(
+      throw new ErrorResponse(
         409,
         `check ${checkId} of account ${accountId} is an API check, not a heartbeat: record pings on a heartbeat check`,
       );

@@ -1,7 +1,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { HeartbeatEventsResult, SuccessRatioPeriod } from "../../api/schemas";
 import { statement } from "../database";
-import { ApiError, notFound } from "../http-error";
+import { ErrorResponse, notFound } from "../http-error";
 import { DAY_MS, toIso } from "../time";
 import type { AccountStore } from "./accounts";
 import { deriveEvents, type Ping } from "./heartbeat-events";
@@ -55,7 +55,7 @@ export class HeartbeatStore {
       throw notFound("heartbeat", checkId);
     }
     if (window.startMs > window.endMs) {
-      throw new ApiError(
+      throw new ErrorResponse(
         400,
         `startTime ${toIso(window.startMs)} is after endTime ${toIso(window.endMs)}: send a startTime before the endTime`,
       );

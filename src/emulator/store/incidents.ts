@@ -9,7 +9,7 @@ import type {
 } from "../../api/schemas";
 import { DEFAULT_PUT_STATUS, type PutStatus } from "../behaviour";
 import { statement, transaction } from "../database";
-import { ApiError, notFound } from "../http-error";
+import { ErrorResponse, notFound } from "../http-error";
 import { toIso } from "../time";
 import type { AccountStore } from "./accounts";
 
@@ -112,7 +112,7 @@ export class IncidentStore {
     const currentStatus = this.currentStatus(accountId, incidentId);
     body.services.forEach((service, index) => {
       if (service.accountId !== accountId) {
-        throw new ApiError(
+        throw new ErrorResponse(
           400,
           `body.services[${index}].accountId: must be the account the request acts for (${accountId}), not ${JSON.stringify(service.accountId)}`,
         );
@@ -199,7 +199,7 @@ export class IncidentStore {
     const unknown = [...new Set(ids.filter((id) => !known.has(id)))];
     if (unknown.length > 0) {
       const available = this.accounts.serviceIds(accountId);
-      throw new ApiError(
+      throw new ErrorResponse(
         400,
         `services: ${unknown.join(", ")} ${unknown.length === 1 ? "is not a service" : "are not services"} of this account; known services: ${available.length > 0 ? available.join(", ") : "none"}`,
       );

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { IncidentStatus } from "../../api/schemas";
 import type { AppliedStatus } from "../../incident";
+import { UserError } from "../../user-error";
 
 /**
  * What the last apply set, per incident, from the stack output `incidents`
@@ -14,7 +15,7 @@ const AppliedOutput = z.record(
 );
 
 /** The applied file cannot be read or is not the stack output; says which and how to make it. */
-export class AppliedFileError extends Error {
+export class AppliedFileError extends UserError {
   override name = "AppliedFileError";
 }
 

@@ -1,9 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import { UserError } from "../../user-error";
 import { ErrorReport } from "./report-schema";
 
 /** Raised when `--since-report` names a file that is not a readable JSON error report. */
-export class PreviousReportError extends Error {
+export class PreviousReportError extends UserError {
   override name = "PreviousReportError";
 }
 

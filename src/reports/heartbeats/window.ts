@@ -1,5 +1,7 @@
+import { UserError } from "../../user-error";
+
 /** Raised when a time option (`--since`, `--from`, `--to`, `--margin`) cannot be read. */
-export class WindowError extends Error {
+export class WindowError extends UserError {
   override name = "WindowError";
 }
 

@@ -1,5 +1,7 @@
+import { UserError } from "../../user-error";
+
 /** Raised when the API has no incident with the id asked for. */
-export class IncidentNotFoundError extends Error {
+export class IncidentNotFoundError extends UserError {
   override name = "IncidentNotFoundError";
 
   constructor(
