@@ -1,6 +1,6 @@
 import type {
   ErrorGroup,
-  Incident,
+  IncidentResponse,
   IncidentStatus,
   IncidentUpdate,
   Severity,
@@ -14,7 +14,7 @@ import type { RequestCounter, RequestStats } from "./request-stats";
 import { applySeed, loadSeedFile, parseSeed } from "./seed";
 import type { SeedFile } from "./seed-schema";
 import type { Stores } from "./store";
-import { parseDuration, resolveInstant } from "./time";
+import { parseSeedDuration, resolveInstant } from "./time";
 
 /** When something happened: a Date, an ISO date-time, `now` or a relative time (`-2h`). */
 export type Instant = Date | string;
@@ -51,7 +51,7 @@ export interface EmulatorControl {
       status?: IncidentStatus;
       at?: Instant;
     },
-  ): Incident;
+  ): IncidentResponse;
   /** Records one check result; an error joins (or starts) its error group. */
   recordCheckResult(
     accountId: string,
@@ -194,9 +194,11 @@ export function createControl(
               ? current.periodMs
               : settings.period === null
                 ? null
-                : (parseDuration(settings.period) ?? null),
+                : (parseSeedDuration(settings.period) ?? null),
           graceMs:
-            settings.grace === undefined ? current.graceMs : (parseDuration(settings.grace) ?? 0),
+            settings.grace === undefined
+              ? current.graceMs
+              : (parseSeedDuration(settings.grace) ?? 0),
         });
       });
     },

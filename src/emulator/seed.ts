@@ -6,7 +6,7 @@ import { transaction } from "./database";
 import { demoSeedPath } from "./package-root";
 import { crossCheckSeed, type ParsedSeedFile, SeedFile } from "./seed-schema";
 import type { Stores } from "./store";
-import { parseDuration, resolveInstant } from "./time";
+import { parseSeedDuration, resolveInstant } from "./time";
 
 /** A seed file that cannot be read or does not match the seed format; lists every problem. */
 export class SeedError extends UserError {
@@ -131,8 +131,8 @@ export function applySeed(stores: Stores, seed: ParsedSeedFile, nowMs: number): 
         stores.accounts.ensureCheck(account.id, heartbeat.checkId, "heartbeat", heartbeat.name);
         stores.accounts.setHeartbeatSettings(account.id, heartbeat.checkId, {
           periodMs:
-            heartbeat.period === undefined ? null : (parseDuration(heartbeat.period) ?? null),
-          graceMs: heartbeat.grace === undefined ? 0 : (parseDuration(heartbeat.grace) ?? 0),
+            heartbeat.period === undefined ? null : (parseSeedDuration(heartbeat.period) ?? null),
+          graceMs: heartbeat.grace === undefined ? 0 : (parseSeedDuration(heartbeat.grace) ?? 0),
         });
         for (const ping of heartbeat.pings) {
           stores.heartbeats.recordPing(account.id, heartbeat.checkId, {

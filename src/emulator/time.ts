@@ -28,7 +28,7 @@ export const RELATIVE_TIME_PATTERN = /^[+-](?:\d{1,4}(?:ms|s|m|h|d|w)){1,4}$/;
  * Parses a duration such as `90s`, `15m`, `1h30m` or `7d` into milliseconds.
  * Returns `undefined` when the text is not a duration (see `DURATION_PATTERN`).
  */
-export function parseDuration(text: string): number | undefined {
+export function parseSeedDuration(text: string): number | undefined {
   if (!DURATION_PATTERN.test(text)) return undefined;
   let total = 0;
   for (const match of text.matchAll(DURATION_PART)) {
@@ -47,14 +47,14 @@ export function resolveInstant(text: string, now: Date): number | undefined {
   const trimmed = text.trim();
   if (trimmed === "now") return now.getTime();
   if (RELATIVE_TIME_PATTERN.test(trimmed)) {
-    const duration = parseDuration(trimmed.slice(1)) as number;
+    const duration = parseSeedDuration(trimmed.slice(1)) as number;
     return now.getTime() + (trimmed.startsWith("-") ? -duration : duration);
   }
   return DateOrDateTime.safeParse(trimmed).success ? Date.parse(trimmed) : undefined;
 }
 
 /** Formats milliseconds with the largest units, e.g. `1d`, `1h30m`, `45s`. */
-export function formatDuration(ms: number): string {
+export function formatSeedDuration(ms: number): string {
   let rest = ms;
   let text = "";
   for (const unit of ["w", "d", "h", "m", "s", "ms"] as const) {

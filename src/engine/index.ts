@@ -13,9 +13,9 @@ export {
   type StackRunResult,
 } from "./project-stack";
 export {
-  type ApiConnection,
   type OperationOptions,
   type OperationOutcome,
+  type ProgramConnection,
   runOperation,
 } from "./run-operation";
 export { describeLock, type StackLock, stackLocks } from "./stack-locks";

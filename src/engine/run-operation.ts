@@ -13,7 +13,7 @@ import {
 } from "./project-stack";
 
 /** Where and as whom the program talks to the monitoring API, for one run. */
-export interface ApiConnection {
+export interface ProgramConnection {
   baseUrl: string;
   accountId: string;
   apiKey: string;
@@ -22,7 +22,7 @@ export interface ApiConnection {
 export interface OperationOptions extends Omit<ProjectStackOptions, "config"> {
   operation: "up" | "preview" | "refresh";
   /** The API to apply to; unset: the stack config's `incident-sync:baseUrl`, `accountId`, `apiKey`. */
-  connection?: ApiConnection;
+  connection?: ProgramConnection;
   /** More stack config for this run, by setting name, e.g. `{ enforce: "always" }`. */
   settings?: Record<string, string>;
   /** preview, refresh: fail when something would change. */

@@ -1,7 +1,7 @@
 export { AppliedFileError, readAppliedFile } from "./drift/applied";
 export {
   computeDrift,
-  type DeclaredIncident,
+  type DriftDefinition,
   type DriftOptions,
   type IncidentUpdatesReader,
 } from "./drift/compute";
@@ -54,12 +54,12 @@ export {
   HeartbeatReport,
   HeartbeatReportCheck,
 } from "./heartbeats/report-schema";
-export { parseDuration, parseSince, parseUntil, WindowError } from "./heartbeats/window";
+export { parseFlagDuration, parseSince, parseUntil, WindowError } from "./heartbeats/window";
 export {
   collectIncidents,
   type DefinedIncident,
   type IncidentReader,
-  type IncidentRequest,
+  type IncidentReportRequest,
 } from "./incident/collect";
 export { IncidentNotFoundError } from "./incident/errors";
 export {

@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createClient, type Incident, IncidentStatus, knownStatus, Severity } from "../../src/api";
+import {
+  createClient,
+  type IncidentResponse,
+  IncidentStatus,
+  knownStatus,
+  Severity,
+} from "../../src/api";
 import { ROUTES } from "../../src/api/routes";
 import { liveStatusObserved, liveStatusOf, observe } from "../../src/incident";
 
@@ -107,7 +113,7 @@ describe("responses the service's reference allows (generated, 1,000 cases each)
       fc.asyncProperty(incident, async (generated) => {
         answer = generated;
         expect(ROUTES.updateIncident.success.body.schema.safeParse(generated).success).toBe(true);
-        const read: Incident = await client.incidents.update("inc-api-errors", request);
+        const read: IncidentResponse = await client.incidents.update("inc-api-errors", request);
         expect(read.lastUpdateStatus).toBe(generated.lastUpdateStatus);
         expect(read.severity).toBe(generated.severity);
         const known = knownStatus(read.lastUpdateStatus);

@@ -1,8 +1,8 @@
-import type { ErrorGroup, HeartbeatEvent, HeartbeatStats, Incident } from "../../src/api";
+import type { ErrorGroup, HeartbeatEvent, HeartbeatStats, IncidentResponse } from "../../src/api";
 
 export const API_KEY = "sk_test_5f1d0c9a7e3b4b21_very_secret";
 
-export const incident = (id: string): Incident => ({
+export const incident = (id: string): IncidentResponse => ({
   id,
   name: "Checkout is slow",
   severity: "MAJOR",

@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { buildPath, ROUTES } from "../routes";
-import { type Incident, type IncidentRequest, type IncidentUpdate, PathId } from "../schemas";
+import {
+  type IncidentRequest,
+  type IncidentResponse,
+  type IncidentUpdate,
+  PathId,
+} from "../schemas";
 import { checkRequest, target } from "./request-checks";
 import type { Transport } from "./transport";
 
@@ -14,7 +19,7 @@ export interface IncidentsApi {
    * Every service carries its `id`, `name` and `accountId` (the account the request acts for).
    * @example await client.incidents.update("inc_1", { name: "API down", severity: "MAJOR", services: [{ id: "svc_api", name: "Public API", accountId: "acct_1" }] })
    */
-  update(incidentId: string, body: IncidentRequest): Promise<Incident>;
+  update(incidentId: string, body: IncidentRequest): Promise<IncidentResponse>;
   /** The 100 latest updates of the incident: `GET …/incidents/{incidentId}/incident-updates`. */
   listUpdates(incidentId: string): Promise<IncidentUpdate[]>;
 }

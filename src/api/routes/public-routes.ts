@@ -4,8 +4,8 @@ import {
   ErrorGroupsQuery,
   HeartbeatEventsQuery,
   HeartbeatEventsResponse,
-  Incident,
   IncidentRequest,
+  IncidentResponse,
   IncidentUpdateList,
 } from "../schemas";
 import type { ErrorStatus, Route } from "./route";
@@ -38,7 +38,7 @@ export const ROUTES = {
     success: {
       status: 200,
       description: "Successful",
-      body: { name: "Incident", schema: Incident },
+      body: { name: "Incident", schema: IncidentResponse },
     },
     errors: [...READ_ERRORS, 413, 415],
   },

@@ -30,7 +30,7 @@ export type IncidentRequest = z.infer<typeof IncidentRequest>;
  * Response body of the update operation (spec 2.2). Unknown fields are tolerated, enum values
  * are read as strings (`knownStatus`), and `updated_at` and `duration` may be missing or null.
  */
-export const Incident = z.object({
+export const IncidentResponse = z.object({
   id: z.string(),
   name: z.string(),
   severity: ResponseSeverity,
@@ -41,4 +41,4 @@ export const Incident = z.object({
   updated_at: ResponseDate.nullish(),
   duration: z.int().nullable().optional(),
 });
-export type Incident = z.infer<typeof Incident>;
+export type IncidentResponse = z.infer<typeof IncidentResponse>;

@@ -4,14 +4,14 @@ import { createClient, NotFoundError } from "../../api";
 import { belongsToStack } from "../../definitions";
 import { InvalidDefinitionsError } from "../../definitions/invalid-definitions-error";
 import { computeDrift, parseSince, readAppliedFile, renderDrift } from "../../reports";
+import type { DriftFormat } from "../../reports/drift/render";
 import { resolveApiConnection } from "../api-connection";
 import type { ApiFlags } from "../api-options";
 import { ExitCode } from "../exit-codes";
 import type { CommandIo } from "../io";
 import { DefinitionsDir } from "./definitions-dir";
-import type { DriftFormat } from "./drift-command";
 
-export interface DriftOptions extends ApiFlags {
+export interface DriftCommandOptions extends ApiFlags {
   /** The definitions directory, relative to the working directory. @default "incidents" */
   dir?: string;
   format: DriftFormat;
@@ -28,7 +28,7 @@ export interface DriftOptions extends ApiFlags {
  * 0 (no drift) or 2 (drift). Invalid definitions, settings, auth and network failures
  * throw; the runner turns them into exit 1.
  */
-export async function runDrift(options: DriftOptions, io: CommandIo): Promise<ExitCode> {
+export async function runDrift(options: DriftCommandOptions, io: CommandIo): Promise<ExitCode> {
   const dir = new DefinitionsDir(io, options.dir ?? "incidents");
   const now = options.now ?? new Date();
   const since = options.since ? parseSince(options.since, now) : undefined;

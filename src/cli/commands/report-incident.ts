@@ -6,7 +6,7 @@ import {
   type DefinedIncident,
   type IncidentReportFormat,
   openSink,
-  parseDuration,
+  parseFlagDuration,
   parseSince,
   parseUntil,
   writeIncidentReport,
@@ -57,7 +57,7 @@ export async function runReportIncident(
   const now = options.now ?? new Date();
   const from = options.from ? parseSince(options.from, now, "--from") : undefined;
   const to = options.to ? parseUntil(options.to, now) : undefined;
-  const marginMs = parseDuration(options.margin, "--margin");
+  const marginMs = parseFlagDuration(options.margin, "--margin");
   const dir = path.resolve(io.cwd, options.dir);
   const loaded = await loadDefinitions(dir);
   const byId = new Map(loaded.definitions.map((d) => [d.definition.id, d]));

@@ -1,4 +1,5 @@
 import { Command, Option } from "commander";
+import type { StackOperation } from "../../engine/project-stack";
 import { type ApiFlags, addApiOptions } from "../api-options";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
@@ -22,8 +23,8 @@ export interface StackCommandFlags extends ApiFlags {
   force?: boolean;
 }
 
-export type StackOperation = "up" | "preview" | "refresh";
-type Operation = StackOperation;
+/** The engine operations with a command of their own (`destroy` is Pulumi's). */
+export type Operation = Exclude<StackOperation, "destroy">;
 
 const DESCRIPTIONS: Record<Operation, string> = {
   up: "Apply the definitions to the status page with the Pulumi engine (pulumi up of the project).",

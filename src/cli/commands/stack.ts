@@ -10,7 +10,7 @@ import {
   runMainJob,
   runOperation,
 } from "../../engine";
-import type { ApiConnection } from "../../engine/run-operation";
+import type { ProgramConnection } from "../../engine/run-operation";
 import { exitCodeOf, renderJson, renderMarkdown, renderText } from "../../engine/run-report";
 import { settingEnv } from "../../settings/names";
 import { givenLimits, resolveApiConnection } from "../api-connection";
@@ -19,7 +19,7 @@ import { ExitCode } from "../exit-codes";
 import type { CommandIo } from "../io";
 import { redact } from "../redact";
 import { UsageError } from "../usage-error";
-import type { StackOperation as Operation, StackCommandFlags } from "./stack-command";
+import type { Operation, StackCommandFlags } from "./stack-command";
 
 /**
  * Runs `up`, `preview` or `refresh` and prints its result; resolves to the exit code. On
@@ -157,7 +157,7 @@ function backendOf(flags: Pick<StackCommandFlags, "state">, io: CommandIo) {
 }
 
 /** The API to apply to, from flags or the environment; `undefined`: the stack config's. */
-function connectionOf(flags: ApiFlags, env: NodeJS.ProcessEnv): ApiConnection | undefined {
+function connectionOf(flags: ApiFlags, env: NodeJS.ProcessEnv): ProgramConnection | undefined {
   const given = flags.apiUrl ?? flags.apiKey ?? flags.accountId ?? env[settingEnv("baseUrl")];
   if (given === undefined) return undefined;
   const connection = resolveApiConnection(flags, env);

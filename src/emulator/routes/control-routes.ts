@@ -1,6 +1,6 @@
 import type { OpenApiExtension } from "../../api/openapi";
 import type { ErrorStatus, Route } from "../../api/routes";
-import { ErrorGroup, Incident, IncidentUpdate } from "../../api/schemas";
+import { ErrorGroup, IncidentResponse, IncidentUpdate } from "../../api/schemas";
 import { Behaviour } from "../behaviour";
 import {
   BulkCheckResultsBody,
@@ -156,7 +156,7 @@ export const CONTROL_ROUTES = {
     success: {
       status: 200,
       description: "The incident",
-      body: { name: "Incident", schema: Incident },
+      body: { name: "Incident", schema: IncidentResponse },
     },
     errors: WITH_BODY,
   },

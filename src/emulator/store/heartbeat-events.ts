@@ -1,6 +1,6 @@
 import type { HeartbeatState } from "../../api/schemas";
 import { nameUuid } from "../name-uuid";
-import { formatDuration, toIso } from "../time";
+import { formatSeedDuration, toIso } from "../time";
 import type { HeartbeatSettings } from "./accounts";
 
 /** A recorded ping, as the store reads it back. */
@@ -75,8 +75,8 @@ export function deriveEvents(
     if (settings.periodMs === null || previous === undefined || state === "FAILING") return;
     const overdue = previous.atMs + settings.periodMs;
     const missed = overdue + settings.graceMs;
-    const period = formatDuration(settings.periodMs);
-    const grace = formatDuration(settings.graceMs);
+    const period = formatSeedDuration(settings.periodMs);
+    const grace = formatSeedDuration(settings.graceMs);
     if (settings.graceMs > 0 && overdue < untilMs && overdue <= nowMs) {
       emit("GRACE", {
         id: idOf("grace", previous.seq),

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import type {
-  Incident,
   IncidentRequest,
+  IncidentResponse,
   IncidentStatus,
   IncidentUpdate,
   Severity,
@@ -95,7 +95,7 @@ export class IncidentStore {
     body: IncidentRequest,
     nowMs: number,
     putStatus: PutStatus = DEFAULT_PUT_STATUS,
-  ): Incident {
+  ): IncidentResponse {
     // One transaction: one fsync per PUT, and a crash never leaves half an update.
     return transaction(this.db, () =>
       this.updateInTransaction(accountId, incidentId, body, nowMs, putStatus),
@@ -108,7 +108,7 @@ export class IncidentStore {
     body: IncidentRequest,
     nowMs: number,
     putStatus: PutStatus,
-  ): Incident {
+  ): IncidentResponse {
     const currentStatus = this.currentStatus(accountId, incidentId);
     body.services.forEach((service, index) => {
       if (service.accountId !== accountId) {
@@ -150,7 +150,7 @@ export class IncidentStore {
    * a changed status posts `Status changed to <STATUS>` as a PUT does. `updated_at`
    * moves to the time of the edit when anything changed.
    */
-  edit(accountId: string, incidentId: string, edit: IncidentEdit): Incident {
+  edit(accountId: string, incidentId: string, edit: IncidentEdit): IncidentResponse {
     return transaction(this.db, () => {
       const currentStatus = this.currentStatus(accountId, incidentId);
       const serviceIds =
@@ -274,7 +274,7 @@ export class IncidentStore {
   }
 
   /** The incident as the update operation answers it (spec 2.2). */
-  render(accountId: string, incidentId: string): Incident {
+  render(accountId: string, incidentId: string): IncidentResponse {
     const row = statement(this.db, "SELECT * FROM incidents WHERE account_id = ? AND id = ?").get(
       accountId,
       incidentId,
@@ -287,7 +287,7 @@ export class IncidentStore {
       .all(accountId, incidentId)
       .map((service) => String(service.service_id));
     const services = this.accounts.services(accountId, serviceIds);
-    const incident: Incident = {
+    const incident: IncidentResponse = {
       id: String(row.id),
       name: String(row.name),
       severity: String(row.severity) as Severity,

@@ -23,7 +23,7 @@ export interface IncidentUpdatesReader {
 }
 
 /** What drift needs of a definition (a subset of the loader's `LoadedDefinition`). */
-export interface DeclaredIncident {
+export interface DriftDefinition {
   definition: { id: string; name: string; status: IncidentStatus };
   /** The definition file as shown to people. */
   file: string;
@@ -58,7 +58,7 @@ export interface DriftOptions {
  */
 export async function computeDrift(
   reader: IncidentUpdatesReader,
-  declared: readonly DeclaredIncident[],
+  declared: readonly DriftDefinition[],
   options: DriftOptions,
 ): Promise<DriftReport> {
   const results: DefinitionDrift[] = [];
@@ -96,7 +96,7 @@ export async function computeDrift(
 
 async function checkOne(
   reader: IncidentUpdatesReader,
-  item: DeclaredIncident,
+  item: DriftDefinition,
   options: DriftOptions,
 ): Promise<DefinitionDrift> {
   const { definition } = item;

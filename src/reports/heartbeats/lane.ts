@@ -1,5 +1,5 @@
 import { HeartbeatState, type HeartbeatStateClass, heartbeatStateClass } from "../../api/schemas";
-import { formatDuration, type Lane, type LanesSpec, stateSegments } from "../html/chart-data";
+import { type Lane, type LanesSpec, readableDuration, stateSegments } from "../html/chart-data";
 import type { HeartbeatReportCheck } from "./report-schema";
 import {
   eventOrigin,
@@ -106,5 +106,5 @@ export function currentState(check: HeartbeatReportCheck, to: number): string {
   const since = end.since === null ? undefined : Date.parse(end.since);
   return since === undefined
     ? `${stateWithMeaning(end.state)} since an unknown time`
-    : `${stateWithMeaning(end.state)} since ${utcText(since)} (${formatDuration(to - since)})`;
+    : `${stateWithMeaning(end.state)} since ${utcText(since)} (${readableDuration(to - since)})`;
 }

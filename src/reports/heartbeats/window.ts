@@ -15,7 +15,7 @@ function durationMs(value: string): number | undefined {
 }
 
 /** A duration such as `30m`, `1h`, `2d` or `1w`, in milliseconds (zero allowed). */
-export function parseDuration(value: string, flag: string): number {
+export function parseFlagDuration(value: string, flag: string): number {
   const ms = durationMs(value);
   if (ms === undefined) {
     throw new WindowError(

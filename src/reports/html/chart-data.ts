@@ -121,7 +121,7 @@ const DURATION_UNITS: [number, string][] = [
 ];
 
 /** `2 d 3 h`, `45 min`, `under a minute`: the two largest units. */
-export function formatDuration(ms: number): string {
+export function readableDuration(ms: number): string {
   const parts: string[] = [];
   let rest = Math.max(0, ms);
   for (const [size, unit] of DURATION_UNITS) {
@@ -159,7 +159,7 @@ export function stateSegments(
         from: cursor,
         to: end,
         state,
-        label: `${known} for ${formatDuration(end - cursor)}`,
+        label: `${known} for ${readableDuration(end - cursor)}`,
       });
     }
   };

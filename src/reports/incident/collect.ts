@@ -32,7 +32,7 @@ export interface DefinedIncident {
   evidence: { heartbeats: string[]; checks: string[] };
 }
 
-export interface IncidentRequest {
+export interface IncidentReportRequest {
   id: string;
   definition?: DefinedIncident;
   /** Evidence given on the command line, added to the definition's. */
@@ -55,7 +55,7 @@ const unique = (...lists: string[][]) => [...new Set(lists.flat())];
  */
 export async function collectIncident(
   reader: IncidentReader,
-  request: IncidentRequest,
+  request: IncidentReportRequest,
   options: IncidentCollectOptions,
 ): Promise<IncidentReportIncident> {
   const updates = await reader.incidents.listUpdates(request.id).catch((error: unknown) => {
@@ -139,7 +139,7 @@ async function collectCheck(
 /** Reads every incident of a report, one after another (each reads its evidence at once). */
 export async function collectIncidents(
   reader: IncidentReader,
-  requests: readonly IncidentRequest[],
+  requests: readonly IncidentReportRequest[],
   options: IncidentCollectOptions,
 ): Promise<IncidentReport> {
   const incidents: IncidentReportIncident[] = [];

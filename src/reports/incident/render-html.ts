@@ -1,6 +1,6 @@
 import { heartbeatLane, heartbeatLegend, utcText } from "../heartbeats/lane";
 import { STATS_HEADERS, statsRows } from "../heartbeats/stats";
-import { formatDuration, type Lane, type LanesSpec, stateSegments } from "../html/chart-data";
+import { type Lane, type LanesSpec, readableDuration, stateSegments } from "../html/chart-data";
 import { errorGroupColumns } from "../html/error-group-columns";
 import { chartSlot, staticTable, tableSlot, tableSpec } from "../html/table-data";
 import { esc, htmlPage } from "../shared/html";
@@ -70,7 +70,7 @@ function incidentChart(incident: IncidentReportIncident, now: number): LanesSpec
     spec.highlight = {
       from: start,
       to: end,
-      label: `incident ${incident.resolvedAt ? "ran" : "open"} for ${formatDuration(end - start)}`,
+      label: `incident ${incident.resolvedAt ? "ran" : "open"} for ${readableDuration(end - start)}`,
     };
   }
   return spec;

@@ -1,6 +1,6 @@
 import { heartbeatStateClass } from "../../api/schemas";
 import { currentState, timeByMeaning, utcText } from "../heartbeats/lane";
-import { formatDuration } from "../html/chart-data";
+import { readableDuration } from "../html/chart-data";
 import type {
   IncidentReportCheck,
   IncidentReportHeartbeat,
@@ -14,16 +14,16 @@ export function spanText(incident: IncidentReportIncident, now: number): string 
   const started = Date.parse(incident.startedAt);
   if (incident.resolvedAt) {
     const resolved = Date.parse(incident.resolvedAt);
-    return `Started ${utcText(started)} (first update), resolved ${utcText(resolved)} after ${formatDuration(resolved - started)}.`;
+    return `Started ${utcText(started)} (first update), resolved ${utcText(resolved)} after ${readableDuration(resolved - started)}.`;
   }
-  return `Started ${utcText(started)} (first update); not resolved, open for ${formatDuration(now - started)}.`;
+  return `Started ${utcText(started)} (first update); not resolved, open for ${readableDuration(now - started)}.`;
 }
 
 export function windowText(incident: IncidentReportIncident): string {
   const margin = incident.startedAt
     ? incident.window.marginMs === null
       ? "as given"
-      : `${formatDuration(incident.window.marginMs)} margin`
+      : `${readableDuration(incident.window.marginMs)} margin`
     : "no update to start from, so the day before its end";
   return `Window ${utcText(Date.parse(incident.window.from))} to ${utcText(Date.parse(incident.window.to))} (${margin}).`;
 }
