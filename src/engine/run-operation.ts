@@ -2,7 +2,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { OutputMap } from "@pulumi/pulumi/automation";
 import { parse } from "yaml";
-import { type DefinitionProblem, type LoadedDefinition, loadDefinitions } from "../definitions";
+import {
+  belongsToStack,
+  type DefinitionProblem,
+  type LoadedDefinition,
+  loadDefinitions,
+} from "../definitions";
 import { API_KEY_SETTING, configKey } from "../incident";
 import { markPreviewRefusals } from "./preview-refusals";
 import {
@@ -60,6 +65,11 @@ export async function runOperation(options: OperationOptions): Promise<Operation
   const projectDir = resolve(options.projectDir);
   const dir = definitionsDir(projectDir, options.stackName, options.settings);
   const loaded = await loadDefinitions(dir);
+  // Every definition is checked; the stack declares those of its own (`stacks`), as the
+  // program chooses them, and only those are claimed and reported.
+  const declared = loaded.definitions.filter(({ definition }) =>
+    belongsToStack(definition, options.stackName),
+  );
   if (loaded.problems.length > 0) {
     return {
       kind: "invalid-definitions",
@@ -88,7 +98,7 @@ export async function runOperation(options: OperationOptions): Promise<Operation
         ? await stack.up({
             message: "incident-sync up",
             continueOnError: options.continueOnError ?? true,
-            claim: loaded.definitions.map(({ definition }) => definition.resource),
+            claim: declared.map(({ definition }) => definition.resource),
           })
         : options.operation === "preview"
           ? await stack.preview({
@@ -102,7 +112,7 @@ export async function runOperation(options: OperationOptions): Promise<Operation
     }
     const outputs =
       options.operation === "up" ? await stack.outputs().catch(() => undefined) : undefined;
-    return { kind: "ran", stackName: stack.name, result, outputs, definitions: loaded.definitions };
+    return { kind: "ran", stackName: stack.name, result, outputs, definitions: declared };
   } finally {
     stack.close();
   }

@@ -230,4 +230,26 @@ describe("plain pulumi for a team: two stacks, renames, settings", () => {
     },
     timeout,
   );
+
+  it(
+    "incident-sync up claims and applies only what its stack declares",
+    async () => {
+      write(
+        "per-stack.yaml",
+        `${perStack.replace("stacks: [prod]", "stacks: [staging]")}---
+id: inc-checkout-latency
+name: Checkout is slow for some customers
+severity: MEDIUM
+status: INVESTIGATING
+services: [svc-checkout]
+stacks: [prod]
+`,
+      );
+      const up = await run("npx incident-sync up --stack prod --state ~/.pulumi-state");
+      expect(up.code, up.output).toBe(0);
+      expect(await resources("prod")).toEqual(["api-error-rate", "inc-checkout-latency"]);
+      expect(await resources("staging")).not.toContain("inc-checkout-latency");
+    },
+    timeout,
+  );
 });
