@@ -11,6 +11,7 @@ const browserTests = ["test/reports/html-browser.test.ts", "test/reports/inciden
  */
 const longestFirst = [
   "test/engine/plain-cli.test.ts",
+  "test/engine/team-backends.test.ts",
   "test/engine/harness.test.ts",
   "test/engine/interruptions.test.ts",
 ];

@@ -7,59 +7,16 @@
 // Exit 0 only when no check failed and no answer was a 5xx.
 //
 // schemathesis is installed from scripts/schemathesis/requirements.txt (every version
-// pinned) into a venv under .incident-sync/ (gitignored), once per change of that file;
-// it needs `python3` (3.9+) with venv, or INCIDENT_SYNC_PYTHON. The product never needs it.
-import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
+// pinned) into a venv under .incident-sync/ (scripts/python-venv.mjs).
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { ensureVenv, root, run } from "./python-venv.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const requirements = path.join(root, "scripts", "schemathesis", "requirements.txt");
 const config = path.join(root, "scripts", "schemathesis", "schemathesis.toml");
 const home = path.join(root, ".incident-sync", "schemathesis");
-const venv = path.join(home, "venv");
 const reportDir = path.join(home, "report");
-const bin = (name) => path.join(venv, process.platform === "win32" ? "Scripts" : "bin", name);
-
-function run(command, args, options = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: "inherit", ...options });
-    child.once("error", reject);
-    child.once("exit", (code, signal) => resolve(code ?? (signal ? 128 : 1)));
-  });
-}
-
-async function ensureSchemathesis() {
-  const wanted = createHash("sha256").update(readFileSync(requirements)).digest("hex");
-  const stamp = path.join(home, "installed.sha256");
-  if (
-    existsSync(stamp) &&
-    readFileSync(stamp, "utf8") === wanted &&
-    existsSync(bin("schemathesis"))
-  )
-    return;
-  const python = process.env.INCIDENT_SYNC_PYTHON ?? "python3";
-  process.stderr.write(`fuzz:api: installing schemathesis into ${path.relative(root, venv)}\n`);
-  rmSync(venv, { recursive: true, force: true });
-  mkdirSync(home, { recursive: true });
-  const steps = [
-    [python, ["-m", "venv", venv]],
-    [bin("python"), ["-m", "pip", "install", "--quiet", "--no-deps", "-r", requirements]],
-  ];
-  for (const [command, args] of steps) {
-    const code = await run(command, args).catch((error) => {
-      throw new Error(
-        `${command} could not start (${error.message}): install Python 3.9+ with venv, or set INCIDENT_SYNC_PYTHON`,
-      );
-    });
-    if (code !== 0)
-      throw new Error(`${path.basename(command)} ${args.join(" ")} failed (exit ${code})`);
-  }
-  writeFileSync(stamp, wanted);
-}
 
 const newestReport = () => {
   const name = readdirSync(reportDir)
@@ -69,7 +26,7 @@ const newestReport = () => {
   return name ? JSON.parse(readFileSync(path.join(reportDir, name), "utf8")) : undefined;
 };
 
-await ensureSchemathesis();
+const bin = await ensureVenv("schemathesis", requirements);
 const require = createRequire(import.meta.url);
 const distEmulator = path.join(root, "dist", "src", "emulator", "index.js");
 if (!existsSync(distEmulator)) throw new Error(`${distEmulator} is missing: run npm run build`);
