@@ -11,4 +11,4 @@ export {
 } from "./declare";
 export { loadProgramDefinitions } from "./definitions";
 export * from "./read-backs";
-export { changedIncidents, formatSummary } from "./summary";
+export { formatSummary } from "./summary";

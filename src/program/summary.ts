@@ -110,16 +110,3 @@ export function formatSummary(outputs: OutputMap, latestUpdates = 1): string {
   }
   return lines.join("\n");
 }
-
-/**
- * The incidents an `up` changed, one line each, taken from the engine's log, e.g.
- * `~ inc-api-errors updated [diff: ~status]`.
- */
-export function changedIncidents(engineLog: string): string[] {
-  const changed =
-    /^\s*([+~-]|\+-)\s+pulumi-nodejs:dynamic\/incident-sync:Incident\s+(\S+)\s+(created|updated|deleted|replaced)\b[^[]*(\[diff:[^\]]*\])?/;
-  return engineLog.split("\n").flatMap((line) => {
-    const match = changed.exec(line);
-    return match ? [`${match[1]} ${match[2]} ${match[3]}${match[4] ? ` ${match[4]}` : ""}`] : [];
-  });
-}
