@@ -171,8 +171,8 @@ try {
     Object.assign(process.env, server?.env ?? {});
     try {
       for (const incidents of SIZES) {
-        const ours = writeScaleProject(path.join(work, `ours-${incidents}`));
-        const peer = writeScaleProject(path.join(work, `noop-${incidents}`), {
+        const ours = writeScaleProject(path.join(work, `${backend}-ours-${incidents}`));
+        const peer = writeScaleProject(path.join(work, `${backend}-noop-${incidents}`), {
           name: "incident-sync-noop",
           program: NOOP_PROGRAM,
         });
