@@ -14,7 +14,13 @@ import { copyCheckout, reuseBuild } from "./support/checkout";
 import { incidentRows } from "./support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 import { plainCliEnv } from "./support/plain-cli-env";
-import { eventually, killAll, processesIn, processTree } from "./support/processes";
+import {
+  eventually,
+  killAll,
+  killEverythingIn,
+  processesIn,
+  processTree,
+} from "./support/processes";
 import { type ShellResult, sh, shAll } from "./support/shell";
 
 const timeout = 300_000;
@@ -164,7 +170,7 @@ describe.each(backends)("plain pulumi with state in $name", ({ start }) => {
         // A lost runner: the CLI and every plugin die at once.
         killAll([...processTree(killed.child.pid ?? 0), ...processesIn(checkout)]);
         await killed.done;
-        expect(await eventually(() => processesIn(checkout).length === 0, 10_000)).toBe(true);
+        expect(await killEverythingIn(checkout)).toBe(true);
       } finally {
         emulator.emulator.control.setFaults({});
       }

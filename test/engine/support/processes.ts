@@ -57,6 +57,19 @@ function isZombie(pid: number): boolean {
   }
 }
 
+/**
+ * Kills every process running in `dir` until none is left, as a lost runner leaves nothing:
+ * a process started between a look and its kill (a plugin starting up) goes too. False when
+ * some are still there after `timeoutMs`.
+ */
+export function killEverythingIn(dir: string, timeoutMs = 10_000): Promise<boolean> {
+  return eventually(() => {
+    const left = processesIn(dir);
+    killAll(left);
+    return left.length === 0;
+  }, timeoutMs);
+}
+
 /** Waits until `check` holds, polling; false when `timeoutMs` passes first. */
 export async function eventually(
   check: () => boolean,
