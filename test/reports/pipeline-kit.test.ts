@@ -73,13 +73,20 @@ function expectKnownToTheCli(words: string[]) {
   }
 }
 
+/** A GitHub expression as a workflow file writes it: `${{ inner }}`. */
+function expression(inner: string): string {
+  return `$${"{{"} ${inner} }}`;
+}
+
 describe("the GitHub pipeline kit", () => {
   test("every workflow file is valid YAML with jobs that have steps", async () => {
     const files = (await readdir(KIT)).filter((f) => f.endsWith(".yml"));
     expect(files.sort()).toEqual([
       "incidents-apply.yml",
+      "incidents-comment.yml",
       "incidents-drift.yml",
       "incidents-pull-request.yml",
+      "incidents-state.yml",
     ]);
     for (const file of files) {
       const flow = await workflow(file);
@@ -91,41 +98,93 @@ describe("the GitHub pipeline kit", () => {
     }
   });
 
-  test("the pull-request workflow validates with annotations, plans into a sticky comment (with evidence when the key is there) and runs pulumi preview", async () => {
+  test("the pull-request workflow validates with annotations, plans with no secret into a comment another workflow posts, and previews each stack with evidence", async () => {
     const flow = await workflow("incidents-pull-request.yml");
     expect(Object.keys(flow.on)).toEqual(["pull_request"]);
-    expect(Object.keys(flow.jobs)).toEqual(["validate", "plan", "preview"]);
+    expect(Object.keys(flow.jobs)).toEqual(["validate", "plan", "preview", "preview-skipped"]);
     const runs = (job: string) => flow.jobs[job]!.steps.map((s) => s.run ?? "").join("\n");
     expect(runs("validate")).toContain("incident-sync validate incidents --format github");
-    expect(runs("plan")).toContain("--format markdown > plan.md");
-    // With the key, the comment carries evidence from the monitors; without it, it does not.
-    expect(runs("plan")).toContain("--format markdown --evidence > plan.md");
-    const planStep = flow.jobs.plan!.steps.find((s) => s.run?.includes("--evidence"));
-    expect(planStep?.env?.MONITORING_API_KEY).toMatch(/^\$\{\{ secrets\.MONITORING_API_KEY \}\}$/);
-    expect(planStep?.run).toContain('if [ -n "$MONITORING_API_KEY" ]; then');
-    expect(runs("plan")).toContain("npx incident-sync fit-comment plan.md");
-    const sticky = flow.jobs.plan!.steps.find((s) =>
-      s.uses?.startsWith("marocchino/sticky-pull-request-comment"),
+    expect(runs("plan")).toContain(
+      'npx incident-sync plan incidents --base "origin/$BASE_REF" --format markdown > plan.md',
     );
-    expect(sticky?.with).toMatchObject({ header: "incident-sync-plan", path: "comment.md" });
-    // Our own rendered summary, never the engine's raw output, in the comment.
+    expect(runs("plan")).toContain(
+      'npx incident-sync fit-comment plan.md --link "$FULL_URL" > plan-comment/comment.md',
+    );
+    expect(runs("plan")).toContain('cat plan-comment/comment.md >> "$GITHUB_STEP_SUMMARY"');
+    const handOver = flow.jobs.plan!.steps.find(
+      (s) => s.with?.name === "incident-sync-plan-comment",
+    );
+    expect(handOver?.uses).toMatch(/^actions\/upload-artifact@/);
+    expect(handOver?.with?.path).toBe("plan-comment/");
+    // Our own rendered summary, never the engine's raw output, in the preview comment, with
+    // the monitors' evidence for the stack's changed incidents.
     expect(runs("preview")).toContain(
       'npx incident-sync preview --stack "$PULUMI_STACK" --format markdown > preview.md',
     );
+    expect(runs("preview")).toContain(
+      'npx incident-sync plan incidents --stack "$PULUMI_STACK" --base "origin/$BASE_REF" --format markdown --evidence > evidence.md',
+    );
     expect(runs("preview")).not.toMatch(/pulumi preview/);
-    expect(runs("preview")).toContain("npx incident-sync fit-comment preview.md");
+    expect(runs("preview")).toContain("npx incident-sync fit-comment preview-full.md");
     const previewComment = flow.jobs.preview!.steps.find((s) =>
       s.uses?.startsWith("marocchino/sticky-pull-request-comment"),
     );
     expect(previewComment?.with).toMatchObject({
-      header: "incident-sync-preview",
+      header: `incident-sync-preview-${expression("matrix.stack")}`,
       path: "preview-comment.md",
     });
   });
 
-  test("the merge workflow runs pulumi up on main, one run at a time, also when the provider or the package changes", async () => {
+  test("a fork's pull request gets its plan comment and a notice instead of a preview: every job it runs needs no secret", async () => {
+    const flow = (await workflow("incidents-pull-request.yml")) as Workflow & {
+      jobs: Record<string, Job & { if?: string; environment?: string }>;
+    };
+    const sameRepository = "github.event.pull_request.head.repo.full_name == github.repository";
+    const fork = "github.event.pull_request.head.repo.full_name != github.repository";
+    expect(flow.jobs.preview?.if).toBe(sameRepository);
+    expect(flow.jobs["preview-skipped"]?.if).toBe(fork);
+    expect(flow.jobs["preview-skipped"]?.steps.map((s) => s.run ?? "").join("")).toMatch(
+      /^echo "::notice title=incident-sync preview::Skipped: /,
+    );
+    const forkRuns = Object.entries(flow.jobs).filter(([, job]) => job.if !== sameRepository);
+    expect(forkRuns.map(([name]) => name)).toEqual(["validate", "plan", "preview-skipped"]);
+    for (const [name, job] of forkRuns) {
+      // No secret to miss, no environment to wait on, no write to be refused.
+      expect(JSON.stringify(job), name).not.toMatch(/secrets\./);
+      expect(job.environment, name).toBeUndefined();
+      expect(Object.values(job.permissions ?? {}), name).not.toContain("write");
+    }
+  });
+
+  test("the comment workflow posts the plan from the pull request's run, never running its code, and only to the pull request at the commit that run checked", async () => {
+    const flow = await workflow("incidents-comment.yml");
+    expect(flow.on).toEqual({
+      workflow_run: { workflows: ["incidents / pull request"], types: ["completed"] },
+    });
+    const job = flow.jobs["plan-comment"]!;
+    expect(job.permissions).toEqual({
+      contents: "read",
+      actions: "read",
+      "pull-requests": "write",
+    });
+    expect(job.steps.some((s) => s.uses?.startsWith("actions/checkout"))).toBe(false);
+    expect(job.steps.some((s) => /\bnpm\b|\bnpx\b/.test(s.run ?? ""))).toBe(false);
+    const fetch = job.steps[0]!;
+    expect(fetch.env?.HEAD_SHA).toBe(expression("github.event.workflow_run.head_sha"));
+    expect(fetch.run).toContain('if [ "$head" != "$HEAD_SHA" ]; then');
+    expect(job.steps.at(-1)?.with).toMatchObject({
+      header: "incident-sync-plan",
+      number: expression("steps.pr.outputs.number"),
+      path: "plan-comment/comment.md",
+    });
+    // The pull request workflow's name, which workflow_run matches on, is this one's trigger.
+    expect((await workflow("incidents-pull-request.yml")).name).toBe("incidents / pull request");
+  });
+
+  test("the merge workflow runs incident-sync up on main for each stack in order, one at a time, the report in the job summary", async () => {
     const flow = (await workflow("incidents-apply.yml")) as Workflow & {
       concurrency: Record<string, unknown>;
+      jobs: Record<string, Job & { strategy?: Record<string, unknown>; environment?: string }>;
     };
     expect(flow.on.push).toMatchObject({
       branches: ["main"],
@@ -138,10 +197,22 @@ describe("the GitHub pipeline kit", () => {
       ]),
     });
     expect(flow.concurrency["cancel-in-progress"]).toBe(false);
-    const steps = flow.jobs.up!.steps;
-    expect(steps.at(-1)?.run).toBe(
-      'pulumi up --yes --skip-preview --continue-on-error --stack "$PULUMI_STACK"',
+    const up = flow.jobs.up!;
+    expect(up.strategy).toEqual({
+      "max-parallel": 1,
+      "fail-fast": true,
+      matrix: { stack: expression(`fromJSON(vars.INCIDENT_STACKS || '["prod"]')`) },
+    });
+    expect(up.environment).toBe(`incidents-${expression("matrix.stack")}`);
+    expect(up.env?.PULUMI_STACK).toBe(expression("matrix.stack"));
+    const apply = up.steps.at(-1)?.run ?? "";
+    expect(apply).toContain(
+      'npx incident-sync up --stack "$PULUMI_STACK" --format markdown > up.md',
     );
+    expect(apply).toContain(
+      'npx incident-sync fit-comment up.md --link "$RUN_URL" >> "$GITHUB_STEP_SUMMARY"',
+    );
+    expect(apply).toContain('exit "$code"');
   });
 
   test("every workflow takes Node from .nvmrc and pins the Pulumi CLI that npm run engine builds", async () => {
@@ -159,11 +230,14 @@ describe("the GitHub pipeline kit", () => {
     }
   });
 
-  test("the scheduled workflow runs drift, opens or updates an issue on exit 2 and fails the run", async () => {
+  test("the scheduled workflows check drift per stack (an issue on exit 2) and each stack's state with a refreshed preview", async () => {
     const flow = await workflow("incidents-drift.yml");
     expect(flow.on.schedule).toEqual([{ cron: "*/15 * * * *" }]);
     expect(flow.jobs.drift?.permissions).toMatchObject({ issues: "write" });
     const steps = flow.jobs.drift!.steps;
+    expect(steps.map((s) => s.run ?? "").join("\n")).toContain(
+      'npx incident-sync drift incidents --stack "$STACK" --format github',
+    );
     const issue = steps.find((s) => s.name === "Open or update the drift issue");
     expect(issue?.if).toBe("steps.drift.outputs.exit == '2'");
     expect(issue?.run).toContain("gh issue edit");
@@ -171,6 +245,14 @@ describe("the GitHub pipeline kit", () => {
     const fail = steps.at(-1);
     expect(fail?.if).toBe("steps.drift.outputs.exit != '0'");
     expect(fail?.run).toContain("exit 1");
+
+    const state = await workflow("incidents-state.yml");
+    expect(state.on.schedule).toEqual([{ cron: "30 * * * *" }]);
+    const check = state.jobs.state!.steps.at(-1)?.run ?? "";
+    expect(check).toContain(
+      'pulumi preview --refresh --expect-no-changes --suppress-outputs --diff --stack "$PULUMI_STACK"',
+    );
+    expect(check).toContain('>> "$GITHUB_STEP_SUMMARY"');
   });
 
   test("no step that installs packages has a secret in its environment, its job's or its workflow's", async () => {
@@ -214,6 +296,13 @@ describe("the GitHub pipeline kit", () => {
       expect(flow.permissions, file).toEqual({});
       for (const [name, job] of Object.entries(flow.jobs)) {
         expect(job["timeout-minutes"], `${file} ${name}`).toBeGreaterThan(0);
+        const reads = Object.entries(job.permissions ?? {})
+          .filter(([, level]) => level === "read")
+          .map(([scope]) => scope);
+        // Reading the code, and for the comment workflow the run's artifact.
+        expect(reads, `${file} ${name}`).toEqual(
+          file === "incidents-comment.yml" ? ["contents", "actions"] : ["contents"],
+        );
         const writes = Object.entries(job.permissions ?? {})
           .filter(([, level]) => level === "write")
           .map(([scope]) => scope);
@@ -258,9 +347,11 @@ describe("the GitHub pipeline kit", () => {
       );
     const apply = await workflow("incidents-apply.yml");
     const pullRequest = await workflow("incidents-pull-request.yml");
+    const state = await workflow("incidents-state.yml");
     expect(block("stack")).toHaveLength(5);
     expect(lines(stackStep(apply, "up"))).toEqual(block("stack"));
     expect(lines(stackStep(pullRequest, "preview"))).toEqual(block("stack"));
+    expect(lines(stackStep(state, "state"))).toEqual(block("stack"));
     expect(lines(apply.jobs.up?.steps.at(-1))).toEqual(block("apply"));
   });
 });
