@@ -14,6 +14,15 @@ import * as operations from "./incident-operations";
  * call these on refresh and delete until an `up` stores the current provider.
  */
 
+/** The release that removes this adapter, and with it the handling of 0.1 state. */
+export const LEGACY_REMOVAL_RELEASE = "0.4.0";
+
+/** What a run that goes through 0.1 state is told, once per provider process. */
+export const LEGACY_DEPRECATION = `incident-sync: deprecated: this stack's state was written by incident-sync 0.1, which ${LEGACY_REMOVAL_RELEASE} will no longer read. Upgrade it: run \`incident-sync up\` (or one plain \`pulumi up\`) once, before removing any definition; every resource then stores the current provider.`;
+
+// This module is loaded only by a provider stored in 0.1 state: its loading is the one sign.
+process.stderr.write(`${LEGACY_DEPRECATION}\n`);
+
 // 0.1 configured its provider object but did not hand it to check and diff; one plugin
 // process serves one stack, so the session configure filled is the one they need.
 let configured: ProviderSession = {};

@@ -90,6 +90,17 @@ export function summarizeEvents(events: readonly EngineEvent[]): EngineRunEvents
     const failed = event.resOpFailedEvent?.metadata;
     if (failed && failed.type === INCIDENT_TYPE) stepOf(failed.urn).error ??= "failed";
     const diagnostic = event.diagnosticEvent;
+    // What our provider plugin writes to its stderr reaches the engine as `info#err`; its own
+    // notices (the 0.1-state deprecation) are warnings to the person running.
+    if (
+      diagnostic?.severity === "info#err" &&
+      PLUGIN_NOTICE.test(cleanDiagnostic(diagnostic.message))
+    ) {
+      const message = cleanDiagnostic(diagnostic.message);
+      if (!diagnostics.some((seen) => seen.message === message)) {
+        diagnostics.push({ severity: "warning", message });
+      }
+    }
     if (diagnostic && (diagnostic.severity === "error" || diagnostic.severity === "warning")) {
       const message = cleanDiagnostic(diagnostic.message);
       if (diagnostic.urn?.includes(`::${INCIDENT_TYPE}::`)) {
@@ -109,6 +120,9 @@ export function summarizeEvents(events: readonly EngineEvent[]): EngineRunEvents
 }
 
 /** The engine's message without colour codes, its own prefixes and trailing blank lines. */
+/** A notice our provider plugin writes to its stderr (providers/legacy-operations.ts). */
+const PLUGIN_NOTICE = /^incident-sync: /;
+
 function cleanDiagnostic(message: string): string {
   return (
     message

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LEGACY_DEPRECATION } from "../../providers/legacy-operations";
 import type { RunningEmulator } from "../../src/emulator";
 import {
   type EngineLocation,
@@ -130,6 +131,10 @@ describe("state written by incident-sync 0.1", () => {
       );
       const refresh = await run("refresh");
       expect(refresh.kind === "ran" && refresh.result.ok, JSON.stringify(refresh)).toBe(true);
+      // Once per run, in the run's report: the adapter is deprecated, and how to upgrade.
+      expect(refresh.kind === "ran" && refresh.result.diagnostics).toEqual([
+        { severity: "warning", message: LEGACY_DEPRECATION },
+      ]);
       expect(
         refresh.kind === "ran" && refresh.result.changes.update,
         JSON.stringify(refresh.kind === "ran" && refresh.result),
@@ -166,6 +171,8 @@ describe("state written by incident-sync 0.1", () => {
       );
       const again = await run("up");
       expect(again.kind === "ran" && again.result.changed).toBe(false);
+      // Upgraded: nothing goes through the adapter any more, and nothing says it is deprecated.
+      expect(again.kind === "ran" && again.result.diagnostics).toEqual([]);
     },
     timeout,
   );
