@@ -3,8 +3,9 @@
 // node scripts/reliability.mjs --check
 //
 // The reliability runs that are too long for `npm test`, measured rather than repeated:
-//   1. R1 and R5 (vitest.reliability.config.mts): 100 incidents converging in one `up` through
-//      injected faults, and 20 kill -9s of `incident-sync up` at random points;
+//   1. R1, R5 and R6 (vitest.reliability.config.mts): 100 incidents converging in one `up`
+//      through injected faults, 20 kill -9s of `incident-sync up` at random points, and 12 of
+//      the README's plain `pulumi up` with checkpoints skipped and the state on S3 (moto);
 //   2. the engine tests and the drift and report tests again against an emulator whose PUT only
 //      sets lastUpdateStatus (`npm run test:sets-field`; `npm test` covers both PUT behaviours
 //      in process and in test/engine/put-status.test.ts).
@@ -84,7 +85,7 @@ const started = Date.now();
 const runs = [];
 for (const [name, command, args, env] of [
   [
-    "R1 and R5",
+    "R1, R5 and R6",
     "npx",
     ["vitest", "run", "--config", "vitest.reliability.config.mts"],
     { VITEST_JSON_REPORT: reports.long },
@@ -128,6 +129,7 @@ const record = {
   runs: runs.map(({ name, code, seconds }) => ({ name, ok: code === 0, seconds })),
   r1: line(/R1 requests at the emulator: .*/),
   r5: line(/R5 kill -9 outcomes over .*/),
+  r6: line(/R6 kill -9 on S3 over .*/),
   totals: totals.stdout.trim(),
 };
 const ok = runs.every((entry) => entry.code === 0) && totals.status === 0;

@@ -33,4 +33,4 @@ export function adoptionsAtRisk(env: NodeJS.ProcessEnv = process.env): boolean {
 
 /** The warning a run at risk prints once. */
 export const ADOPTIONS_AT_RISK_WARNING =
-  "PULUMI_SKIP_CHECKPOINTS=true: the state is written only at the end of this run, so if the run is killed the incidents it adopted are on no record, and removing their definitions later would not resolve them. `incident-sync up` skips checkpoints safely: it records new incidents in the state before applying them.";
+  "PULUMI_SKIP_CHECKPOINTS=true: the state is written at the end of this run. If the run is killed, the incidents it adopted are on no record until a run completes: run `pulumi cancel --yes` and `pulumi up` again before you remove any definition, or removing it would not resolve its incident. `incident-sync up` has no such gap: it records new incidents in the state before applying them.";
