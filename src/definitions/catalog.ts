@@ -4,7 +4,7 @@ import { z } from "zod";
 import { type AliasBudget, documentValue } from "./document-value";
 import { FileProblems } from "./file-problems";
 import { describeIssue, describeValue, type IssueText } from "./issue-message";
-import type { ParsedFile, SourceFile } from "./parse-file";
+import type { CatalogService, ParsedFile, SourceFile } from "./parsed-file";
 import { PositionIndex } from "./position";
 import { DefinitionServiceObject } from "./schema";
 import { readYamlDocuments } from "./yaml-documents";
@@ -32,15 +32,6 @@ export const ServiceCatalog = z
     description:
       "services.yaml in the definitions directory: each service id once, with the name the status page shows. Incidents may then list these services by id alone.",
   });
-
-/** A service named in the catalog, and where. */
-export interface CatalogService {
-  readonly id: string;
-  readonly name: string;
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-}
 
 /** Parses the catalog: one YAML mapping (or an empty file); every problem with its position. */
 export function parseCatalogFile(file: SourceFile): ParsedFile {

@@ -1,5 +1,5 @@
 import { quoteText } from "../api/schemas";
-import type { DefinitionIdentity, LoadedDefinition } from "./parse-file";
+import type { DefinitionIdentity, LoadedDefinition } from "./parsed-file";
 import type { Position } from "./position";
 import { compareText, type DefinitionProblem } from "./problem";
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { UserError } from "../user-error";
 import { isCatalogFile } from "./catalog";
 import { isDefinitionFile } from "./load";
-import type { SourceFile } from "./parse-file";
+import type { SourceFile } from "./parsed-file";
 
 /** Reading from git failed; the message says what to do (fetch the ref, run in a clone). */
 export class GitSourceError extends UserError {

@@ -1,9 +1,4 @@
-export {
-  CATALOG_FILES,
-  type CatalogService,
-  isCatalogFile,
-  ServiceCatalog,
-} from "./catalog";
+export { CATALOG_FILES, isCatalogFile, ServiceCatalog } from "./catalog";
 export { type GitDefinitions, GitSourceError, readDefinitionsAtRef } from "./git-source";
 export { InvalidDefinitionsError } from "./invalid-definitions-error";
 export {
@@ -20,12 +15,8 @@ export {
   loadDefinitionSources,
   loadDefinitions,
 } from "./load";
-export {
-  type LoadedDefinition,
-  type ParsedFile,
-  parseDefinitionFile,
-  type SourceFile,
-} from "./parse-file";
+export { parseDefinitionFile } from "./parse-file";
+export type { CatalogService, LoadedDefinition, ParsedFile, SourceFile } from "./parsed-file";
 export type { Position } from "./position";
 export {
   compareProblems,

@@ -2,17 +2,18 @@ import type { Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import pLimit from "p-limit";
-import { type CatalogService, isCatalogFile } from "./catalog";
+import { isCatalogFile } from "./catalog";
 import { findAliasConflicts, findDuplicates } from "./duplicates";
 import { capPerFile, type OmittedProblems } from "./file-problems";
-import {
-  type DefinitionIdentity,
-  type LoadedDefinition,
-  type ParsedFile,
-  parseDefinitionFile,
-  type SourceFile,
-} from "./parse-file";
+import { parseDefinitionFile } from "./parse-file";
 import { errorText, type ParseJob, parseJobsInParallel } from "./parse-jobs";
+import type {
+  CatalogService,
+  DefinitionIdentity,
+  LoadedDefinition,
+  ParsedFile,
+  SourceFile,
+} from "./parsed-file";
 import { compareProblems, compareText, type DefinitionProblem } from "./problem";
 import { kindOf, notRegular, type Refusal } from "./read-regular-file";
 import { nameServices } from "./service-names";

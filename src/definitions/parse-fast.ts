@@ -1,6 +1,6 @@
 import { CORE_SCHEMA, loadAll } from "js-yaml";
 import { MAX_DOCUMENTS, MAX_FILE_BYTES } from "./limits";
-import type { DefinitionIdentity, LoadedDefinition, ParsedFile, SourceFile } from "./parse-file";
+import type { DefinitionIdentity, LoadedDefinition, ParsedFile, SourceFile } from "./parsed-file";
 import { PositionIndex } from "./position";
 import { DEFINITION_KEYS, IncidentDefinition } from "./schema";
 

@@ -1,66 +1,16 @@
 import type { Document } from "yaml";
 import type { z } from "zod";
-import { type CatalogService, parseCatalogFile } from "./catalog";
+import { parseCatalogFile } from "./catalog";
 import { type AliasBudget, documentValue } from "./document-value";
-import { FileProblems, type OmittedProblems } from "./file-problems";
+import { FileProblems } from "./file-problems";
 import { describeIssue } from "./issue-message";
 import { MAX_FILE_BYTES } from "./limits";
 import { parseDefinitionFileFast } from "./parse-fast";
-import { type Position, PositionIndex } from "./position";
-import type { DefinitionProblem } from "./problem";
+import type { DefinitionIdentity, LoadedDefinition, ParsedFile, SourceFile } from "./parsed-file";
+import { PositionIndex } from "./position";
 import { IncidentDefinition } from "./schema";
 import { readYamlDocuments } from "./yaml-documents";
 import { Locator } from "./yaml-locate";
-
-/** A definitions file by its path and content; the path is only used in messages. */
-export interface SourceFile {
-  readonly path: string;
-  readonly text: string;
-  /** The services catalog (services.yaml) rather than incident definitions. */
-  readonly catalog?: boolean | undefined;
-}
-
-/** A valid definition and where it was written. */
-export interface LoadedDefinition {
-  readonly definition: IncidentDefinition;
-  readonly file: string;
-  /** 1-based index of the YAML document in the file. */
-  readonly document: number;
-  /** Where the definition starts. */
-  readonly at: Position;
-  /** Where the `id` value is. */
-  readonly idAt: Position;
-  /** Where `resource` is written, or `undefined` when it defaults to the id. */
-  readonly resourceAt: Position | undefined;
-  /** Where each item of `services` is written, in order. */
-  readonly servicesAt: readonly Position[];
-}
-
-/**
- * The id and resource name a document claims, whether or not the rest of it is valid,
- * so a clash is reported together with the document's other problems.
- */
-export interface DefinitionIdentity {
-  readonly file: string;
-  readonly id: string;
-  readonly idAt: Position;
-  /** The resource name (the id when not written), or `undefined` when it is invalid. */
-  readonly resource: string | undefined;
-  /** Where `resource` is written, or `undefined` when it defaults to the id. */
-  readonly resourceAt: Position | undefined;
-}
-
-export interface ParsedFile {
-  readonly definitions: LoadedDefinition[];
-  /** The identity of every document with a valid id, valid or not otherwise. */
-  readonly identities: DefinitionIdentity[];
-  /** Problems in file order: at most `MAX_PROBLEMS_PER_FILE`, then one `too-many-problems`. */
-  readonly problems: DefinitionProblem[];
-  /** What the `too-many-problems` problem counts, if there is one. */
-  readonly omitted?: OmittedProblems | undefined;
-  /** The services the file names, when it is the services catalog. */
-  readonly catalog?: readonly CatalogService[] | undefined;
-}
 
 /**
  * Parses every YAML document of one file into a definition, collecting every problem

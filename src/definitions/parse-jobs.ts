@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { type ParsedFile, parseDefinitionFile } from "./parse-file";
+import { parseDefinitionFile } from "./parse-file";
+import type { ParsedFile } from "./parsed-file";
 import type { ProblemCode } from "./problem";
 import { type Refusal, readRegularFile } from "./read-regular-file";
 

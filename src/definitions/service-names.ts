@@ -1,6 +1,6 @@
 import { quoteText } from "../api/schemas";
-import { CATALOG_FILES, type CatalogService } from "./catalog";
-import type { LoadedDefinition } from "./parse-file";
+import { CATALOG_FILES } from "./catalog";
+import type { CatalogService, LoadedDefinition } from "./parsed-file";
 import type { Position } from "./position";
 import type { DefinitionProblem } from "./problem";
 

@@ -1,27 +1,14 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { buildOpenApiDocument } from "../api/openapi";
+import type { AppContext } from "./app-context";
 import { settleRequestBody } from "./connection";
-import type { EmulatorControl } from "./control";
-import { ConnectionResetFault, type FaultInjector } from "./faults";
+import { ConnectionResetFault } from "./faults";
 import { ErrorResponse, reasonPhrase } from "./http-error";
-import type { RequestCounter } from "./request-stats";
 import { controlApi } from "./routes/control-api";
 import { CONTROL_OPENAPI } from "./routes/control-routes";
 import { publicApi } from "./routes/public-api";
 import { SeedError } from "./seed";
-import type { Stores } from "./store";
-
-export interface AppContext {
-  stores: Stores;
-  control: EmulatorControl;
-  faults: FaultInjector;
-  requests: RequestCounter;
-  adminToken: string;
-  now: () => Date;
-  /** Receives unexpected errors (bugs); the client only sees a generic 500. */
-  onInternalError: (error: unknown) => void;
-}
 
 function errorResponse(status: number, message: string, headers: Record<string, string> = {}) {
   return Response.json(

@@ -1,4 +1,4 @@
-import type { LoadedDefinition } from "../definitions/parse-file";
+import type { LoadedDefinition } from "../definitions/parsed-file";
 import type { DefinitionProblem } from "../definitions/problem";
 import { belongsToStack } from "../definitions/schema";
 import { diffDefinitions } from "./diff";

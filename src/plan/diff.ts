@@ -1,4 +1,4 @@
-import type { LoadedDefinition } from "../definitions/parse-file";
+import type { LoadedDefinition } from "../definitions/parsed-file";
 import { compareText } from "../definitions/problem";
 import type { IncidentDefinition } from "../definitions/schema";
 import { declarationOf, diffDeclarations } from "../incident";

@@ -24,12 +24,8 @@ export {
 } from "./errors/collect";
 export { ReportComparison } from "./errors/compare";
 export { PreviousReportError, readPreviousReport } from "./errors/previous-report";
-export {
-  ERROR_REPORT_FORMATS,
-  type ErrorReportFormat,
-  type ErrorReportOutcome,
-  writeErrorReport,
-} from "./errors/render";
+export { type ErrorReportOutcome, writeErrorReport } from "./errors/render";
+export { ERROR_REPORT_FORMATS, type ErrorReportFormat } from "./errors/report-input";
 export {
   ERROR_REPORT_KIND,
   ErrorReport,

@@ -6,7 +6,12 @@ import {
   type HeartbeatStats,
   heartbeatEventTime,
 } from "../schemas";
-import type { HeartbeatEventsWindow } from "./heartbeats";
+
+/** Every event of a window, newest first, each once; `stats` as of the first call. */
+export interface HeartbeatEventsWindow {
+  events: HeartbeatEvent[];
+  stats?: HeartbeatStats;
+}
 
 interface Walk {
   /** Encoded path of the events operation, for error messages. */

@@ -1,13 +1,7 @@
 import { z } from "zod";
 import { buildPath, ROUTES } from "../routes";
-import {
-  HEARTBEAT_EVENTS_LIMIT_MAX,
-  type HeartbeatEvent,
-  type HeartbeatEventsResponse,
-  type HeartbeatStats,
-  PathId,
-} from "../schemas";
-import { walkEvents } from "./events-walk";
+import { HEARTBEAT_EVENTS_LIMIT_MAX, type HeartbeatEventsResponse, PathId } from "../schemas";
+import { type HeartbeatEventsWindow, walkEvents } from "./events-walk";
 import { checkRequest, TimeInput, target } from "./request-checks";
 import type { Transport } from "./transport";
 
@@ -19,12 +13,6 @@ export interface HeartbeatEventsOptions {
   endTime?: string | Date;
   /** At most 10 (spec 4.3). Server default: 10. */
   limit?: number;
-}
-
-/** Every event of a window, newest first, each once; `stats` as of the first call. */
-export interface HeartbeatEventsWindow {
-  events: HeartbeatEvent[];
-  stats?: HeartbeatStats;
 }
 
 /** Progress of `eventsBetween`: one call per page. */

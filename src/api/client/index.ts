@@ -4,12 +4,8 @@ export type {
   ErrorGroupsApi,
   ErrorGroupsOptions,
 } from "./error-groups";
-export type {
-  EventsWalkOptions,
-  HeartbeatEventsOptions,
-  HeartbeatEventsWindow,
-  HeartbeatsApi,
-} from "./heartbeats";
+export type { HeartbeatEventsWindow } from "./events-walk";
+export type { EventsWalkOptions, HeartbeatEventsOptions, HeartbeatsApi } from "./heartbeats";
 export type { IncidentsApi } from "./incidents";
 export type { ClientOptions, RetryEvent, RetryOptions } from "./options";
 export { THROTTLED_RETRIES_MAX } from "./retry-policy";

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { PUT_STATUS_ENV, PUT_STATUSES } from "../../emulator/put-status";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
+import type { EmulatorFlags } from "./emulator";
 
 function integer(name: string, min: number, max: number) {
   return (value: string): number => {
@@ -21,24 +22,6 @@ function rate(name: string) {
     }
     return parsed;
   };
-}
-
-/** The emulator's flags as commander parses them. */
-export interface EmulatorFlags {
-  host: string;
-  port: number;
-  data?: string;
-  seed: string;
-  adminToken?: string;
-  latency: number;
-  jitter: number;
-  failRate: number;
-  rateLimitEvery: number;
-  rateLimitBurst: number;
-  retryAfter: number;
-  resetRate: number;
-  putStatus?: (typeof PUT_STATUSES)[number];
-  format: "text" | "json";
 }
 
 /** One of PUT_STATUSES; an empty value (an unset variable in a CI file) means the default. */

@@ -1,8 +1,26 @@
 import { type RunningEmulator, startEmulator } from "../../emulator";
+import type { PUT_STATUSES } from "../../emulator/put-status";
 import { ExitCode } from "../exit-codes";
 import type { CommandIo } from "../io";
 import { UsageError } from "../usage-error";
-import type { EmulatorFlags } from "./emulator-command";
+
+/** The emulator's flags as commander parses them. */
+export interface EmulatorFlags {
+  host: string;
+  port: number;
+  data?: string;
+  seed: string;
+  adminToken?: string;
+  latency: number;
+  jitter: number;
+  failRate: number;
+  rateLimitEvery: number;
+  rateLimitBurst: number;
+  retryAfter: number;
+  resetRate: number;
+  putStatus?: (typeof PUT_STATUSES)[number];
+  format: "text" | "json";
+}
 
 /** The line printed once the server listens; the key shown is the seed's demo key. */
 function startedLine(running: RunningEmulator, options: EmulatorFlags): string {

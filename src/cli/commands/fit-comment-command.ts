@@ -1,12 +1,7 @@
 import { Command, InvalidArgumentError } from "commander";
 import { GITHUB_COMMENT_MAX } from "../../markdown";
 import { action } from "../run-command";
-
-export interface FitCommentFlags {
-  maxLength: number;
-  link?: string;
-  out?: string;
-}
+import type { FitCommentFlags } from "./fit-comment";
 
 function positiveInteger(value: string): number {
   const parsed = Number(value);

@@ -5,7 +5,13 @@ import { fitComment } from "../../markdown";
 import { openSink } from "../../reports/shared/output";
 import { ExitCode } from "../exit-codes";
 import type { CommandIo } from "../io";
-import type { FitCommentFlags } from "./fit-comment-command";
+
+/** The flags of `fit-comment` as commander parses them. */
+export interface FitCommentFlags {
+  maxLength: number;
+  link?: string;
+  out?: string;
+}
 
 export async function runFitComment(
   file: string,

@@ -3,9 +3,7 @@ import { type ApiFlags, addApiOptions } from "../api-options";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
 import { stackOption } from "../stack-option";
-
-const PLAN_FORMATS = ["text", "markdown", "json"] as const;
-export type PlanFormat = (typeof PLAN_FORMATS)[number];
+import { PLAN_FORMATS, type PlanFormat } from "./plan-options";
 
 interface PlanFlags extends ApiFlags {
   base: string;

@@ -6,8 +6,8 @@ import { ExitCode } from "../exit-codes";
 import { jsonOutput } from "../formats";
 import type { CommandIo } from "../io";
 import { DefinitionsDir } from "./definitions-dir";
-import type { PlanFormat } from "./plan-command";
 import type { EvidenceItem, EvidenceSource } from "./plan-evidence";
+import type { PlanFormat } from "./plan-options";
 
 export interface PlanOptions {
   /** The definitions directory in the working tree, relative to the working directory. */

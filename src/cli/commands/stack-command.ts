@@ -1,30 +1,8 @@
 import { Command, Option } from "commander";
-import type { StackOperation } from "../../engine/project-stack";
-import { type ApiFlags, addApiOptions } from "../api-options";
+import { addApiOptions } from "../api-options";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
-
-/** Formats of `up`, `preview` and `refresh`. */
-const STACK_FORMATS = ["text", "json", "markdown"] as const;
-export type StackFormat = (typeof STACK_FORMATS)[number];
-
-export interface StackCommandFlags extends ApiFlags {
-  project: string;
-  stack: string;
-  state?: string;
-  emulator?: string | boolean;
-  enforce?: "observed" | "always";
-  readBack?: "all" | "open";
-  format: StackFormat;
-  continueOnError: boolean;
-  refresh?: boolean;
-  expectNoChanges?: boolean;
-  /** cancel: also the lock of a run that still runs on this machine. */
-  force?: boolean;
-}
-
-/** The engine operations with a command of their own (`destroy` is Pulumi's). */
-export type Operation = Exclude<StackOperation, "destroy">;
+import { type Operation, STACK_FORMATS, type StackCommandFlags } from "./stack-options";
 
 const DESCRIPTIONS: Record<Operation, string> = {
   up: "Apply the definitions to the status page with the Pulumi engine (pulumi up of the project).",

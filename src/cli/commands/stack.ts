@@ -19,7 +19,7 @@ import { ExitCode } from "../exit-codes";
 import type { CommandIo } from "../io";
 import { redact } from "../redact";
 import { UsageError } from "../usage-error";
-import type { Operation, StackCommandFlags } from "./stack-command";
+import type { Operation, StackCommandFlags } from "./stack-options";
 
 /**
  * Runs `up`, `preview` or `refresh` and prints its result; resolves to the exit code. On

@@ -2,9 +2,7 @@ import { Command } from "commander";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
 import { stackOption } from "../stack-option";
-
-const VALIDATE_FORMATS = ["text", "json", "github"] as const;
-export type ValidateFormat = (typeof VALIDATE_FORMATS)[number];
+import { VALIDATE_FORMATS, type ValidateFormat } from "./validate-options";
 
 /** `incident-sync validate [dir]`; the work is in `./validate`, loaded when the command runs. */
 export function validateCommand(): Command {

@@ -10,7 +10,7 @@ import { jsonOutput, plural } from "../formats";
 import { githubAnnotation } from "../github-annotations";
 import type { CommandIo } from "../io";
 import { DefinitionsDir } from "./definitions-dir";
-import type { ValidateFormat } from "./validate-command";
+import type { ValidateFormat } from "./validate-options";
 
 export interface ValidateOptions {
   /** The definitions directory, relative to the working directory. */

@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import { honoPath, PUBLIC_ROUTES, ROUTES, type Route } from "../../api/routes";
-import type { AppContext } from "../app";
+import type { AppContext } from "../app-context";
 import { PUBLIC_BODY_LIMIT, pathParam, readJsonBody, readQuery } from "../request-input";
 import { DAY_MS } from "../time";
 import { type AccountEnv, apiKeyAuth } from "./auth";

@@ -2,7 +2,7 @@ import { histogram } from "../html/chart-data";
 import { errorGroupColumns } from "../html/error-group-columns";
 import { type Column, chartSlot, staticTable, tableSlot, tableSpec } from "../html/table-data";
 import { esc, htmlPage } from "../shared/html";
-import type { ErrorReportInput } from "./render";
+import type { ErrorReportInput } from "./report-input";
 import type { ErrorReportGroup } from "./report-schema";
 import { leftOutLine, summaryOf, topGroups } from "./summary";
 

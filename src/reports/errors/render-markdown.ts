@@ -1,5 +1,5 @@
 import { mdCode, mdTable } from "../../markdown";
-import type { ErrorReportInput } from "./render";
+import type { ErrorReportInput } from "./report-input";
 import type { ErrorReportGroup } from "./report-schema";
 import { leftOutLine, summaryOf, topGroups } from "./summary";
 

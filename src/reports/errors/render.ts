@@ -1,34 +1,9 @@
-import type { ErrorGroup } from "../../api/schemas";
 import { writeCsv } from "../shared/csv-writer";
-import type { ReportSink } from "../shared/output";
-import type { CollectStats } from "./collect";
-import type { ReportComparison } from "./compare";
 import { renderErrorHtml } from "./render-html";
 import { renderErrorMarkdown } from "./render-markdown";
-import { ERROR_REPORT_KIND, type ErrorReport, type ErrorReportGroup } from "./report-schema";
+import type { ErrorReportInput } from "./report-input";
+import { ERROR_REPORT_KIND, type ErrorReportGroup } from "./report-schema";
 import { sum, summaryOf } from "./summary";
-
-export const ERROR_REPORT_FORMATS = ["md", "csv", "json", "html"] as const;
-export type ErrorReportFormat = (typeof ERROR_REPORT_FORMATS)[number];
-
-export interface ErrorReportInput {
-  format: ErrorReportFormat;
-  sink: ReportSink;
-  groups: AsyncIterable<ErrorGroup>;
-  stats: CollectStats;
-  checks: readonly string[];
-  details: boolean;
-  comparison?: { previous: ErrorReport; compare: ReportComparison };
-  /** Markdown and HTML: only the `top` most recently seen groups (all when undefined). */
-  top?: number;
-  now?: Date;
-  /**
-   * The `error` member that closes a streamed JSON report when reading fails after groups
-   * were written, so the document stays well-formed and says it is incomplete.
-   * @default { message }
-   */
-  describeError?: (error: unknown) => unknown;
-}
 
 /** What was written, for the command's closing line on stderr. */
 export interface ErrorReportOutcome {

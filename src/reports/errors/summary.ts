@@ -1,4 +1,4 @@
-import type { ErrorReportInput } from "./render";
+import type { ErrorReportInput } from "./report-input";
 import type { ErrorReport, ErrorReportGroup } from "./report-schema";
 
 export function sum(counts: Record<string, number>): number {

@@ -1,0 +1,69 @@
+import type { OmittedProblems } from "./file-problems";
+import type { Position } from "./position";
+import type { DefinitionProblem } from "./problem";
+import type { IncidentDefinition } from "./schema";
+
+/*
+ * A definitions file as read, and what parsing it yields: the vocabulary of parse-file.ts,
+ * which picks a parser, and of the parsers it picks (parse-fast.ts and catalog.ts). The
+ * catalog's services are named here too, since a parsed file carries them.
+ */
+
+/** A definitions file by its path and content; the path is only used in messages. */
+export interface SourceFile {
+  readonly path: string;
+  readonly text: string;
+  /** The services catalog (services.yaml) rather than incident definitions. */
+  readonly catalog?: boolean | undefined;
+}
+
+/** A valid definition and where it was written. */
+export interface LoadedDefinition {
+  readonly definition: IncidentDefinition;
+  readonly file: string;
+  /** 1-based index of the YAML document in the file. */
+  readonly document: number;
+  /** Where the definition starts. */
+  readonly at: Position;
+  /** Where the `id` value is. */
+  readonly idAt: Position;
+  /** Where `resource` is written, or `undefined` when it defaults to the id. */
+  readonly resourceAt: Position | undefined;
+  /** Where each item of `services` is written, in order. */
+  readonly servicesAt: readonly Position[];
+}
+
+/**
+ * The id and resource name a document claims, whether or not the rest of it is valid,
+ * so a clash is reported together with the document's other problems.
+ */
+export interface DefinitionIdentity {
+  readonly file: string;
+  readonly id: string;
+  readonly idAt: Position;
+  /** The resource name (the id when not written), or `undefined` when it is invalid. */
+  readonly resource: string | undefined;
+  /** Where `resource` is written, or `undefined` when it defaults to the id. */
+  readonly resourceAt: Position | undefined;
+}
+
+export interface ParsedFile {
+  readonly definitions: LoadedDefinition[];
+  /** The identity of every document with a valid id, valid or not otherwise. */
+  readonly identities: DefinitionIdentity[];
+  /** Problems in file order: at most `MAX_PROBLEMS_PER_FILE`, then one `too-many-problems`. */
+  readonly problems: DefinitionProblem[];
+  /** What the `too-many-problems` problem counts, if there is one. */
+  readonly omitted?: OmittedProblems | undefined;
+  /** The services the file names, when it is the services catalog. */
+  readonly catalog?: readonly CatalogService[] | undefined;
+}
+
+/** A service named in the catalog, and where. */
+export interface CatalogService {
+  readonly id: string;
+  readonly name: string;
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
