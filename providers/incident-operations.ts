@@ -10,14 +10,12 @@ import {
   type MonitoringClient,
   NotFoundError,
 } from "../src/api";
-import { CATALOG_FILES, readServiceNames } from "../src/definitions/catalog";
-import { IncidentDefinition } from "../src/definitions/schema";
 import {
   API_KEY_SETTING,
+  checkDeclaration,
   clientOptionsOf,
   configKey,
   decideApply,
-  declarationOf,
   type IncidentDeclaration,
   type LiveStatus,
   liveStatusObserved,
@@ -29,8 +27,8 @@ import {
   reopenWithoutFlagMessage,
   requestOf,
   type StackSettings,
+  servicesNamedFromCatalog,
   statusToSend,
-  UnnamedServiceError,
   unnamedServices,
   unnamedServicesMessage,
   updateForState,
@@ -117,27 +115,9 @@ export async function check(
   olds: Partial<IncidentInputs>,
   news: Record<string, unknown>,
 ): Promise<pulumi.dynamic.CheckResult<IncidentInputs>> {
-  const parsed = IncidentDefinition.safeParse({
-    id: news.incidentId,
-    name: news.name,
-    severity: news.severity,
-    status: news.status,
-    services: news.services,
-    onRemove: news.onRemove,
-    duration: news.duration,
-    reopen: news.reopen,
-  });
-  if (!parsed.success) {
-    return {
-      failures: parsed.error.issues.map((issue) => {
-        const [first, ...rest] = issue.path.map(String);
-        const property = first === "id" ? "incidentId" : (first ?? "incidentId");
-        const where = rest.length > 0 ? ` (at ${rest.join(".")})` : "";
-        return { property, reason: `${issue.message}${where}` };
-      }),
-    };
-  }
-  const declaration = declarationOf(parsed.data);
+  const checked = checkDeclaration(news);
+  if ("failures" in checked) return { failures: checked.failures };
+  const { declaration } = checked;
   declaredInThisRun.add(declaration.incidentId);
   const unnamed = unnamedServices(declaration.services);
   if (unnamed.length > 0) {
@@ -328,7 +308,7 @@ function projectRoot(): string {
 /**
  * State written before service names were required (0.1, 0.2) may hold a service without one,
  * and a deleted definition cannot give it: the services catalog of the definitions directory
- * (the plugin runs in the project directory) names it, else the PUT says what is missing.
+ * (the plugin runs in the project directory) names it.
  */
 async function withCatalogNames(
   session: ProviderSession,
@@ -336,18 +316,10 @@ async function withCatalogNames(
 ): Promise<IncidentState> {
   if (unnamedServices(props.services).length === 0) return props;
   const dir = resolve(projectRoot(), session.settings?.definitionsDir ?? "incidents");
-  const names = await readServiceNames(dir);
-  const services = props.services.map((service) => {
-    const name = service.name ?? names.get(service.id);
-    return name === undefined ? service : { id: service.id, name };
-  });
-  const missing = unnamedServices(services);
-  if (missing.length > 0) {
-    throw new UnnamedServiceError(
-      `${unnamedServicesMessage(props.incidentId, missing)} Its state was written by an older incident-sync, and the services catalog ${join(dir, CATALOG_FILES[0] ?? "")} names none of them.`,
-    );
-  }
-  return { ...props, services };
+  return {
+    ...props,
+    services: await servicesNamedFromCatalog(props.incidentId, props.services, dir),
+  };
 }
 
 /**

@@ -1,7 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { IncidentStatus, Severity } from "../src/api";
-import { DEFAULT_ON_REMOVE } from "../src/definitions/schema";
-import type { IncidentService, Observation } from "../src/incident";
+import { DEFAULT_ON_REMOVE, type IncidentService, type Observation } from "../src/incident";
 import { PACKAGE_VERSION } from "../src/package-version";
 import type { IncidentInputs, IncidentState, ProviderSession } from "./incident-operations";
 

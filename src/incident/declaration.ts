@@ -1,5 +1,7 @@
+import { join } from "node:path";
 import type { IncidentRequest, IncidentStatus, Severity } from "../api/schemas";
-import type { IncidentDefinition } from "../definitions/schema";
+import { CATALOG_FILES, readServiceNames } from "../definitions/catalog";
+import { DEFAULT_ON_REMOVE, IncidentDefinition } from "../definitions/schema";
 import { UserError } from "../user-error";
 
 /**
@@ -42,6 +44,46 @@ export function declarationOf(definition: IncidentDefinition): IncidentDeclarati
     ...(definition.duration === undefined ? {} : { duration: definition.duration }),
     ...(definition.reopen === undefined ? {} : { reopen: definition.reopen }),
   };
+}
+
+/** The onRemove of a declaration that does not say: the definitions' default. */
+export { DEFAULT_ON_REMOVE };
+
+/** A provider input the definition's rules refuse, named by the input property it is about. */
+export interface DeclarationFailure {
+  property: string;
+  reason: string;
+}
+
+/**
+ * Provider inputs checked by the definition's own rules, as the provider's `check` needs
+ * them: the declaration, or each problem named by its input property (`incidentId` where the
+ * definition says `id`). An `Incident` declared in code passes the same rules as a YAML one.
+ */
+export function checkDeclaration(
+  news: Record<string, unknown>,
+): { declaration: IncidentDeclaration } | { failures: DeclarationFailure[] } {
+  const parsed = IncidentDefinition.safeParse({
+    id: news.incidentId,
+    name: news.name,
+    severity: news.severity,
+    status: news.status,
+    services: news.services,
+    onRemove: news.onRemove,
+    duration: news.duration,
+    reopen: news.reopen,
+  });
+  if (!parsed.success) {
+    return {
+      failures: parsed.error.issues.map((issue) => {
+        const [first, ...rest] = issue.path.map(String);
+        const property = first === "id" ? "incidentId" : (first ?? "incidentId");
+        const where = rest.length > 0 ? ` (at ${rest.join(".")})` : "";
+        return { property, reason: `${issue.message}${where}` };
+      }),
+    };
+  }
+  return { declaration: declarationOf(parsed.data) };
 }
 
 /** The services of a declaration that have no name, which a PUT body cannot be built without. */
@@ -95,4 +137,28 @@ export function requestOf(
   if (options.status !== undefined) request.lastUpdateStatus = options.status;
   if (declaration.duration !== undefined) request.duration = declaration.duration;
   return request;
+}
+
+/**
+ * The services of state written before service names were required (0.1, 0.2), named from the
+ * services catalog of the definitions directory `dir`, since a deleted definition cannot name
+ * them. Throws `UnnamedServiceError`, naming the catalog, for any it does not name either.
+ */
+export async function servicesNamedFromCatalog(
+  incidentId: string,
+  services: readonly IncidentService[],
+  dir: string,
+): Promise<IncidentService[]> {
+  const names = await readServiceNames(dir);
+  const named = services.map((service) => {
+    const name = service.name ?? names.get(service.id);
+    return name === undefined ? service : { id: service.id, name };
+  });
+  const missing = unnamedServices(named);
+  if (missing.length > 0) {
+    throw new UnnamedServiceError(
+      `${unnamedServicesMessage(incidentId, missing)} Its state was written by an older incident-sync, and the services catalog ${join(dir, CATALOG_FILES[0] ?? "")} names none of them.`,
+    );
+  }
+  return named;
 }
