@@ -61,12 +61,14 @@ interface JobRun {
 let jobRuns = 0;
 
 /**
- * The kit's shell steps, run as a GitHub runner would run them (bash -eo pipefail, the job's
+ * The kit's shell steps, run as a GitHub runner would run them (`bash -e`, its default for a
+ * `run:` without `shell:`; the job's
  * and the step's env, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files), on a copy of this checkout.
  * The actions are stood in for by what they install: checkout (the copy), setup-node (Node 24
  * on PATH), pulumi/actions (the CLI that `npm run engine` builds, whose version the step pins);
  * `npm ci` by the same install without the download; comments by the file they would post.
- * Steps with an `if:` are left out: the runner decides those from outcomes.
+ * Steps with an `if:` other than `always()` are left out: the runner decides those from
+ * outcomes.
  */
 async function runJob(
   jobDef: Job,
@@ -86,7 +88,7 @@ async function runJob(
     Object.entries(jobDef.env ?? {}).map(([k, v]) => [k, expand(v, context)]),
   );
   for (const step of jobDef.steps) {
-    if (step.uses || step.run === "npm ci" || step.if) continue;
+    if (step.uses || step.run === "npm ci" || (step.if && step.if !== "always()")) continue;
     const env = {
       PATH: path,
       HOME: context.HOME ?? "",
@@ -100,7 +102,7 @@ async function runJob(
       ),
     };
     const script = expand(step.run ?? "", context);
-    const result = await sh(`set -eo pipefail\n${script}`, cwd, env);
+    const result = await sh(`set -e\n${script}`, cwd, env);
     steps.push({ step: step.name ?? step.run ?? "", code: result.code, output: result.output });
     if (result.code !== 0) break;
   }
@@ -182,7 +184,9 @@ describe("the pipeline kit's shell steps, dry-run against a self-managed file ba
         ["Validate once more before touching the status page", 0],
         ["Log in to the state backend and select the stack", 0],
         ["Apply", 0],
+        ["Report in the job summary", 0],
       ]);
+      expect(run.outputs).toContain("exit=0");
       expect(run.summary).toContain("### incident-sync up on stack `prod`");
       expect(run.summary).toContain("inc-checkout-latency");
       expect(run.summary).not.toContain(emulator.demo.apiKey);
@@ -299,7 +303,13 @@ describe("the pipeline kit's shell steps, dry-run against a self-managed file ba
           'if [ "$1" = run ]; then',
           `  [ -d ${JSON.stringify(artifacts)}/"$5" ] || { echo "no artifact $5" >&2; exit 1; }`,
           `  mkdir -p "$7" && cp -R ${JSON.stringify(artifacts)}/"$5"/. "$7"/`,
-          'elif [ "$1" = api ]; then echo "$STUB_HEAD"; fi',
+          'elif [ "$1" = api ]; then',
+          '  case "$2" in',
+          `    */artifacts) { ls ${JSON.stringify(artifacts)} 2>/dev/null | grep -c incident-sync-plan-comment; } || true ;;`,
+          '    */pulls/42) echo "$STUB_HEAD" ;;',
+          `    *) echo "${"c".repeat(40)}" ;;`,
+          "  esac",
+          "fi",
           "",
         ].join("\n"),
       );
@@ -310,7 +320,10 @@ describe("the pipeline kit's shell steps, dry-run against a self-managed file ba
         if (artifact !== undefined) {
           mkdirSync(join(artifacts, "incident-sync-plan-comment"), { recursive: true });
           writeFileSync(join(artifacts, "incident-sync-plan-comment", "pull-request"), artifact);
-          writeFileSync(join(artifacts, "incident-sync-plan-comment", "comment.md"), "the plan\n");
+          writeFileSync(
+            join(artifacts, "incident-sync-plan-comment", "comment.md"),
+            "the plan, cc @team\n",
+          );
         }
         const cwd = mkdtempSync(join(root, "comment-"));
         const run = await runJob(
@@ -330,13 +343,21 @@ describe("the pipeline kit's shell steps, dry-run against a self-managed file ba
       const posted = await post("42\n", "a".repeat(40));
       expect(codes(posted.run)).toEqual([["Fetch the comment the pull request's run rendered", 0]]);
       expect(posted.run.outputs).toBe("number=42\n");
+      // Posted as rendered, except that no mention can notify anyone.
       expect(readFileSync(join(posted.cwd, "plan-comment", "comment.md"), "utf8")).toBe(
-        "the plan\n",
+        "the plan, cc @\u200dteam\n",
       );
-      expect(readFileSync(calls, "utf8").split("\n").slice(0, 2)).toEqual([
+      expect(readFileSync(calls, "utf8").split("\n").slice(0, 3)).toEqual([
+        `api repos/acme/status/actions/runs/1001/artifacts --jq [.artifacts[] | select(.name == "incident-sync-plan-comment")] | length`,
         "run download 1001 --name incident-sync-plan-comment --dir plan-comment",
         "api repos/acme/status/pulls/42 --jq .head.sha",
       ]);
+
+      // Another pull request's number in the artifact: its head is not the run's commit.
+      const other = await post("43\n", "a".repeat(40));
+      expect(other.run.steps[0]?.code).toBe(0);
+      expect(other.run.steps[0]?.output).toContain("Pull request #43 is at cccc");
+      expect(other.run.outputs).toBe("");
 
       // The pull request moved on: its newer run posts, this one does not.
       const moved = await post("42\n", "b".repeat(40));
@@ -355,7 +376,7 @@ describe("the pipeline kit's shell steps, dry-run against a self-managed file ba
       // An artifact naming anything but a number is refused.
       const forged = await post("42; echo owned\n", "a".repeat(40));
       expect(forged.run.steps[0]?.code).toBe(1);
-      expect(forged.run.steps[0]?.output).not.toContain("owned\n");
+      expect(forged.run.steps[0]?.output).toContain("names no pull request number");
       expect(forged.run.outputs).toBe("");
     },
     timeout,

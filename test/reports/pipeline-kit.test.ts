@@ -181,7 +181,7 @@ describe("the GitHub pipeline kit", () => {
     expect((await workflow("incidents-pull-request.yml")).name).toBe("incidents / pull request");
   });
 
-  test("the merge workflow runs incident-sync up on main for each stack in order, one at a time, the report in the job summary", async () => {
+  test("the merge workflow runs incident-sync up on main for each stack in order, one at a time, the report in the job summary and kept whole", async () => {
     const flow = (await workflow("incidents-apply.yml")) as Workflow & {
       concurrency: Record<string, unknown>;
       jobs: Record<string, Job & { strategy?: Record<string, unknown>; environment?: string }>;
@@ -205,14 +205,45 @@ describe("the GitHub pipeline kit", () => {
     });
     expect(up.environment).toBe(`incidents-${expression("matrix.stack")}`);
     expect(up.env?.PULUMI_STACK).toBe(expression("matrix.stack"));
-    const apply = up.steps.at(-1)?.run ?? "";
-    expect(apply).toContain(
+    const step = (name: string) => up.steps.find((s) => s.name === name);
+    expect(step("Apply")?.run).toContain(
       'npx incident-sync up --stack "$PULUMI_STACK" --format markdown > up.md',
     );
-    expect(apply).toContain(
-      'npx incident-sync fit-comment up.md --link "$RUN_URL" >> "$GITHUB_STEP_SUMMARY"',
-    );
-    expect(apply).toContain('exit "$code"');
+    // The whole report kept with the run, whatever happened; the summary links to it.
+    expect(step("Keep the whole report with the run")).toMatchObject({
+      if: "always()",
+      with: { path: "up.md" },
+    });
+    expect(step("Report in the job summary")).toMatchObject({
+      if: "always()",
+      run: 'npx incident-sync fit-comment up.md --link "$FULL_URL" >> "$GITHUB_STEP_SUMMARY"',
+    });
+    expect(step("Fail when the apply failed")?.if).toBe("steps.apply.outputs.exit != '0'");
+  });
+
+  test("the scheduled checks never wait on the apply's approval gate, and nothing can cancel an apply", async () => {
+    const all = (await allWorkflows()) as [
+      string,
+      Workflow & {
+        concurrency?: Record<string, unknown>;
+        jobs: Record<string, Job & { environment?: string; concurrency?: { group: string } }>;
+      },
+    ][];
+    const flows = Object.fromEntries(all);
+    const stack = expression("matrix.stack");
+    expect(flows["incidents-apply.yml"]?.jobs.up?.environment).toBe(`incidents-${stack}`);
+    expect(flows["incidents-drift.yml"]?.jobs.drift?.environment).toBe(`incidents-${stack}-checks`);
+    expect(flows["incidents-state.yml"]?.jobs.state?.environment).toBe(`incidents-${stack}-checks`);
+    // The apply's only group is its workflow's, which no other workflow or job takes.
+    const applyGroup = flows["incidents-apply.yml"]?.concurrency?.group;
+    expect(flows["incidents-apply.yml"]?.jobs.up?.concurrency).toBeUndefined();
+    for (const [file, flow] of all) {
+      if (file === "incidents-apply.yml") continue;
+      expect(flow.concurrency?.group, file).not.toBe(applyGroup);
+      for (const job of Object.values(flow.jobs)) {
+        expect(job.concurrency?.group, file).not.toBe(applyGroup);
+      }
+    }
   });
 
   test("every workflow takes Node from .nvmrc and pins the Pulumi CLI that npm run engine builds", async () => {
@@ -246,8 +277,15 @@ describe("the GitHub pipeline kit", () => {
     expect(fail?.if).toBe("steps.drift.outputs.exit != '0'");
     expect(fail?.run).toContain("exit 1");
 
+    const perStack = { stack: expression(`fromJSON(vars.INCIDENT_STACKS || '["prod"]')`) };
+    expect((flow.jobs.drift as Job & { strategy?: { matrix?: unknown } }).strategy?.matrix).toEqual(
+      perStack,
+    );
     const state = await workflow("incidents-state.yml");
     expect(state.on.schedule).toEqual([{ cron: "30 * * * *" }]);
+    expect(
+      (state.jobs.state as Job & { strategy?: { matrix?: unknown } }).strategy?.matrix,
+    ).toEqual(perStack);
     const check = state.jobs.state!.steps.at(-1)?.run ?? "";
     expect(check).toContain(
       'pulumi preview --refresh --expect-no-changes --suppress-outputs --diff --stack "$PULUMI_STACK"',
@@ -352,6 +390,6 @@ describe("the GitHub pipeline kit", () => {
     expect(lines(stackStep(apply, "up"))).toEqual(block("stack"));
     expect(lines(stackStep(pullRequest, "preview"))).toEqual(block("stack"));
     expect(lines(stackStep(state, "state"))).toEqual(block("stack"));
-    expect(lines(apply.jobs.up?.steps.at(-1))).toEqual(block("apply"));
+    expect(lines(apply.jobs.up?.steps.find((s) => s.name === "Apply"))).toEqual(block("apply"));
   });
 });
