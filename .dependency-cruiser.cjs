@@ -34,6 +34,12 @@ module.exports = {
       to: { circular: true },
     },
     below(
+      "leaves-import-nothing",
+      "The leaves import nothing of this project (the package version reads the package root).",
+      "^src/(user-error|markdown|package-version|package-root)\\.ts$",
+      "^(src/(?!package-root\\.ts$)|providers/|index\\.ts$)",
+    ),
+    below(
       "api-is-the-base",
       "src/api imports nothing of this project but the leaves.",
       "^src/api/",
