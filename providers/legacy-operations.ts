@@ -6,6 +6,7 @@ import type {
   ProviderSession,
 } from "./incident-operations";
 import * as operations from "./incident-operations";
+import { LEGACY_DEPRECATION } from "./legacy-deprecation";
 
 /**
  * The operations as the provider stored by incident-sync 0.1 calls them, under the package
@@ -13,12 +14,6 @@ import * as operations from "./incident-operations";
  * without the provider's session, `update` without the old state. Resources written by 0.1
  * call these on refresh and delete until an `up` stores the current provider.
  */
-
-/** The release that removes this adapter, and with it the handling of 0.1 state. */
-export const LEGACY_REMOVAL_RELEASE = "0.4.0";
-
-/** What a run that goes through 0.1 state is told, once per provider process. */
-export const LEGACY_DEPRECATION = `incident-sync: deprecated: this stack's state was written by incident-sync 0.1, which ${LEGACY_REMOVAL_RELEASE} will no longer read. Upgrade it: run \`incident-sync up\` (or one plain \`pulumi up\`) once, before removing any definition; every resource then stores the current provider.`;
 
 // This module is loaded only by a provider stored in 0.1 state: its loading is the one sign.
 process.stderr.write(`${LEGACY_DEPRECATION}\n`);

@@ -91,7 +91,7 @@ export function summarizeEvents(events: readonly EngineEvent[]): EngineRunEvents
     if (failed && failed.type === INCIDENT_TYPE) stepOf(failed.urn).error ??= "failed";
     const diagnostic = event.diagnosticEvent;
     // What our provider plugin writes to its stderr reaches the engine as `info#err`; its own
-    // notices (the 0.1-state deprecation) are warnings to the person running.
+    // notices are warnings to the person running, once each.
     if (
       diagnostic?.severity === "info#err" &&
       PLUGIN_NOTICE.test(cleanDiagnostic(diagnostic.message))
@@ -119,10 +119,13 @@ export function summarizeEvents(events: readonly EngineEvent[]): EngineRunEvents
   return { incidents, diagnostics, changes, durationSeconds };
 }
 
-/** The engine's message without colour codes, its own prefixes and trailing blank lines. */
-/** A notice our provider plugin writes to its stderr (providers/legacy-operations.ts). */
+/**
+ * A notice our provider plugin writes to its stderr: the 0.1-state deprecation
+ * (providers/legacy-deprecation.ts) and a removed resource released rather than resolved.
+ */
 const PLUGIN_NOTICE = /^incident-sync: /;
 
+/** The engine's message without colour codes, its own prefixes and trailing blank lines. */
 function cleanDiagnostic(message: string): string {
   return (
     message

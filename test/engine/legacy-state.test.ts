@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LEGACY_DEPRECATION } from "../../providers/legacy-operations";
+import { LEGACY_DEPRECATION } from "../../providers/legacy-deprecation";
 import type { RunningEmulator } from "../../src/emulator";
 import {
   type EngineLocation,
