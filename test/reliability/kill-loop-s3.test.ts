@@ -46,10 +46,13 @@ interface ExportedState {
  * apply block skips them, killed with kill -9 at random points KILLS times in a row. Each
  * round changes every incident and adds ADDED new ones, so a kill can land while incidents are
  * adopted. After each kill the README's after-a-kill block (`pulumi cancel`, then the apply)
- * must converge with nothing lost or duplicated. Counted per kill: the incidents the killed run
- * adopted (its PUT reached the status page) that the state does not hold. Those are the
- * README's stated risk: until a run completes, nothing would resolve them if their
- * definitions were removed. BENCHMARKS.md records the figures.
+ * must converge with nothing lost or duplicated, recording every incident the killed run
+ * adopted. Counted per kill: the incidents the killed run adopted (its PUT reached the status
+ * page) that the state does not hold. Those are the README's stated risk: until a run
+ * completes, nothing would resolve them if their definitions were removed. How often a kill
+ * leaves some depends on when it lands (here 0–3 s after the first PUT), so the count shows
+ * that it happens and that the after-a-kill block records them, not a rate. BENCHMARKS.md
+ * records the figures.
  */
 describe("kill -9 of plain pulumi up with checkpoints skipped, state on S3", () => {
   let sandbox: EmulatorSandbox;
@@ -131,7 +134,8 @@ describe("kill -9 of plain pulumi up with checkpoints skipped, state on S3", () 
         /** Kills that left adopted incidents on no record (the stated risk). */
         killsWithUnrecordedAdoptions: 0,
         unrecordedAdoptions: 0,
-        recovered: 0,
+        /** Runs that made no PUT in 120 s, killed anyway. */
+        killedBeforeFirstPut: 0,
         /** Per kill: the PUTs the killed run had made. */
         putsBeforeKill: [] as number[],
       };
@@ -141,7 +145,8 @@ describe("kill -9 of plain pulumi up with checkpoints skipped, state on S3", () 
         control().resetStats();
         const run = startUp();
         // Killed while it applies, where the risk lies: after its first PUT, at a random point.
-        await eventually(() => puts() > 0 || run.exitCode !== null, 120_000);
+        const applying = await eventually(() => puts() > 0 || run.exitCode !== null, 120_000);
+        if (!applying) outcomes.killedBeforeFirstPut += 1;
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 3_000));
         if (run.exitCode !== null) outcomes.finishedBeforeKill += 1;
         else if (processesIn(project).length > 1) outcomes.killedWhileEngineRan += 1;
@@ -170,7 +175,6 @@ describe("kill -9 of plain pulumi up with checkpoints skipped, state on S3", () 
         expect(state.deployment.pending_operations ?? []).toEqual([]);
         const now = live();
         for (const [id, name] of wanted) expect(now.get(id)?.name).toBe(name);
-        outcomes.recovered += unrecorded;
       }
       // Most kills must land while the engine works, or the run proves little.
       expect(outcomes.killedWhileEngineRan).toBeGreaterThanOrEqual(KILLS / 2);
