@@ -67,8 +67,8 @@ let jobRuns = 0;
  * The actions are stood in for by what they install: checkout (the copy), setup-node (Node 24
  * on PATH), pulumi/actions (the CLI that `npm run engine` builds, whose version the step pins);
  * `npm ci` by the same install without the download; comments by the file they would post.
- * Steps with an `if:` other than `always()` are left out: the runner decides those from
- * outcomes.
+ * Steps with an `if:` are left out, but for those that start with `always()`: the runner
+ * decides the others from outcomes.
  */
 async function runJob(
   jobDef: Job,
@@ -88,7 +88,9 @@ async function runJob(
     Object.entries(jobDef.env ?? {}).map(([k, v]) => [k, expand(v, context)]),
   );
   for (const step of jobDef.steps) {
-    if (step.uses || step.run === "npm ci" || (step.if && step.if !== "always()")) continue;
+    if (step.uses || step.run === "npm ci" || (step.if && !step.if.startsWith("always()"))) {
+      continue;
+    }
     const env = {
       PATH: path,
       HOME: context.HOME ?? "",

@@ -209,13 +209,15 @@ describe("the GitHub pipeline kit", () => {
     expect(step("Apply")?.run).toContain(
       'npx incident-sync up --stack "$PULUMI_STACK" --format markdown > up.md',
     );
-    // The whole report kept with the run, whatever happened; the summary links to it.
+    // The whole report kept with the run whenever the apply ran, also when it failed; the
+    // summary links to it.
+    const whenApplied = "always() && steps.apply.outputs.exit != ''";
     expect(step("Keep the whole report with the run")).toMatchObject({
-      if: "always()",
+      if: whenApplied,
       with: { path: "up.md" },
     });
     expect(step("Report in the job summary")).toMatchObject({
-      if: "always()",
+      if: whenApplied,
       run: 'npx incident-sync fit-comment up.md --link "$FULL_URL" >> "$GITHUB_STEP_SUMMARY"',
     });
     expect(step("Fail when the apply failed")?.if).toBe("steps.apply.outputs.exit != '0'");
