@@ -4,7 +4,6 @@ import { delimiter, dirname, join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { createClient } from "../../src/api/client";
 import type { RunningEmulator } from "../../src/emulator";
 import { type EngineLocation, resolveEngine } from "../../src/engine";
 import { copyCheckout, repoRoot, reuseBuild } from "./support/checkout";
@@ -388,13 +387,12 @@ describe("the pipeline kit's shell steps, dry-run against a self-managed file ba
     "finds state drift once the status page changed outside git, and says so in the summary",
     async () => {
       git("checkout", "-q", "--", "incidents");
-      const client = createClient({ baseUrl: emulator.url, apiKey: emulator.demo.apiKey });
-      await client.incidents.update("inc-checkout-latency", {
-        name: "Slow checkout",
-        severity: "MEDIUM",
-        services: [{ id: "svc-checkout", name: "Checkout", accountId: emulator.demo.accountId }],
-        lastUpdateStatus: "IDENTIFIED",
-      });
+      // Someone posts an update on the status page, as its UI does (seen under either PUT).
+      emulator.emulator.control.appendIncidentUpdate(
+        emulator.demo.accountId,
+        "inc-checkout-latency",
+        { description: "Found it", status: "IDENTIFIED" },
+      );
       const run = await runJob(job("incidents-state.yml", "state"), checkout, context, path);
       expect(codes(run)).toEqual([
         ["Log in to the state backend and select the stack", 0],
