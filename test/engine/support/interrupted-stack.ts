@@ -15,7 +15,7 @@ import { type EngineLocation, openProjectStack, resolveEngine } from "../../../s
 import { CLI, type CliRun, runCli } from "../../cli/run-cli";
 import { incidentRows } from "./emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./emulator-sandbox";
-import { eventually, killAll, processesIn, processTree } from "./processes";
+import { killAll, killEverythingIn, processesIn, processTree } from "./processes";
 
 /**
  * A stack of `incidents` scale incidents driven by `incident-sync up` as a child process, the
@@ -116,8 +116,7 @@ export async function startInterruptedStack(
       killAll([...processTree(run.pid ?? 0), ...processesIn(project)]);
       await exited;
       // A process started between the look and the kill goes too.
-      killAll(processesIn(project));
-      expect(await eventually(() => processesIn(project).length === 0, 10_000)).toBe(true);
+      expect(await killEverythingIn(project)).toBe(true);
     },
     async expectConverged(variant) {
       const rows = incidentRows(db, SCALE_ACCOUNT);
