@@ -2,8 +2,10 @@ import { z } from "zod";
 import { PagingError } from "../errors/paging-error";
 import { buildPath, ROUTES } from "../routes";
 import { ERROR_GROUPS_LIMIT_MAX, type ErrorGroup, PathId } from "../schemas";
+import { answeredPage } from "./answered-page";
 import { streamPages } from "./page-stream";
 import { checkRequest, target } from "./request-checks";
+import { callRoute } from "./route-call";
 import type { Transport } from "./transport";
 
 /** Query of `errorGroups.listForCheck` (spec 4.4). */
@@ -71,21 +73,14 @@ export function createErrorGroupsApi(
   return {
     async listForCheck(checkId, query = {}) {
       const input = checkRequest(LIST, ListInput, { checkId, ...query });
-      return transport.call({
-        ...LIST,
-        path: buildPath(LIST_ROUTE, input),
+      return callRoute(transport, LIST, LIST_ROUTE, input, {
         query: { limit: input.limit, page: input.page },
-        schema: LIST_ROUTE.success.body.schema,
       });
     },
 
     async get(id) {
       const input = checkRequest(GET, GetInput, { id });
-      return transport.call({
-        ...GET,
-        path: buildPath(GET_ROUTE, input),
-        schema: GET_ROUTE.success.body.schema,
-      });
+      return callRoute(transport, GET, GET_ROUTE, input);
     },
 
     allForCheck(checkId, options = {}) {
@@ -108,10 +103,7 @@ export function createErrorGroupsApi(
         keyOf: (group) => group.id,
         stuck: (page, why) =>
           new PagingError({
-            ...ALL,
-            path: `${path}?${new URLSearchParams({ limit: String(input.pageSize), page: String(page) })}`,
-            status: 200,
-            attempts: 1,
+            ...answeredPage(ALL, path, { limit: String(input.pageSize), page: String(page) }),
             why,
           }),
       });

@@ -6,6 +6,7 @@ import {
   type HeartbeatStats,
   heartbeatEventTime,
 } from "../schemas";
+import { answeredPage } from "./answered-page";
 
 /** Every event of a window, newest first, each once; `stats` as of the first call. */
 export interface HeartbeatEventsWindow {
@@ -28,7 +29,16 @@ interface Walk {
   readonly onPage?: ((page: number, newEvents: number) => void) | undefined;
 }
 
-const OPERATION = "heartbeats.eventsBetween";
+const TARGET = { operation: "heartbeats.eventsBetween", method: "GET" } as const;
+
+/** The page of the walk that ends at `endTime`, as an error names it. */
+function pageAt(walk: Walk, endTime: string) {
+  return answeredPage(TARGET, walk.path, {
+    startTime: walk.from,
+    endTime,
+    limit: String(walk.pageSize),
+  });
+}
 
 /**
  * Walks `[from, to]` backwards in pages. The server returns at most `pageSize` events of the
@@ -74,11 +84,7 @@ export async function walkEvents(walk: Walk): Promise<HeartbeatEventsWindow> {
     const oneInstant = times.length === batch.length && oldest === Math.max(...times);
     if (times.length === 0 || oneInstant || oldest >= Date.parse(endTime)) {
       throw new EventsWalkStuckError({
-        operation: OPERATION,
-        method: "GET",
-        path: `${walk.path}?${new URLSearchParams({ startTime: walk.from, endTime, limit: String(walk.pageSize) })}`,
-        status: 200,
-        attempts: 1,
+        ...pageAt(walk, endTime),
         timestamp: times.length === 0 ? null : new Date(oldest).toISOString(),
         pageSize: walk.pageSize,
         events,
@@ -88,11 +94,7 @@ export async function walkEvents(walk: Walk): Promise<HeartbeatEventsWindow> {
     if (oldest < fromMs) break;
     if (page >= walk.maxPages) {
       throw new PagingError({
-        operation: OPERATION,
-        method: "GET",
-        path: `${walk.path}?${new URLSearchParams({ startTime: walk.from, endTime, limit: String(walk.pageSize) })}`,
-        status: 200,
-        attempts: 1,
+        ...pageAt(walk, endTime),
         why: `returned a full page ${page}, and a window may take at most ${walk.maxPages} pages (maxPages)`,
       });
     }

@@ -3,6 +3,7 @@ import { buildPath, ROUTES } from "../routes";
 import { HEARTBEAT_EVENTS_LIMIT_MAX, type HeartbeatEventsResponse, PathId } from "../schemas";
 import { type HeartbeatEventsWindow, walkEvents } from "./events-walk";
 import { checkRequest, TimeInput, target } from "./request-checks";
+import { callRoute } from "./route-call";
 import type { Transport } from "./transport";
 
 /** Query of `heartbeats.listEvents`; times as `Date` or ISO 8601 strings. */
@@ -91,11 +92,8 @@ export function createHeartbeatsApi(transport: Transport, maxPages: number): Hea
   return {
     async listEvents(checkId, query = {}) {
       const input = checkRequest(LIST_EVENTS, ListEventsInput, { checkId, ...query });
-      return transport.call({
-        ...LIST_EVENTS,
-        path: buildPath(ROUTE, input),
+      return callRoute(transport, LIST_EVENTS, ROUTE, input, {
         query: { startTime: input.startTime, endTime: input.endTime, limit: input.limit },
-        schema: RESPONSE,
       });
     },
 

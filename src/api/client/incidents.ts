@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { buildPath, ROUTES } from "../routes";
+import { ROUTES } from "../routes";
 import {
   type IncidentRequest,
   type IncidentResponse,
@@ -7,6 +7,7 @@ import {
   PathId,
 } from "../schemas";
 import { checkRequest, target } from "./request-checks";
+import { callRoute } from "./route-call";
 import type { Transport } from "./transport";
 
 /** Status-page incidents (spec 4.1 and 4.2). */
@@ -37,21 +38,12 @@ export function createIncidentsApi(transport: Transport): IncidentsApi {
     async update(incidentId, body) {
       const input = checkRequest(UPDATE, UpdateInput, { incidentId, body });
       const { id: _id, created_at: _created, updated_at: _updated, ...sent } = input.body;
-      return transport.call({
-        ...UPDATE,
-        path: buildPath(UPDATE_ROUTE, input),
-        body: sent,
-        schema: UPDATE_ROUTE.success.body.schema,
-      });
+      return callRoute(transport, UPDATE, UPDATE_ROUTE, input, { body: sent });
     },
 
     async listUpdates(incidentId) {
       const input = checkRequest(LIST_UPDATES, ListUpdatesInput, { incidentId });
-      return transport.call({
-        ...LIST_UPDATES,
-        path: buildPath(LIST_UPDATES_ROUTE, input),
-        schema: LIST_UPDATES_ROUTE.success.body.schema,
-      });
+      return callRoute(transport, LIST_UPDATES, LIST_UPDATES_ROUTE, input);
     },
   };
 }
