@@ -1,4 +1,5 @@
 export { CATALOG_FILES, isCatalogFile, ServiceCatalog } from "./catalog";
+export { loadDefinitionObjects } from "./code-source";
 export { type GitDefinitions, GitSourceError, readDefinitionsAtRef } from "./git-source";
 export { InvalidDefinitionsError } from "./invalid-definitions-error";
 export {

@@ -1,4 +1,4 @@
-import { relative } from "node:path";
+import { isAbsolute, relative } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { Incident } from "../../providers/incident";
 import type { IncidentStatus, IncidentUpdate, MonitoringClient } from "../api";
@@ -143,7 +143,15 @@ function observationOf(result: ReadBack<IncidentUpdate[]>): Observation {
 }
 
 function where(loaded: LoadedDefinition, projectDir: string): string {
-  return `${relative(projectDir, loaded.file) || loaded.file}:${loaded.at.line}`;
+  return `${shownFile(projectDir, loaded.file)}:${loaded.at.line}`;
+}
+
+/**
+ * A definition's file as messages and outputs name it: relative to the project when it is a
+ * file, as given when the definition was written in code (`incidents[2]`).
+ */
+function shownFile(projectDir: string, file: string): string {
+  return isAbsolute(file) ? relative(projectDir, file) || file : file;
 }
 
 /** An incident in the stack outputs: what git declares, what was applied, what is live. */
@@ -202,7 +210,7 @@ function outputsOf(declared: readonly DeclaredIncident[], options: DeclareOption
       .apply(([status, appliedAt, appliedUpdates, result]) =>
         incidentReadBack(
           loaded.definition,
-          relative(options.projectDir, loaded.file) || loaded.file,
+          shownFile(options.projectDir, loaded.file),
           { status, appliedAt, appliedUpdates: appliedUpdates ?? [] },
           result,
         ),

@@ -11,4 +11,5 @@ export {
 } from "./declare";
 export { loadProgramDefinitions } from "./definitions";
 export * from "./read-backs";
+export { declareIncidentStack, type IncidentStack, type IncidentStackOptions } from "./stack";
 export { formatSummary } from "./summary";
