@@ -1,7 +1,12 @@
 /**
- * The public surface of the incident-sync package, for Pulumi programs that reuse its parts:
- * `import { Incident, declareIncidents } from "incident-sync"`.
+ * The public surface of the incident-sync package, by name: what a project that declares
+ * incidents, calls the monitoring API or builds its own checks and reports needs. Anything
+ * not named here is internal and may change in any release. Subpaths serve the rest:
+ * `incident-sync/program` (the whole Pulumi program), `incident-sync/provider-operations`
+ * (what a stored provider loads) and `incident-sync/emulator` (the local API).
  */
+
+// The resource, and the program around it (observation, read-backs, drift).
 export {
   Incident,
   type IncidentArgs,
@@ -10,5 +15,72 @@ export {
   type IncidentState,
   PROVIDER_VERSION,
 } from "../providers/incident";
-export * from "./incident";
-export * from "./program";
+// The typed client of the monitoring API, its errors, and what it sends and receives.
+export {
+  ApiError,
+  type ApiErrorDetails,
+  BadRequestError,
+  type ClientOptions,
+  ClientOptionsError,
+  ConflictError,
+  type ContractIssue,
+  createClient,
+  type ErrorGroup,
+  EventsWalkStuckError,
+  ForbiddenError,
+  type HeartbeatEvent,
+  type HeartbeatEventsResult,
+  type HeartbeatStats,
+  type HttpErrorDetails,
+  type IncidentRequest,
+  type IncidentResponse,
+  type IncidentStatus,
+  type IncidentUpdate,
+  type MonitoringClient,
+  NetworkError,
+  NotFoundError,
+  PagingError,
+  RateLimitError,
+  RedirectError,
+  RequestValidationError,
+  ResponseTooLargeError,
+  ResponseValidationError,
+  type RetryEvent,
+  type RetryOptions,
+  ServerError,
+  type Severity,
+  TimeoutError,
+  UnauthorizedError,
+} from "./api";
+// Definitions: YAML files (or objects in code) checked into what is declared.
+export {
+  type DefinitionProblem,
+  type IncidentDefinition,
+  type IncidentDefinitionInput,
+  InvalidDefinitionsError,
+  type LoadedDefinition,
+  type LoadResult,
+  loadDefinitionObjects,
+  loadDefinitions,
+} from "./definitions";
+// The plan of a change to the definitions, as `incident-sync plan` renders it.
+export { buildPlan, type Plan, type PlanInput, renderPlanMarkdown, renderPlanText } from "./plan";
+export {
+  type DriftEntry,
+  declareIncidentStack,
+  type IncidentOutput,
+  type IncidentStack,
+  type IncidentStackOptions,
+} from "./program";
+// Reports, as `incident-sync drift` and `incident-sync report` write them.
+export {
+  collectErrorGroups,
+  collectHeartbeats,
+  collectIncidents,
+  computeDrift,
+  renderDrift,
+  writeErrorReport,
+  writeHeartbeatReport,
+  writeIncidentReport,
+} from "./reports";
+export { UserError } from "./user-error";

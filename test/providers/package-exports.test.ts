@@ -4,27 +4,75 @@ import { describe, expect, it } from "vitest";
 
 const root = join(__dirname, "..", "..");
 
+const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+  main: string;
+  types: string;
+  version: string;
+  exports: Record<string, string | { types: string; default: string }>;
+};
+
 describe("the package's public surface", () => {
-  it("exports the Incident resource and the program's building blocks from its main entry", () => {
-    const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
-      main: string;
-      types: string;
-      version: string;
-    };
-    // What `import { Incident } from "incident-sync"` loads once the package is installed.
+  it("exports by name what a user needs from its main entry, and nothing else", () => {
+    // What `import { … } from "incident-sync"` loads once the package is installed.
     const entry = require(join(root, manifest.main)) as Record<string, unknown>;
-    expect(typeof entry.Incident).toBe("function");
-    for (const name of [
-      "declareIncidents",
-      "incidentOutputs",
-      "loadProgramDefinitions",
-      "programClient",
-      "readProgramConfig",
-      "formatSummary",
-    ]) {
-      expect(typeof entry[name], name).toBe("function");
-    }
+    expect(Object.keys(entry).sort()).toMatchInlineSnapshot(`
+      [
+        "ApiError",
+        "BadRequestError",
+        "ClientOptionsError",
+        "ConflictError",
+        "EventsWalkStuckError",
+        "ForbiddenError",
+        "Incident",
+        "InvalidDefinitionsError",
+        "NetworkError",
+        "NotFoundError",
+        "PROVIDER_VERSION",
+        "PagingError",
+        "RateLimitError",
+        "RedirectError",
+        "RequestValidationError",
+        "ResponseTooLargeError",
+        "ResponseValidationError",
+        "ServerError",
+        "TimeoutError",
+        "UnauthorizedError",
+        "UserError",
+        "buildPlan",
+        "collectErrorGroups",
+        "collectHeartbeats",
+        "collectIncidents",
+        "computeDrift",
+        "createClient",
+        "declareIncidentStack",
+        "loadDefinitionObjects",
+        "loadDefinitions",
+        "renderDrift",
+        "renderPlanMarkdown",
+        "renderPlanText",
+        "writeErrorReport",
+        "writeHeartbeatReport",
+        "writeIncidentReport",
+      ]
+    `);
     expect(entry.PROVIDER_VERSION).toBe(manifest.version);
-    expect(readFileSync(join(root, manifest.types), "utf8")).toContain("Incident");
+    expect(readFileSync(join(root, manifest.types), "utf8")).toContain("createClient");
+  });
+
+  it("serves the program, the provider operations and the emulator as subpaths", () => {
+    const target = (subpath: string) => {
+      const entry = manifest.exports[subpath];
+      return typeof entry === "string" ? entry : (entry?.default ?? "");
+    };
+    const program = require(join(root, target("./program"))) as unknown;
+    expect(typeof program).toBe("function");
+    const operations = require(join(root, target("./provider-operations"))) as Record<
+      string,
+      unknown
+    >;
+    expect(typeof operations.create).toBe("function");
+    const emulator = require(join(root, target("./emulator"))) as Record<string, unknown>;
+    expect(typeof emulator.createEmulator).toBe("function");
+    expect(typeof emulator.startEmulator).toBe("function");
   });
 });
