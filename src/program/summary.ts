@@ -34,6 +34,29 @@ function byId<T>(map: Record<string, T> | undefined): [string, T][] {
 }
 
 /**
+ * A section of read-backs, in the order of their ids, under its title: each one's first line
+ * after its id (any more lines as they are), or why it could not be read. Heartbeats and
+ * error groups are read the same way and may be unavailable the same way, so they are
+ * listed the same way; with none, there is no section.
+ */
+function section<T>(
+  title: string,
+  readBacks: Record<string, T | Unavailable> | undefined,
+  describe: (readBack: T) => [string, ...string[]],
+): string[] {
+  const entries = byId(readBacks);
+  if (entries.length === 0) return [];
+  return [
+    title,
+    ...entries.flatMap(([id, readBack]) => {
+      if (isUnavailable(readBack)) return [`  ${id}  unavailable: ${readBack.unavailable}`];
+      const [first, ...more] = describe(readBack);
+      return [`  ${id}  ${first}`, ...more];
+    }),
+  ];
+}
+
+/**
  * A short human summary of the stack outputs: each incident with its declared and live
  * status (labelled, never one shown as the other) and its latest update, the heartbeat
  * success ratios, the top error groups and any drift.
@@ -62,39 +85,25 @@ export function formatSummary(outputs: OutputMap, latestUpdates = 1): string {
       );
     }
   }
-  const heartbeats = byId(
-    value<Record<string, HeartbeatReadBack | Unavailable>>(outputs, "heartbeats"),
+  lines.push(
+    ...section(
+      "Heartbeats (success ratio, last 24 h / last 7 days):",
+      value<Record<string, HeartbeatReadBack | Unavailable>>(outputs, "heartbeats"),
+      (heartbeat) => [
+        `${ratio(heartbeat.stats, "last24Hours")} / ${ratio(heartbeat.stats, "last7Days")}  (${plural(heartbeat.eventCount, "event")} in ${heartbeat.windowHours} h)`,
+      ],
+    ),
+    ...section(
+      "Error groups (most recent first):",
+      value<Record<string, ErrorGroupsReadBack | Unavailable>>(outputs, "errorGroups"),
+      (summary) => [
+        `${plural(summary.count, "group")}, ${summary.archivedCount} archived`,
+        ...summary.top
+          .slice(0, 3)
+          .map((group) => `      ${minute(group.lastSeen)}  ${group.message}`),
+      ],
+    ),
   );
-  if (heartbeats.length > 0) {
-    lines.push("Heartbeats (success ratio, last 24 h / last 7 days):");
-    for (const [id, heartbeat] of heartbeats) {
-      if (isUnavailable(heartbeat)) {
-        lines.push(`  ${id}  unavailable: ${heartbeat.unavailable}`);
-        continue;
-      }
-      lines.push(
-        `  ${id}  ${ratio(heartbeat.stats, "last24Hours")} / ${ratio(heartbeat.stats, "last7Days")}  (${plural(heartbeat.eventCount, "event")} in ${heartbeat.windowHours} h)`,
-      );
-    }
-  }
-  const groups = byId(
-    value<Record<string, ErrorGroupsReadBack | Unavailable>>(outputs, "errorGroups"),
-  );
-  if (groups.length > 0) {
-    lines.push("Error groups (most recent first):");
-    for (const [checkId, summary] of groups) {
-      if (isUnavailable(summary)) {
-        lines.push(`  ${checkId}  unavailable: ${summary.unavailable}`);
-        continue;
-      }
-      lines.push(
-        `  ${checkId}  ${plural(summary.count, "group")}, ${summary.archivedCount} archived`,
-      );
-      for (const group of summary.top.slice(0, 3)) {
-        lines.push(`      ${minute(group.lastSeen)}  ${group.message}`);
-      }
-    }
-  }
   const drift = value<DriftEntry[]>(outputs, "drift") ?? [];
   lines.push(
     drift.length === 0
