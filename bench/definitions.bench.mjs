@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
 import { coldValidate } from "./support/cold-validate.mjs";
 import { median } from "./support/median.mjs";
+import { saveResult } from "./support/results.mjs";
 
 const require = createRequire(import.meta.url);
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -170,9 +171,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     runs: Number(values.runs ?? 7),
   });
   process.stdout.write(`${report(result)}\n`);
-  const out = path.join(root, "bench", "results");
-  await mkdir(out, { recursive: true });
-  await writeFile(path.join(out, "definitions.json"), `${JSON.stringify(result, null, 2)}\n`);
+  await saveResult("definitions", result);
 }
 
 export { report };

@@ -9,7 +9,7 @@
 //
 //   npm run build && npx node bench/errors-export.bench.mjs [--groups 10000] [--latency 50] [--runs 5]
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -17,6 +17,7 @@ import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
 import { median } from "./support/median.mjs";
+import { saveResult } from "./support/results.mjs";
 
 const require = createRequire(import.meta.url);
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -203,7 +204,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     runs: Number(values.runs ?? 5),
   });
   process.stdout.write(`${report(result)}\n`);
-  const out = path.join(root, "bench", "results");
-  await mkdir(out, { recursive: true });
-  await writeFile(path.join(out, "errors-export.json"), `${JSON.stringify(result, null, 2)}\n`);
+  await saveResult("errors-export", result);
 }
