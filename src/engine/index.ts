@@ -1,6 +1,6 @@
 export { engineEnvironment } from "./engine-environment";
 export { INCIDENT_TYPE, type IncidentStep } from "./engine-events";
-export { EngineLocation, type ResolveEngineOptions, resolveEngine } from "./engine-location";
+export { EngineLocation } from "./engine-location";
 export { EngineError } from "./errors";
 export { LOCAL_DEMO_PASSPHRASE, type MainJobResult, mainJobState, runMainJob } from "./main-job";
 export {
@@ -12,6 +12,7 @@ export {
   type StackExport,
   type StackRunResult,
 } from "./project-stack";
+export { type ResolveEngineOptions, resolveEngine } from "./resolve-engine";
 export {
   type OperationOptions,
   type OperationOutcome,

@@ -5,10 +5,11 @@ import type { OpType, OutputMap } from "@pulumi/pulumi/automation";
 import { CLAIM_PHASE_VARIABLE, type ClaimPhase } from "../incident";
 import { engineEnvironment } from "./engine-environment";
 import { type EngineRunEvents, INCIDENT_TYPE, readEngineEvents } from "./engine-events";
-import { type EngineLocation, resolveEngine } from "./engine-location";
+import type { EngineLocation } from "./engine-location";
 import { EngineError } from "./errors";
 import { readProjectName, writeRunConfig } from "./project-files";
 import { type PulumiRunResult, runPulumi } from "./pulumi-process";
+import { resolveEngine } from "./resolve-engine";
 import { makeRunFolder } from "./run-folders";
 import { describeLock, removeLocks, type StackLock, stackLocks } from "./stack-locks";
 
