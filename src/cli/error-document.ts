@@ -1,5 +1,5 @@
-import { stringify } from "csv-stringify/sync";
 import { formatLocation } from "../definitions/problem";
+import { inertCell } from "../reports/shared/csv-writer";
 import { esc } from "../reports/shared/html";
 import { type Failure, failureJson } from "./failure";
 import type { Format } from "./formats";
@@ -35,7 +35,7 @@ export function errorDocument(
     case "json":
       return `${JSON.stringify({ error: failureJson(failure) }, null, 2)}\n`;
     case "csv":
-      return stringify([{ error: failure.message }], { header: true, columns: ["error"] });
+      return `error\n${csvField(inertCell(failure.message))}\n`;
     case "github":
       return `${githubErrors(title, failure).join("\n")}\n`;
     case "markdown":
@@ -43,6 +43,14 @@ export function errorDocument(
     case "html":
       return errorPage(title, failure);
   }
+}
+
+/**
+ * One CSV field (RFC 4180), written here rather than with csv-stringify: that package is
+ * optional, and the error saying it is missing must still be a CSV document.
+ */
+function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 function githubErrors(title: string, failure: Failure): string[] {

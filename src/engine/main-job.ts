@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type RunningEmulator, startEmulator } from "../emulator";
+import type { RunningEmulator } from "../emulator";
 import { packageRoot } from "../package-root";
+import { OPTIONAL_PACKAGES, requirePackages } from "../peer-packages";
 import { type OperationOptions, type OperationOutcome, runOperation } from "./run-operation";
 
 /**
@@ -59,6 +60,7 @@ export function mainJobState(stateDir: string) {
  * it describes stay consistent from one run to the next.
  */
 export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobResult> {
+  requirePackages("The emulator", OPTIONAL_PACKAGES.emulator);
   const projectDir = options.projectDir ?? packageRoot();
   const stateDir = resolve(projectDir, options.stateDir ?? ".incident-sync");
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -89,7 +91,9 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
   }
 }
 
+/** Loads the emulator only here: its packages are optional in an installed incident-sync. */
 async function startDevEmulator(stateDir: string): Promise<RunningEmulator> {
+  const { startEmulator } = await import("../emulator/index.js");
   const portFile = join(stateDir, "emulator-port");
   const dataFile = join(stateDir, "emulator.db");
   const lastPort = existsSync(portFile) ? Number(readFileSync(portFile, "utf8").trim()) : 0;

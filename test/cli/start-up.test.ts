@@ -135,6 +135,9 @@ describe("start-up", () => {
       "src/markdown.js",
       "src/package-root.js",
       "src/package-version.js",
+      // The optional packages (the emulator's, the reports' CSV and HTML), which a command
+      // checks for before it loads its work.
+      "src/peer-packages.js",
       "src/settings/names.js",
       // A leaf: the base of the errors a user can fix.
       "src/user-error.js",

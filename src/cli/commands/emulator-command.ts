@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { PUT_STATUS_ENV, PUT_STATUSES } from "../../emulator/put-status";
+import { OPTIONAL_PACKAGES, requirePackages } from "../../peer-packages";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
 import type { EmulatorFlags } from "./emulator";
@@ -115,6 +116,7 @@ Examples:
     )
     .action(
       action<EmulatorFlags>(async (io, flags) => {
+        requirePackages("The emulator", OPTIONAL_PACKAGES.emulator);
         const { runEmulator } = await import("./emulator.js");
         return runEmulator(flags, io);
       }),

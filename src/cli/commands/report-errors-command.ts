@@ -2,7 +2,12 @@ import { Command, InvalidArgumentError } from "commander";
 import { type ApiFlags, addApiOptions } from "../api-options";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
-import { REPORT_FORMATS, type ReportFormat, rendererFormat } from "./report-format";
+import {
+  REPORT_FORMATS,
+  type ReportFormat,
+  rendererFormat,
+  requireFormatPackages,
+} from "./report-format";
 
 interface ReportErrorsFlags extends ApiFlags {
   check: string[];
@@ -80,6 +85,7 @@ Examples:
     )
     .action(
       action<ReportErrorsFlags>(async (io, { progress, ...flags }) => {
+        requireFormatPackages(flags.format);
         const { runReportErrors } = await import("./report-errors.js");
         // --no-progress forces the bars off; otherwise the command decides by the TTY.
         return runReportErrors(

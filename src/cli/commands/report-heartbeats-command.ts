@@ -2,7 +2,12 @@ import { Command } from "commander";
 import { type ApiFlags, addApiOptions } from "../api-options";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
-import { REPORT_FORMATS, type ReportFormat, rendererFormat } from "./report-format";
+import {
+  REPORT_FORMATS,
+  type ReportFormat,
+  rendererFormat,
+  requireFormatPackages,
+} from "./report-format";
 
 interface ReportHeartbeatsFlags extends ApiFlags {
   check: string[];
@@ -51,6 +56,7 @@ Examples:
     )
     .action(
       action<ReportHeartbeatsFlags>(async (io, flags) => {
+        requireFormatPackages(flags.format);
         const { runReportHeartbeats } = await import("./report-heartbeats.js");
         return runReportHeartbeats({ ...flags, format: rendererFormat(flags.format) }, io);
       }),

@@ -2,7 +2,12 @@ import { Command } from "commander";
 import { type ApiFlags, addApiOptions } from "../api-options";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
-import { REPORT_FORMATS, type ReportFormat, rendererFormat } from "./report-format";
+import {
+  REPORT_FORMATS,
+  type ReportFormat,
+  rendererFormat,
+  requireFormatPackages,
+} from "./report-format";
 
 interface ReportIncidentFlags extends ApiFlags {
   dir: string;
@@ -70,6 +75,7 @@ Examples:
     )
     .action(
       action<ReportIncidentFlags, [string[]]>(async (io, flags, [ids]) => {
+        requireFormatPackages(flags.format);
         const { runReportIncident } = await import("./report-incident.js");
         return runReportIncident({ ...flags, ids, format: rendererFormat(flags.format) }, io);
       }),

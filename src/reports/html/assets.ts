@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { packageRoot } from "../../package-root";
+import { OPTIONAL_PACKAGES, requirePackages } from "../../peer-packages";
 
 /*
  * What every HTML report inlines: uPlot (the charting library) and our own small page
@@ -36,6 +37,7 @@ export function pageAssets(): PageAssets {
 }
 
 function loadAssets(): PageAssets {
+  requirePackages("HTML reports", OPTIONAL_PACKAGES.html);
   const browser = path.join(packageRoot(), "src", "reports", "html", "browser");
   const read = (file: string) => readFileSync(file, "utf8");
   const uplot = read(require.resolve("uplot/dist/uPlot.iife.min.js"));

@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import { stringify } from "csv-stringify";
+import { OPTIONAL_PACKAGES, requirePackages } from "../../peer-packages";
 import type { ReportSink } from "./output";
 
 /**
@@ -15,13 +15,16 @@ export function inertCell(text: string): string {
 /**
  * Streams records as CSV (RFC 4180, header row first) into a sink with backpressure on
  * both sides, so a large export holds only a few rows at a time. Text cells are made inert
- * (`inertCell`).
+ * (`inertCell`). csv-stringify is optional in an installed package, so it is loaded here, when
+ * a CSV is written, and its absence is a `MissingPackageError` before anything is written.
  */
 export async function writeCsv<T extends Record<string, unknown>>(
   sink: ReportSink,
   columns: readonly string[],
   records: AsyncIterable<T> | Iterable<T>,
 ): Promise<number> {
+  requirePackages("CSV output", OPTIONAL_PACKAGES.csv);
+  const { stringify } = await import("csv-stringify");
   const stringifier = stringify({
     header: true,
     columns: [...columns],

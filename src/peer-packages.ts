@@ -1,0 +1,58 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { UserError } from "./user-error";
+
+/*
+ * Packages incident-sync uses but does not install: `@pulumi/pulumi`, the project's own, and
+ * the optional ones that only some commands need (package.json `peerDependenciesMeta`). A
+ * project that only declares incidents installs none of the optional ones, so nothing loads
+ * them until a command that needs them runs, and that command first asks for them here.
+ */
+
+/** What each optional part of incident-sync needs, as `npm install` names it. */
+export const OPTIONAL_PACKAGES = {
+  /** The local emulator: `incident-sync emulator`, `up --emulator`, `npm start`. */
+  emulator: ["hono", "@hono/node-server"],
+  /** CSV output of the reports. */
+  csv: ["csv-stringify"],
+  /** HTML reports, which inline uPlot. */
+  html: ["uplot"],
+} as const satisfies Record<string, readonly string[]>;
+
+/** An optional package a command needs is not installed; the message names the install. */
+export class MissingPackageError extends UserError {
+  override name = "MissingPackageError";
+  /** The packages to install. */
+  readonly packages: readonly string[];
+
+  constructor(what: string, packages: readonly string[]) {
+    const names = packages.join(" and ");
+    super(
+      `${what} needs ${names}, ${packages.length === 1 ? "an optional package" : "optional packages"} of incident-sync that ${packages.length === 1 ? "is" : "are"} not installed: run \`npm install ${packages.join(" ")}\` in your project.`,
+    );
+    this.packages = packages;
+  }
+}
+
+/**
+ * The directory of `name` as this package resolves it (beside it in the project's
+ * node_modules when installed, this checkout's node_modules in a checkout), or `undefined`.
+ * Read from the folders `require` searches, so a package whose `exports` hides its
+ * package.json is found too.
+ */
+export function packageDir(name: string): string | undefined {
+  for (const dir of require.resolve.paths(name) ?? []) {
+    if (existsSync(join(dir, name, "package.json"))) return join(dir, name);
+  }
+  return undefined;
+}
+
+/**
+ * Throws `MissingPackageError` naming what to install unless every package of `packages`
+ * is installed; call it before the `import()` of the code that needs them.
+ * @example requirePackages("The emulator", OPTIONAL_PACKAGES.emulator)
+ */
+export function requirePackages(what: string, packages: readonly string[]): void {
+  const missing = packages.filter((name) => packageDir(name) === undefined);
+  if (missing.length > 0) throw new MissingPackageError(what, missing);
+}
