@@ -73,4 +73,3 @@ export function toIso(ms: number): string {
 }
 
 export const DAY_MS = UNIT_MS.d;
-export const HOUR_MS = UNIT_MS.h;

@@ -7,9 +7,6 @@ import { z } from "zod";
  */
 export const DateOrDateTime = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);
 
-/** RFC 3339 date-time with an offset (spec "date-time format"). */
-export const DateTime = z.iso.datetime({ offset: true });
-
 /**
  * Timestamps in responses are required strings but their format is not checked: a
  * server that writes `2026-11-01 10:00:00` must not make every read fail.
