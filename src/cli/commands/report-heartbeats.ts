@@ -2,7 +2,6 @@ import { createClient } from "../../api";
 import {
   collectHeartbeats,
   type HeartbeatReportFormat,
-  openSink,
   parseSince,
   writeHeartbeatReport,
 } from "../../reports";
@@ -10,6 +9,7 @@ import { resolveApiConnection } from "../api-connection";
 import type { ApiFlags } from "../api-options";
 import { ExitCode } from "../exit-codes";
 import type { CommandIo } from "../io";
+import { warnAboutHeartbeats, writeReport } from "./report-output";
 
 export interface ReportHeartbeatsOptions extends ApiFlags {
   check: string[];
@@ -32,21 +32,14 @@ export async function runReportHeartbeats(
   const now = options.now ?? new Date();
   const from = parseSince(options.since, now);
   const client = createClient(connection);
-  const sink = openSink(options.out, io.stdout);
-  try {
-    const report = await collectHeartbeats(client.heartbeats, options.check, from, now, now);
-    await writeHeartbeatReport(report, options.format, sink);
-    await sink.commit();
-    for (const check of report.checks) {
-      for (const warning of check.warnings)
-        io.stderr.write(`warning: ${check.checkId}: ${warning}\n`);
-    }
-    const events = report.checks.reduce((n, c) => n + c.events.length, 0);
-    const where = options.out ? ` to ${options.out}` : "";
-    io.stderr.write(`Wrote ${events} event(s) of ${report.checks.length} heartbeat(s)${where}.\n`);
-    return ExitCode.Ok;
-  } catch (error) {
-    await sink.abort();
-    throw error;
-  }
+  const report = await writeReport(options.out, io.stdout, async (sink) => {
+    const collected = await collectHeartbeats(client.heartbeats, options.check, from, now, now);
+    await writeHeartbeatReport(collected, options.format, sink);
+    return collected;
+  });
+  warnAboutHeartbeats(io.stderr, report.checks);
+  const events = report.checks.reduce((n, c) => n + c.events.length, 0);
+  const where = options.out ? ` to ${options.out}` : "";
+  io.stderr.write(`Wrote ${events} event(s) of ${report.checks.length} heartbeat(s)${where}.\n`);
+  return ExitCode.Ok;
 }

@@ -5,7 +5,6 @@ import {
   collectIncidents,
   type DefinedIncident,
   type IncidentReportFormat,
-  openSink,
   parseFlagDuration,
   parseSince,
   parseUntil,
@@ -15,6 +14,7 @@ import { resolveApiConnection } from "../api-connection";
 import type { ApiFlags } from "../api-options";
 import { ExitCode } from "../exit-codes";
 import type { CommandIo } from "../io";
+import { warnAboutHeartbeats, writeReport } from "./report-output";
 
 export interface ReportIncidentOptions extends ApiFlags {
   ids: string[];
@@ -79,29 +79,24 @@ export async function runReportIncident(
     };
   });
   const client = createClient(connection);
-  const sink = openSink(options.out, io.stdout);
-  try {
-    const report = await collectIncidents(client, requests, {
+  const report = await writeReport(options.out, io.stdout, async (sink) => {
+    const collected = await collectIncidents(client, requests, {
       ...(from ? { from } : {}),
       ...(to ? { to } : {}),
       marginMs,
       now,
     });
-    await writeIncidentReport(report, options.format, sink);
-    await sink.commit();
-    for (const heartbeat of report.incidents.flatMap((i) => i.heartbeats)) {
-      for (const warning of heartbeat.warnings) {
-        io.stderr.write(`warning: ${heartbeat.checkId}: ${warning}\n`);
-      }
-    }
-    const entries = report.incidents.reduce((n, i) => n + i.timeline.length, 0);
-    const where = options.out ? ` to ${options.out}` : "";
-    io.stderr.write(
-      `Wrote ${report.incidents.length} incident(s) with ${entries} timeline entries${where}.\n`,
-    );
-    return ExitCode.Ok;
-  } catch (error) {
-    await sink.abort();
-    throw error;
-  }
+    await writeIncidentReport(collected, options.format, sink);
+    return collected;
+  });
+  warnAboutHeartbeats(
+    io.stderr,
+    report.incidents.flatMap((i) => i.heartbeats),
+  );
+  const entries = report.incidents.reduce((n, i) => n + i.timeline.length, 0);
+  const where = options.out ? ` to ${options.out}` : "";
+  io.stderr.write(
+    `Wrote ${report.incidents.length} incident(s) with ${entries} timeline entries${where}.\n`,
+  );
+  return ExitCode.Ok;
 }

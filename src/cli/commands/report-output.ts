@@ -1,0 +1,39 @@
+import type { Writable } from "node:stream";
+import { openSink, type ReportSink } from "../../reports";
+
+/**
+ * Writes a report through `write` to `--out`'s file, or to stdout without one, and resolves
+ * to what `write` resolved to. A file is all or nothing: it is moved into place once `write`
+ * has finished, and what was written of it is removed when anything failed.
+ */
+export async function writeReport<T>(
+  out: string | undefined,
+  stdout: Writable,
+  write: (sink: ReportSink) => Promise<T>,
+): Promise<T> {
+  const sink = openSink(out, stdout);
+  try {
+    const written = await write(sink);
+    await sink.commit();
+    return written;
+  } catch (error) {
+    await sink.abort();
+    throw error;
+  }
+}
+
+/**
+ * Says on stderr, one line each, what was odd in the heartbeats a report read (events past
+ * those that could be read, events without a readable time or a known state), since the
+ * report itself is written all the same.
+ */
+export function warnAboutHeartbeats(
+  stderr: Writable,
+  heartbeats: readonly { readonly checkId: string; readonly warnings: readonly string[] }[],
+): void {
+  for (const heartbeat of heartbeats) {
+    for (const warning of heartbeat.warnings) {
+      stderr.write(`warning: ${heartbeat.checkId}: ${warning}\n`);
+    }
+  }
+}
