@@ -1,20 +1,13 @@
 import { Command } from "commander";
-import { type ApiFlags, addApiOptions } from "../api-options";
-import { formatOption } from "../formats";
+import { addApiOptions } from "../api-options";
 import { action } from "../run-command";
-import {
-  REPORT_FORMATS,
-  type ReportFormat,
-  rendererFormat,
-  requireFormatPackages,
-} from "./report-format";
+import { rendererFormat, requireFormatPackages } from "./report-format";
+import type { ReportHeartbeatsOptions } from "./report-heartbeats";
+import { addReportOutputOptions, type ReportOutputFlags } from "./report-options";
 
-interface ReportHeartbeatsFlags extends ApiFlags {
-  check: string[];
-  since: string;
-  format: ReportFormat;
-  out?: string;
-}
+/** The command's flags: the work's options, with the format in the command line's words. */
+type ReportHeartbeatsFlags = Omit<ReportHeartbeatsOptions, keyof ReportOutputFlags | "now"> &
+  ReportOutputFlags;
 
 /** `incident-sync report heartbeats`; the work is in `./report-heartbeats`, loaded when it runs. */
 export function reportHeartbeatsCommand(): Command {
@@ -27,9 +20,8 @@ export function reportHeartbeatsCommand(): Command {
       "--since <when>",
       "start of the window: a duration (30m, 24h, 7d, 2w) or an ISO date",
       "24h",
-    )
-    .addOption(formatOption(REPORT_FORMATS, "markdown"))
-    .option("--out <file>", "write to this file instead of stdout (replaced only on success)");
+    );
+  addReportOutputOptions(command);
   addApiOptions(command);
   return command
     .addHelpText(

@@ -1,24 +1,16 @@
 import { Command } from "commander";
-import { type ApiFlags, addApiOptions } from "../api-options";
-import { formatOption } from "../formats";
+import { addApiOptions } from "../api-options";
 import { action } from "../run-command";
-import {
-  REPORT_FORMATS,
-  type ReportFormat,
-  rendererFormat,
-  requireFormatPackages,
-} from "./report-format";
+import { rendererFormat, requireFormatPackages } from "./report-format";
+import type { ReportIncidentOptions } from "./report-incident";
+import { addReportOutputOptions, type ReportOutputFlags } from "./report-options";
 
-interface ReportIncidentFlags extends ApiFlags {
-  dir: string;
-  heartbeat?: string[];
-  check?: string[];
-  from?: string;
-  to?: string;
-  margin: string;
-  format: ReportFormat;
-  out?: string;
-}
+/**
+ * The command's flags: the work's options but the ids (the arguments), with the format in
+ * the command line's words.
+ */
+type ReportIncidentFlags = Omit<ReportIncidentOptions, keyof ReportOutputFlags | "ids" | "now"> &
+  ReportOutputFlags;
 
 /** `incident-sync report incident <id...>`; the work is in `./report-incident`, loaded when it runs. */
 export function reportIncidentCommand(): Command {
@@ -42,9 +34,8 @@ export function reportIncidentCommand(): Command {
       "--to <when>",
       "end of the window: now, a duration back from now, or an ISO date (default: resolution plus the margin, at most now)",
     )
-    .option("--margin <duration>", "time added around the incident for the default window", "1h")
-    .addOption(formatOption(REPORT_FORMATS, "markdown"))
-    .option("--out <file>", "write to this file instead of stdout (replaced only on success)");
+    .option("--margin <duration>", "time added around the incident for the default window", "1h");
+  addReportOutputOptions(command);
   addApiOptions(command);
   return command
     .addHelpText(
