@@ -26,7 +26,11 @@ export const ADMIN_TOKEN_SCHEME = "adminToken";
 
 const control = { security: ADMIN_TOKEN_SCHEME, tags: ["control API"] } as const;
 const WITH_BODY: readonly ErrorStatus[] = [400, 401, 404, 413, 415];
+// Each path parameter described once, for every route that takes it.
 const accountId = { description: "The account.", example: "acct-demo" };
+const incidentId = { description: "The incident.", example: "inc-api-errors" };
+const checkId = { description: "The check.", example: "chk-api" };
+const heartbeatCheckId = { description: "The heartbeat check.", example: "hb-billing-sync" };
 
 /**
  * The control API (`/_control`), in the same form as the public route table: the emulator
@@ -148,10 +152,7 @@ export const CONTROL_ROUTES = {
     path: "/_control/accounts/{accountId}/incidents/{incidentId}",
     summary:
       "Edit an incident as in the status page UI: name, severity and services change without an update; a new status posts `Status changed to <STATUS>`",
-    pathParams: {
-      accountId,
-      incidentId: { description: "The incident.", example: "inc-api-errors" },
-    },
+    pathParams: { accountId, incidentId },
     body: { name: "IncidentEdit", schema: IncidentEditBody },
     success: {
       status: 200,
@@ -166,10 +167,7 @@ export const CONTROL_ROUTES = {
     method: "POST",
     path: "/_control/accounts/{accountId}/incidents/{incidentId}/updates",
     summary: "Post an incident update as from the UI; a status becomes the incident's",
-    pathParams: {
-      accountId,
-      incidentId: { description: "The incident.", example: "inc-api-errors" },
-    },
+    pathParams: { accountId, incidentId },
     body: { name: "NewIncidentUpdate", schema: NewIncidentUpdateBody },
     success: {
       status: 201,
@@ -184,7 +182,7 @@ export const CONTROL_ROUTES = {
     method: "POST",
     path: "/_control/accounts/{accountId}/checks/{checkId}/results",
     summary: "Record a check result; an error joins (or starts) its error group",
-    pathParams: { accountId, checkId: { description: "The check.", example: "chk-api" } },
+    pathParams: { accountId, checkId },
     body: { name: "CheckResult", schema: CheckResultBody },
     success: {
       status: 201,
@@ -214,7 +212,7 @@ export const CONTROL_ROUTES = {
     method: "POST",
     path: "/_control/accounts/{accountId}/checks/{checkId}/error-groups",
     summary: "Create count distinct error groups for a check at once",
-    pathParams: { accountId, checkId: { description: "The check.", example: "chk-api" } },
+    pathParams: { accountId, checkId },
     body: { name: "GenerateErrorGroups", schema: GenerateErrorGroupsBody },
     success: {
       status: 201,
@@ -243,10 +241,7 @@ export const CONTROL_ROUTES = {
     method: "PUT",
     path: "/_control/accounts/{accountId}/heartbeats/{checkId}",
     summary: "Create or configure a heartbeat check: name, period and grace",
-    pathParams: {
-      accountId,
-      checkId: { description: "The heartbeat check.", example: "hb-billing-sync" },
-    },
+    pathParams: { accountId, checkId: heartbeatCheckId },
     body: { name: "HeartbeatSettings", schema: HeartbeatSettingsBody },
     success: { status: 204, description: "Configured" },
     errors: [...WITH_BODY, 409],
@@ -258,10 +253,7 @@ export const CONTROL_ROUTES = {
     path: "/_control/accounts/{accountId}/heartbeats/{checkId}/pings",
     summary:
       "Record a heartbeat ping; ok: true arrived (RECEIVED or EARLY), ok: false is FAILING, silence past the period GRACE then LATE",
-    pathParams: {
-      accountId,
-      checkId: { description: "The heartbeat check.", example: "hb-billing-sync" },
-    },
+    pathParams: { accountId, checkId: heartbeatCheckId },
     body: { name: "HeartbeatPing", schema: HeartbeatPingBody },
     success: {
       status: 201,
