@@ -31,7 +31,8 @@ class EngineFirst extends BaseSequencer {
  * `npm test`: four projects on the 2 cores the suite is sized for.
  * - unit: in-process tests and tests of the CLI as a child process, in worker threads;
  * - program: the Pulumi program under Pulumi's mocks (test/program), in forked processes;
- * - engine: the real Pulumi engine (test/engine), in forked processes, two at a time, started
+ * - engine: the real Pulumi engine (test/engine, and test/package: the packed package installed
+ *   in a new project), in forked processes, two at a time, started
  *   first because they are the longest;
  * - browser: Chromium, in one forked process after the others.
  * The heavy reliability runs are `npm run reliability` (vitest.reliability.config.mts).
@@ -53,7 +54,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: "engine",
-          include: ["test/engine/**/*.test.ts"],
+          // The installed package's test runs `up` on the engine too, from a packed tarball.
+          include: ["test/engine/**/*.test.ts", "test/package/**/*.test.ts"],
           pool: "forks",
           sequence: { groupOrder: 0 },
         },
@@ -74,7 +76,13 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/engine/**", "test/program/**", "test/reliability/**", ...browserTests],
+          exclude: [
+            "test/engine/**",
+            "test/package/**",
+            "test/program/**",
+            "test/reliability/**",
+            ...browserTests,
+          ],
           pool: "threads",
           // One module graph per worker, not per file: these tests keep no state in modules
           // (each builds its own servers and clients), and re-importing per file cost a third

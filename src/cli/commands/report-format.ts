@@ -18,5 +18,5 @@ export function rendererFormat(
  */
 export function requireFormatPackages(format: ReportFormat): void {
   if (format === "csv") requirePackages("CSV output", OPTIONAL_PACKAGES.csv);
-  if (format === "html") requirePackages("HTML reports", OPTIONAL_PACKAGES.html);
+  if (format === "html") requirePackages("An HTML report", OPTIONAL_PACKAGES.html);
 }

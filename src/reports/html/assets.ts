@@ -37,7 +37,7 @@ export function pageAssets(): PageAssets {
 }
 
 function loadAssets(): PageAssets {
-  requirePackages("HTML reports", OPTIONAL_PACKAGES.html);
+  requirePackages("An HTML report", OPTIONAL_PACKAGES.html);
   const browser = path.join(packageRoot(), "src", "reports", "html", "browser");
   const read = (file: string) => readFileSync(file, "utf8");
   const uplot = read(require.resolve("uplot/dist/uPlot.iife.min.js"));

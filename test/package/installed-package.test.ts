@@ -1,0 +1,300 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type EngineLocation, resolveEngine } from "../../src/engine";
+
+const ROOT = resolve(__dirname, "..", "..");
+const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+  name: string;
+  version: string;
+  peerDependencies: Record<string, string>;
+};
+/** The lower bound of the `@pulumi/pulumi` peer range, which the whole path runs on. */
+const LOWEST_PULUMI = (manifest.peerDependencies["@pulumi/pulumi"] ?? "").replace(/^\^/, "");
+/** The newest `@pulumi/pulumi` tested, in the project that has nothing optional. */
+const NEWEST_PULUMI = "3.270.0";
+const INSTALL = "npm install --no-audit --no-fund --prefer-offline";
+const timeout = 300_000;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** One command line with bash, as a user's terminal runs it; asynchronous, so runs overlap. */
+function sh(line: string, cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<Run> {
+  return new Promise((done, fail) => {
+    const child = spawn("bash", ["-c", line], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on("error", fail);
+    child.on("close", (code) => done({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+async function must(line: string, cwd: string, env?: NodeJS.ProcessEnv): Promise<Run> {
+  const run = await sh(line, cwd, env);
+  if (run.code !== 0)
+    throw new Error(`\`${line}\` exited ${run.code}:\n${run.stdout}${run.stderr}`);
+  return run;
+}
+
+/** A new project of the user's: a package.json, then the packages as npm installs them. */
+async function project(dir: string, packages: readonly string[]): Promise<string> {
+  mkdirSync(dir);
+  writeFileSync(join(dir, "package.json"), '{ "name": "consumer", "private": true }\n');
+  await must(`${INSTALL} ${packages.join(" ")}`, dir);
+  return dir;
+}
+
+/** PATH without any `pulumi`: the machine's own directories, Node 24 first. */
+function pathWithoutPulumi(): string[] {
+  const dirs = (process.env.PATH ?? "").split(delimiter);
+  return [
+    dirname(process.execPath),
+    ...dirs.filter((dir) => dir !== "" && !existsSync(join(dir, "pulumi"))),
+  ];
+}
+
+/**
+ * incident-sync as a user gets it: `npm pack` of this checkout (its `dist/` built, as
+ * `npm test` builds it first), installed from the tarball into new projects outside the
+ * repository, and run there with npx. One project has the lowest `@pulumi/pulumi` the peer
+ * range allows and the emulator's optional packages, and runs `up` on a Pulumi install on
+ * PATH; the other has the newest `@pulumi/pulumi` tested and nothing optional.
+ */
+describe("the packed package, installed in a new project", () => {
+  let scratch: string;
+  let full: string;
+  let bare: string;
+  let engine: EngineLocation;
+  /** The user's environment: Node 24 and nothing of this checkout, no Pulumi yet. */
+  let userEnv: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    scratch = mkdtempSync(join(tmpdir(), "incident-sync-package-"));
+    engine = await resolveEngine();
+    await must(`npm pack --ignore-scripts --silent --pack-destination ${scratch}`, ROOT);
+    const tarball = join(scratch, `${manifest.name}-${manifest.version}.tgz`);
+    [full, bare] = await Promise.all([
+      project(join(scratch, "full"), [
+        tarball,
+        `@pulumi/pulumi@${LOWEST_PULUMI}`,
+        "hono",
+        "@hono/node-server",
+      ]),
+      project(join(scratch, "bare"), [tarball, `@pulumi/pulumi@${NEWEST_PULUMI}`]),
+    ]);
+    const {
+      INCIDENT_SYNC_PULUMI_BIN: _bin,
+      MONITORING_API_KEY: _key,
+      MONITORING_API_URL: _url,
+      MONITORING_ACCOUNT_ID: _account,
+      ...inherited
+    } = process.env;
+    userEnv = {
+      ...inherited,
+      PATH: pathWithoutPulumi().join(delimiter),
+      // No engine cache of an earlier checkout either: the package must not need one.
+      XDG_CACHE_HOME: join(scratch, "cache"),
+    };
+    for (const dir of [full, bare]) {
+      mkdirSync(join(dir, "incidents"));
+      writeFileSync(
+        join(dir, "incidents", "api.yaml"),
+        [
+          "id: inc-api-errors",
+          "name: Elevated error rate on the public API",
+          "severity: MAJOR",
+          "status: IDENTIFIED",
+          "services:",
+          "  - { id: svc-api, name: Public API }",
+          "",
+        ].join("\n"),
+      );
+      writeFileSync(
+        join(dir, "Pulumi.yaml"),
+        "name: my-incidents\nruntime: nodejs\nmain: index.js\n",
+      );
+      writeFileSync(join(dir, "index.js"), 'module.exports = require("incident-sync/program");\n');
+    }
+  }, timeout);
+
+  afterAll(() => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it("ships the compiled code, the schema and the demo seed, and no build step of the checkout", () => {
+    const installed = join(full, "node_modules", "incident-sync");
+    expect(existsSync(join(installed, "dist", "src", "cli", "main.js"))).toBe(true);
+    expect(existsSync(join(installed, "schema", "incident.schema.json"))).toBe(true);
+    expect(existsSync(join(installed, "examples", "seed", "demo.yaml"))).toBe(true);
+    for (const absent of [
+      "scripts",
+      "test",
+      "bench",
+      "src/cli",
+      "dist/scripts",
+      ".incident-sync",
+    ]) {
+      expect(existsSync(join(installed, absent)), absent).toBe(false);
+    }
+  });
+
+  it("validates the project's definitions with npx incident-sync validate", async () => {
+    const run = await sh("npx incident-sync validate", full, userEnv);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe("incidents: 1 definition in 1 file, all valid.\n");
+  });
+
+  it(
+    "runs up --emulator on the Pulumi install on PATH (pulumi and pulumi-language-nodejs), building nothing",
+    async () => {
+      const withPulumi = { ...userEnv, PATH: [engine.binDir, userEnv.PATH].join(delimiter) };
+      const run = await sh("npx incident-sync up --emulator --format json", full, withPulumi);
+      expect(run.code, run.stderr).toBe(0);
+      const report = JSON.parse(run.stdout) as {
+        ok: boolean;
+        incidents: { incidentId: string; action: string }[];
+      };
+      expect(report.ok).toBe(true);
+      expect(report.incidents.map(({ incidentId, action }) => ({ incidentId, action }))).toEqual([
+        { incidentId: "inc-api-errors", action: "adopted" },
+      ]);
+      expect(existsSync(join(userEnv.XDG_CACHE_HOME ?? "", "incident-sync"))).toBe(false);
+    },
+    timeout,
+  );
+
+  it("says how to install Pulumi when there is none on PATH", async () => {
+    const run = await sh("npx incident-sync up --emulator", full, userEnv);
+    expect(run.code).toBe(1);
+    expect(lastLine(run.stderr).replaceAll(LOWEST_PULUMI, "<version>")).toMatchInlineSnapshot(
+      `"incident-sync up: No Pulumi CLI: \`pulumi\` is not on PATH. To run the engine, install Pulumi v<version> or later (https://www.pulumi.com/docs/install/, which puts pulumi and pulumi-language-nodejs in ~/.pulumi/bin) and put that directory on PATH, or set INCIDENT_SYNC_PULUMI_BIN to it."`,
+    );
+  });
+
+  it(
+    "type-checks a file that imports Incident and createClient from incident-sync",
+    async () => {
+      writeFileSync(
+        join(full, "tsconfig.json"),
+        `${JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            module: "nodenext",
+            moduleResolution: "nodenext",
+            target: "es2024",
+            skipLibCheck: true,
+            noEmit: true,
+            types: [],
+          },
+          files: ["incidents.ts"],
+        })}\n`,
+      );
+      writeFileSync(
+        join(full, "incidents.ts"),
+        [
+          'import { createClient, Incident } from "incident-sync";',
+          "",
+          'const client = createClient({ baseUrl: "http://127.0.0.1:4010", apiKey: "key" });',
+          "export const updates: Promise<number> = client.incidents",
+          '  .listUpdates("inc-api-errors")',
+          "  .then((list) => list.length);",
+          'export const incident = new Incident("api-errors", {',
+          '  incidentId: "inc-api-errors",',
+          '  name: "Elevated error rate on the public API",',
+          '  severity: "MAJOR",',
+          '  status: "IDENTIFIED",',
+          '  services: [{ id: "svc-api", name: "Public API" }],',
+          "});",
+          "",
+        ].join("\n"),
+      );
+      const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+      const run = await sh(`${JSON.stringify(process.execPath)} ${tsc} -p .`, full, userEnv);
+      expect(run.stdout + run.stderr).toBe("");
+      expect(run.code).toBe(0);
+    },
+    timeout,
+  );
+
+  it("loads with require() in a project with only @pulumi/pulumi and incident-sync, sharing the project's @pulumi/pulumi", async () => {
+    for (const optional of ["hono", "@hono/node-server", "csv-stringify", "uplot"]) {
+      expect(existsSync(join(bare, "node_modules", optional)), optional).toBe(false);
+    }
+    expect(existsSync(join(bare, "node_modules", "incident-sync", "node_modules", "@pulumi"))).toBe(
+      false,
+    );
+    const script = [
+      'const sync = require("incident-sync");',
+      'const pulumi = require("@pulumi/pulumi/package.json");',
+      "console.log(JSON.stringify({",
+      "  pulumi: pulumi.version,",
+      "  exports: [typeof sync.Incident, typeof sync.createClient, typeof sync.loadDefinitions],",
+      "  loaded: Object.keys(require.cache).filter((f) => /node_modules\\/(hono|@hono|csv-stringify|uplot)\\//.test(f)),",
+      "}));",
+    ].join("\n");
+    writeFileSync(join(bare, "check.cjs"), script);
+    const run = await sh("node check.cjs", bare, userEnv);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({
+      pulumi: NEWEST_PULUMI,
+      exports: ["function", "function", "function"],
+      loaded: [],
+    });
+    const validate = await sh("npx incident-sync validate", bare, userEnv);
+    expect(validate.code, validate.stderr).toBe(0);
+  });
+
+  it("names the optional packages to install, in one line and exit 1, when a command needs one", async () => {
+    const emulator = await sh("npx incident-sync up --emulator", bare, userEnv);
+    const csv = await sh(
+      "npx incident-sync report errors --check chk-api --format csv --api-url http://127.0.0.1:9 --account-id acct-1",
+      bare,
+      { ...userEnv, MONITORING_API_KEY: "key" },
+    );
+    const html = await sh(
+      "npx incident-sync report heartbeats --check hb-nightly-backup --format html --api-url http://127.0.0.1:9 --account-id acct-1",
+      bare,
+      { ...userEnv, MONITORING_API_KEY: "key" },
+    );
+    expect([emulator.code, csv.code, html.code]).toEqual([1, 1, 1]);
+    expect([emulator, csv, html].map((run) => ownLines(run.stderr))).toMatchInlineSnapshot(`
+      [
+        [
+          "incident-sync up: The emulator needs hono and @hono/node-server, optional packages of incident-sync that are not installed: run \`npm install hono @hono/node-server\` in your project.",
+        ],
+        [
+          "incident-sync report errors: CSV output needs csv-stringify, an optional package of incident-sync that is not installed: run \`npm install csv-stringify\` in your project.",
+        ],
+        [
+          "incident-sync report heartbeats: An HTML report needs uplot, an optional package of incident-sync that is not installed: run \`npm install uplot\` in your project.",
+        ],
+      ]
+    `);
+    expect(csv.stdout).toMatchInlineSnapshot(`
+      "error
+      "CSV output needs csv-stringify, an optional package of incident-sync that is not installed: run \`npm install csv-stringify\` in your project."
+      "
+    `);
+  });
+});
+
+/** What incident-sync printed on stderr, without npm's own warnings. */
+function ownLines(stderr: string): string[] {
+  return stderr.split("\n").filter((line) => line !== "" && !line.startsWith("npm warn"));
+}
+
+function lastLine(stderr: string): string {
+  return ownLines(stderr).at(-1) ?? "";
+}
