@@ -1,9 +1,10 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EngineLocation, resolveEngine } from "../../src/engine";
+import { OPTIONAL_PACKAGES } from "../../src/peer-packages";
 
 const ROOT = resolve(__dirname, "..", "..");
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
@@ -156,6 +157,45 @@ describe("the packed package, installed in a new project", () => {
     expect(run.stdout).toBe("incidents: 1 definition in 1 file, all valid.\n");
   });
 
+  it("plans a change against git with npx incident-sync plan", async () => {
+    const git = "git -c user.name=t -c user.email=t@example.com";
+    await must(`git init -q && ${git} add incidents && ${git} commit -qm base`, full, userEnv);
+    const file = join(full, "incidents", "api.yaml");
+    const declared = readFileSync(file, "utf8");
+    writeFileSync(file, declared.replace("status: IDENTIFIED", "status: MONITORING"));
+    try {
+      const run = await sh("npx incident-sync plan --base HEAD --format json", full, userEnv);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stdout).toContain('"inc-api-errors"');
+    } finally {
+      writeFileSync(file, declared);
+    }
+  });
+
+  it("serves the emulator and writes a report from it with npx incident-sync", async () => {
+    const emulator = spawn(
+      join(full, "node_modules", ".bin", "incident-sync"),
+      ["emulator", "--port", "0", "--format", "json"],
+      { cwd: full, env: userEnv, stdio: ["ignore", "pipe", "pipe"], detached: true },
+    );
+    try {
+      const { url, apiKey, accountId } = JSON.parse(await firstLine(emulator)) as {
+        url: string;
+        apiKey: string;
+        accountId: string;
+      };
+      const run = await sh(
+        `npx incident-sync report heartbeats --check hb-nightly-backup --format markdown --api-url ${url} --account-id ${accountId}`,
+        full,
+        { ...userEnv, MONITORING_API_KEY: apiKey },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain("hb-nightly-backup");
+    } finally {
+      if (emulator.pid !== undefined) process.kill(-emulator.pid, "SIGTERM");
+    }
+  });
+
   it(
     "runs up --emulator on the Pulumi install on PATH (pulumi and pulumi-language-nodejs), building nothing",
     async () => {
@@ -289,6 +329,40 @@ describe("the packed package, installed in a new project", () => {
     `);
   });
 });
+
+describe("README's Install block", () => {
+  it("installs incident-sync with @pulumi/pulumi, then every optional package the code asks for", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const block = /<!-- install -->\n```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+    const installed = block
+      .split("\n")
+      .map((line) => line.replace(/#.*$/, "").trim())
+      .filter((line) => line.startsWith("npm install "))
+      .flatMap((line) => line.slice("npm install ".length).split(/\s+/));
+    expect(installed.sort()).toEqual(
+      ["incident-sync", "@pulumi/pulumi", ...Object.values(OPTIONAL_PACKAGES).flat()].sort(),
+    );
+    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(
+      ["@pulumi/pulumi", ...Object.values(OPTIONAL_PACKAGES).flat()].sort(),
+    );
+  });
+});
+
+/** The first line a process prints on stdout; rejects with its stderr if it exits first. */
+function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((done, fail) => {
+    let stdout = "";
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes("\n")) done(stdout.slice(0, stdout.indexOf("\n")));
+    });
+    child.on("close", (code) => fail(new Error(`exited ${code} before a line:\n${stderr}`)));
+  });
+}
 
 /** What incident-sync printed on stderr, without npm's own warnings. */
 function ownLines(stderr: string): string[] {
