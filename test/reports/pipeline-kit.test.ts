@@ -249,8 +249,10 @@ describe("the GitHub pipeline kit", () => {
   });
 
   test("every workflow takes Node from .nvmrc and pins the Pulumi CLI that npm run engine builds", async () => {
+    // The version this repository builds its engine at: its pinned devDependency (the
+    // package's peer range only sets the lowest a project may bring).
     const sdk = JSON.parse(await readFile("package.json", "utf8")) as {
-      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
     };
     for (const file of (await readdir(KIT)).filter((f) => f.endsWith(".yml"))) {
       const steps = Object.values((await workflow(file)).jobs).flatMap((job) => job.steps);
@@ -258,7 +260,7 @@ describe("the GitHub pipeline kit", () => {
         expect(step.with, file).toMatchObject({ "node-version-file": ".nvmrc" });
       }
       for (const step of steps.filter((s) => s.uses?.startsWith("pulumi/actions"))) {
-        expect(step.with?.["pulumi-version"], file).toBe(sdk.dependencies["@pulumi/pulumi"]);
+        expect(step.with?.["pulumi-version"], file).toBe(sdk.devDependencies["@pulumi/pulumi"]);
       }
     }
   });
