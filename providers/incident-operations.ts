@@ -11,22 +11,17 @@ import {
   NotFoundError,
 } from "../src/api";
 import {
-  API_KEY_SETTING,
   checkDeclaration,
-  clientOptionsOf,
-  configKey,
   decideApply,
   type IncidentDeclaration,
   type LiveStatus,
   liveStatusObserved,
   liveStatusOf,
   type Observation,
-  readStackSettings,
   reopenMessage,
   reopenRefused,
   reopenWithoutFlagMessage,
   requestOf,
-  type StackSettings,
   servicesNamedFromCatalog,
   statusToSend,
   unnamedServices,
@@ -34,7 +29,15 @@ import {
   updateForState,
   updatesAfter,
 } from "../src/incident";
-import { apiErrorMessage } from "../src/settings";
+import {
+  API_KEY_SETTING,
+  apiErrorMessage,
+  clientOptionsOf,
+  configKey,
+  readStackSettings,
+  SETTINGS,
+  type StackSettings,
+} from "../src/settings";
 
 /*
  * The operations of the incident provider. The serialized provider in `incident.ts` loads this
@@ -315,7 +318,10 @@ async function withCatalogNames(
   props: IncidentState,
 ): Promise<IncidentState> {
   if (unnamedServices(props.services).length === 0) return props;
-  const dir = resolve(projectRoot(), session.settings?.definitionsDir ?? "incidents");
+  const dir = resolve(
+    projectRoot(),
+    session.settings?.definitionsDir ?? SETTINGS.definitionsDir.default,
+  );
   return {
     ...props,
     services: await servicesNamedFromCatalog(props.incidentId, props.services, dir),

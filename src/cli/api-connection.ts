@@ -1,7 +1,6 @@
 import type { ClientOptions } from "../api";
-import { DEFAULTS } from "../api/client/options";
-import { LIMITS } from "../incident/limits";
-import { type ConnectionSetting, cliSettingName, settingEnv, settingFlag } from "../settings/names";
+import { type LimitSetting, parseWholeNumber, SETTINGS } from "../settings/catalog";
+import { cliSettingName, settingEnv, settingFlag } from "../settings/names";
 import { type ApiFlags, ApiOptionsError } from "./api-options";
 
 /** What a command needs to build its client, with the limits it was given. */
@@ -11,11 +10,6 @@ export interface ApiConnection extends ClientOptions {
   /** Calls in flight. */
   readonly concurrency: number;
 }
-
-const CLIENT_DEFAULTS: Readonly<Record<keyof typeof LIMITS, number>> = {
-  rateLimit: DEFAULTS.rateLimit.limit,
-  concurrency: DEFAULTS.concurrency,
-};
 
 /** Resolves flags over environment variables into a connection, or says what is missing or wrong. */
 export function resolveApiConnection(
@@ -62,8 +56,8 @@ export function resolveApiConnection(
 export function givenLimits(
   flags: ApiFlags,
   env: NodeJS.ProcessEnv,
-): Partial<Record<keyof typeof LIMITS, number>> {
-  const given: Partial<Record<keyof typeof LIMITS, number>> = {};
+): Partial<Record<LimitSetting, number>> {
+  const given: Partial<Record<LimitSetting, number>> = {};
   for (const setting of ["rateLimit", "concurrency"] as const) {
     const value = givenLimit(setting, flags[setting], env);
     if (value !== undefined) given[setting] = value;
@@ -73,30 +67,27 @@ export function givenLimits(
 
 /** A client limit from its flag, else its environment variable, else the client's default. */
 function limitSetting(
-  setting: keyof typeof LIMITS & ConnectionSetting,
+  setting: LimitSetting,
   flag: string | undefined,
   env: NodeJS.ProcessEnv,
 ): number {
-  return givenLimit(setting, flag, env) ?? CLIENT_DEFAULTS[setting];
+  return givenLimit(setting, flag, env) ?? SETTINGS[setting].default;
 }
 
 /** A client limit from its flag, else its environment variable; undefined when neither is set. */
 function givenLimit(
-  setting: keyof typeof LIMITS & ConnectionSetting,
+  setting: LimitSetting,
   flag: string | undefined,
   env: NodeJS.ProcessEnv,
 ): number | undefined {
-  const { min, max, unit } = LIMITS[setting];
   const [source, text] =
     flag !== undefined
       ? [settingFlag(setting), flag]
       : [settingEnv(setting), env[settingEnv(setting)]];
   if (text === undefined || text === "") return undefined;
-  const value = Number(text);
-  if (!/^\s*\d+\s*$/.test(text) || value < min || value > max) {
-    throw new ApiOptionsError(
-      `${source} must be a whole number of ${unit} from ${min} to ${max}, not ${JSON.stringify(text)}.`,
-    );
+  const parsed = parseWholeNumber(text, SETTINGS[setting]);
+  if (!parsed.ok) {
+    throw new ApiOptionsError(`${source} ${parsed.problem}, not ${JSON.stringify(text)}.`);
   }
-  return value;
+  return parsed.value;
 }

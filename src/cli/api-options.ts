@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { LIMITS } from "../incident/limits";
+import { type LimitSetting, SETTINGS } from "../settings/catalog";
 import { settingEnv, settingFlag } from "../settings/names";
 import { UserError } from "../user-error";
 
@@ -24,18 +24,17 @@ export class ApiOptionsError extends UserError {
  * preferred: a flag shows up in `ps`.
  */
 export function addApiOptions(command: Command): Command {
-  const limit = (setting: keyof typeof LIMITS) => {
-    const { min, max, unit } = LIMITS[setting];
+  const limit = (setting: LimitSetting) => {
+    const { min, max, unit } = SETTINGS[setting];
     return `${unit}, ${min} to ${max} (env ${settingEnv(setting)})`;
   };
-  // The client's defaults (DEFAULTS in src/api/client/options.ts; a test keeps them equal),
-  // written out because that module loads zod, which building the program does not need.
+  const { rateLimit, concurrency, retries } = SETTINGS;
   command.addHelpText(
     "after",
     `
 Unless ${settingFlag("rateLimit")} and ${settingFlag("concurrency")} say otherwise, the client sends at most
-600 requests per minute and has at most 8 calls in flight. It retries 429, 502, 503,
-504 and network errors.`,
+${rateLimit.default} ${rateLimit.unit} and has at most ${concurrency.default} ${concurrency.unit}. It retries 429, 502, 503,
+504 and network errors (${retries.clientDefault} ${retries.unit}).`,
   );
   return command
     .option(

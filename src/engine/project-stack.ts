@@ -103,6 +103,11 @@ export interface ProjectStack {
   /** `pulumi stack export`, parsed. */
   exportState(): Promise<StackExport>;
   /**
+   * The stack's config as the engine resolves it for a run (the defaults of `Pulumi.yaml`,
+   * the stack file, this run's values), by full key; a secret's value is left out.
+   */
+  config(): Promise<Record<string, string | undefined>>;
+  /**
    * Removes every lock on the stack. A `file://` backend's locks are read first, to say whose
    * they were; any other backend is asked to clear them (`pulumi cancel`).
    */
@@ -378,6 +383,25 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
       );
     },
     exportState,
+    async config() {
+      const result = await must(
+        [
+          "config",
+          "--json",
+          "--stack",
+          stackName,
+          ...(configFile ? ["--config-file", configFile] : []),
+        ],
+        `Reading the config of stack ${stackName}`,
+      );
+      const entries = JSON.parse(result.stdout) as Record<string, { value?: unknown }>;
+      return Object.fromEntries(
+        Object.entries(entries).map(([key, entry]) => [
+          key,
+          typeof entry.value === "string" ? entry.value : undefined,
+        ]),
+      );
+    },
     async cancel(cancelOptions = {}): Promise<CancelResult> {
       if (!options.backendUrl.startsWith("file://")) {
         await must(["cancel", "--yes", "--stack", stackName], `Cancelling stack ${stackName}`);

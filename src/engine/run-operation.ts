@@ -1,14 +1,12 @@
-import { existsSync, readFileSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { OutputMap } from "@pulumi/pulumi/automation";
-import { parse } from "yaml";
 import {
   belongsToStack,
   type DefinitionProblem,
   type LoadedDefinition,
   loadDefinitions,
 } from "../definitions";
-import { API_KEY_SETTING, configKey } from "../incident";
+import { API_KEY_SETTING, configKey, readStackSetting } from "../settings";
 import { markPreviewRefusals } from "./preview-refusals";
 import {
   type ConfigEntry,
@@ -58,26 +56,12 @@ export type OperationOutcome =
 
 /**
  * One `up`, `preview` or `refresh` of the project's stack, as `incident-sync up` and `npm start`
- * run it: the definitions are validated first (their problems are reported as `validate` does,
- * and the engine is not started), then the operation runs on the real Pulumi CLI.
+ * run it: the definitions of the stack's `definitionsDir` are validated first (their problems
+ * are reported as `validate` does, and the operation is not run), then the operation runs on
+ * the real Pulumi CLI.
  */
 export async function runOperation(options: OperationOptions): Promise<OperationOutcome> {
   const projectDir = resolve(options.projectDir);
-  const dir = definitionsDir(projectDir, options.stackName, options.settings);
-  const loaded = await loadDefinitions(dir);
-  // Every definition is checked; the stack declares those of its own (`stacks`), as the
-  // program chooses them, and only those are claimed and reported.
-  const declared = loaded.definitions.filter(({ definition }) =>
-    belongsToStack(definition, options.stackName),
-  );
-  if (loaded.problems.length > 0) {
-    return {
-      kind: "invalid-definitions",
-      operation: options.operation,
-      dir,
-      problems: loaded.problems,
-    };
-  }
   const config: Record<string, ConfigEntry> = {};
   if (options.connection) {
     config[configKey("baseUrl")] = { value: options.connection.baseUrl };
@@ -93,6 +77,27 @@ export async function runOperation(options: OperationOptions): Promise<Operation
     ...(Object.keys(config).length > 0 ? { config } : {}),
   });
   try {
+    // The directory the program will load: the same setting, read from the config the engine
+    // resolves for this run, through the same schema.
+    const stackConfig = await stack.config();
+    const dir = resolve(
+      projectDir,
+      readStackSetting("definitionsDir", (name) => stackConfig[configKey(name)]),
+    );
+    const loaded = await loadDefinitions(dir);
+    if (loaded.problems.length > 0) {
+      return {
+        kind: "invalid-definitions",
+        operation: options.operation,
+        dir,
+        problems: loaded.problems,
+      };
+    }
+    // Every definition is checked; the stack declares those of its own (`stacks`), as the
+    // program chooses them, and only those are claimed and reported.
+    const declared = loaded.definitions.filter(({ definition }) =>
+      belongsToStack(definition, options.stackName),
+    );
     const result =
       options.operation === "up"
         ? await stack.up({
@@ -116,23 +121,4 @@ export async function runOperation(options: OperationOptions): Promise<Operation
   } finally {
     stack.close();
   }
-}
-
-/**
- * The definitions directory of the stack: `settings.definitionsDir`, else the committed
- * `Pulumi.<stack>.yaml`'s `incident-sync:definitionsDir`, else `incidents`; relative to the
- * project directory, as the program resolves it.
- */
-function definitionsDir(
-  projectDir: string,
-  stackName: string,
-  settings: Record<string, string> | undefined,
-): string {
-  const stackFile = join(projectDir, `Pulumi.${stackName}.yaml`);
-  const committed = existsSync(stackFile)
-    ? (parse(readFileSync(stackFile, "utf8")) as { config?: Record<string, unknown> } | null)
-        ?.config?.[configKey("definitionsDir")]
-    : undefined;
-  const dir = settings?.definitionsDir ?? (typeof committed === "string" ? committed : "incidents");
-  return isAbsolute(dir) ? dir : resolve(projectDir, dir);
 }

@@ -1,10 +1,10 @@
 import type { IncidentStatus } from "../api/schemas";
+import type { Enforce } from "../settings/catalog";
 import type { IncidentDeclaration } from "./declaration";
 import { type AppliedField, diffDeclarations } from "./diff";
 import { reopenRefused } from "./lifecycle";
 import type { LiveStatus } from "./live-status";
 import { liveStatusObserved, type Observation, postedSince } from "./observation";
-import type { StackSettings } from "./stack-config";
 
 /** An incident as the last apply left it: its declaration and the server time of the PUT. */
 export interface AppliedIncident extends IncidentDeclaration {
@@ -47,7 +47,7 @@ export function decideApply(
   applied: AppliedIncident,
   declared: IncidentDeclaration,
   observation: Observation | undefined,
-  enforce: StackSettings["enforce"],
+  enforce: Enforce,
 ): ApplyDecision {
   const diff = diffDeclarations(applied, declared);
   const live = liveStatusObserved(observation, { status: applied.status, at: applied.appliedAt });

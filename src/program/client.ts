@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { createClient, type MonitoringClient } from "../api";
-import { clientOptionsOf } from "../incident";
+import { clientOptionsOf } from "../settings";
 import type { ProgramConfig } from "./config";
 
 /** One API client for the program's reads, built inside the key's `apply` (so it is secret). */

@@ -1,14 +1,13 @@
 import { isAbsolute, resolve } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
+import { type ClaimPhase, claimPhaseOf } from "../incident";
 import {
   API_KEY_SETTING,
-  type ClaimPhase,
   checkSettingKeys,
-  claimPhaseOf,
   readStackSettings,
   StackConfigError,
   type StackSettings,
-} from "../incident";
+} from "../settings";
 
 /** The stack config of incident-sync (namespace `incident-sync`), read once per run. */
 export interface ProgramConfig {

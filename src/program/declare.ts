@@ -16,11 +16,11 @@ import {
   observe,
   publishedAt,
   STATE_TEXT_LIMIT,
-  type StackSettings,
   updateForState,
   updatesAfter,
   updatesCutForState,
 } from "../incident";
+import type { StackSettings } from "../settings";
 import {
   type ErrorGroupsReadBack,
   type HeartbeatReadBack,

@@ -1,9 +1,25 @@
 export { apiErrorAdvice, apiErrorMessage } from "./api-error-advice";
 export {
   type ConnectionSetting,
-  cliSettingName,
-  type SettingsContext,
-  settingEnv,
-  settingFlag,
-} from "./names";
+  type Enforce,
+  type LimitSetting,
+  parseWholeNumber,
+  type ReadBack,
+  SETTINGS,
+  type WholeNumberBounds,
+} from "./catalog";
+export { cliSettingName, type SettingsContext, settingEnv, settingFlag } from "./names";
 export { settingName } from "./setting-name";
+export {
+  API_KEY_SETTING,
+  CONFIG_NAMESPACE,
+  checkSettingKeys,
+  clientOptionsOf,
+  configKey,
+  readStackSetting,
+  readStackSettings,
+  STACK_SETTING_NAMES,
+  StackConfigError,
+  type StackSettingName,
+  StackSettings,
+} from "./stack-config";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ClientOptions } from "../api";
 import { closestMatch } from "../definitions/suggest";
 import { UserError } from "../user-error";
-import { LIMITS } from "./limits";
+import { parseWholeNumber, SETTINGS, type WholeNumberBounds } from "./catalog";
 
 /** The namespace of incident-sync's stack config keys: `incident-sync:<name>`. */
 export const CONFIG_NAMESPACE = "incident-sync";
@@ -15,20 +15,23 @@ export function configKey(name: string): string {
   return `${CONFIG_NAMESPACE}:${name}`;
 }
 
-const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
-  z
-    .string()
-    .regex(
-      /^\d+$/,
-      `must be a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? " up" : ` to ${max}`}`,
-    )
-    .transform(Number)
-    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+/** A whole-number setting, parsed from Pulumi's string by the one parser of the catalog. */
+const wholeNumber = (bounds: WholeNumberBounds) =>
+  z.string().transform((text, context) => {
+    const parsed = parseWholeNumber(text, bounds);
+    if (parsed.ok) return parsed.value;
+    context.addIssue({ code: "custom", message: parsed.problem });
+    return z.NEVER;
+  });
+
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be ${values.slice(0, -1).join(", ")} or ${values.at(-1)}` });
 
 /**
  * The stack config of incident-sync, every key but the secret `apiKey`. Values arrive as the
- * strings Pulumi stores; the program and the provider both read them through
- * `readStackSettings`, so the same config means the same behaviour on both sides.
+ * strings Pulumi stores; the program, the provider and the engine all read them through
+ * `readStackSettings` or this schema, so the same config means the same behaviour everywhere.
+ * Names, bounds and defaults are the catalog's (`SETTINGS`).
  */
 export const StackSettings = z.object({
   /** Base URL of the monitoring API. */
@@ -36,37 +39,30 @@ export const StackSettings = z.object({
   /** Account, sent as `x-service-account`. */
   accountId: z.string({ error: "must be set" }).trim().min(1, "must not be empty"),
   /** Definitions directory, relative to the project directory (where Pulumi.yaml is). */
-  definitionsDir: z.string().min(1).default("incidents"),
-  /**
-   * Retries per call on 502, 503, 504, timeouts and network failures (429s are waited out
-   * apart): more than the CLI's 3, as a pipeline run should ride out a flaky API; the
-   * client's retry budget bounds the waiting.
-   */
-  retries: integer(0, 20).default(8),
-  /** Requests per minute, per client. */
-  rateLimit: integer(LIMITS.rateLimit.min, LIMITS.rateLimit.max).optional(),
-  /** Calls in flight, per client. */
-  concurrency: integer(LIMITS.concurrency.min, LIMITS.concurrency.max).optional(),
+  definitionsDir: z.string().min(1).default(SETTINGS.definitionsDir.default),
+  /** Retries per call on 502, 503, 504, timeouts and network failures; see `SETTINGS.retries`. */
+  retries: wholeNumber(SETTINGS.retries).default(SETTINGS.retries.default),
+  /** Requests per minute, per client; unset: the client's default. */
+  rateLimit: wholeNumber(SETTINGS.rateLimit).optional(),
+  /** Calls in flight, per client; unset: the client's default. */
+  concurrency: wholeNumber(SETTINGS.concurrency).optional(),
   /**
    * `observed` (default): an incident is applied when git changes it, when its live status
    * differs, or when anything was posted on the status page since the last apply.
    * `always`: every incident is applied on every `up`, which also reverts edits the API does
    * not let anyone read (name, severity, services), at one more request per incident.
    */
-  enforce: z
-    .enum(["observed", "always"], { error: "must be observed or always" })
-    .default("observed"),
+  enforce: oneOf(SETTINGS.enforce.values).default(SETTINGS.enforce.default),
   /**
    * Which incidents the program reads back every run: `all` (default), or `open`: only those
    * declared open, for a smaller rate-limit budget; a resolved incident reopened on the status
    * page then goes unseen until the next `all` run or `incident-sync drift`.
    */
-  readBack: z.enum(["all", "open"], { error: "must be all or open" }).default("all"),
+  readBack: oneOf(SETTINGS.readBack.values).default(SETTINGS.readBack.default),
   /** `true`: an evidence heartbeat or check that does not exist fails the run instead of warning. */
-  strictEvidence: z
-    .enum(["true", "false"], { error: "must be true or false" })
-    .transform((value) => value === "true")
-    .default(false),
+  strictEvidence: oneOf(SETTINGS.strictEvidence.values)
+    .default(SETTINGS.strictEvidence.default)
+    .transform((value) => value === "true"),
 });
 export type StackSettings = z.output<typeof StackSettings>;
 export type StackSettingName = keyof z.input<typeof StackSettings>;
@@ -87,13 +83,34 @@ export class StackConfigError extends UserError {
 export function readStackSettings(
   get: (name: StackSettingName) => string | undefined,
 ): StackSettings {
+  return parseSettings(StackSettings, STACK_SETTING_NAMES, get);
+}
+
+/**
+ * One setting of the stack config, checked by the same schema, its default when unset: the
+ * engine reads the definitions directory so, from the config Pulumi resolves for the stack
+ * (`Pulumi.yaml`'s defaults, the stack file, the run's own values).
+ */
+export function readStackSetting<N extends StackSettingName>(
+  name: N,
+  get: (name: StackSettingName) => string | undefined,
+): StackSettings[N] {
+  const one = z.object({ [name]: StackSettings.shape[name] } as Record<string, z.ZodType>);
+  return parseSettings(one, [name], get)[name] as StackSettings[N];
+}
+
+function parseSettings<T>(
+  schema: z.ZodType<T>,
+  names: readonly StackSettingName[],
+  get: (name: StackSettingName) => string | undefined,
+): T {
   const raw = Object.fromEntries(
-    STACK_SETTING_NAMES.flatMap((name) => {
+    names.flatMap((name) => {
       const value = get(name);
       return value === undefined || value === "" ? [] : [[name, value]];
     }),
   );
-  const parsed = StackSettings.safeParse(raw);
+  const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? "");

@@ -8,8 +8,8 @@ import { UsageError } from "../../src/cli/usage-error";
 import { InvalidDefinitionsError } from "../../src/definitions/invalid-definitions-error";
 import { SeedError } from "../../src/emulator/seed";
 import { EngineError } from "../../src/engine/errors";
-import { StackConfigError } from "../../src/incident";
 import { AppliedFileError } from "../../src/reports/drift/applied";
+import { StackConfigError } from "../../src/settings";
 import { UserError } from "../../src/user-error";
 import { captureIo } from "../reports/support/harness";
 

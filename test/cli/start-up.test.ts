@@ -130,7 +130,6 @@ describe("start-up", () => {
       // A leaf: --stack is checked by its pattern.
       "src/definitions/stack-name.js",
       EMULATOR_FLAG_NAMES,
-      "src/incident/limits.js",
       // A leaf: fit-comment's help names GitHub's limit from it.
       "src/markdown.js",
       "src/package-root.js",
@@ -138,6 +137,8 @@ describe("start-up", () => {
       // The optional packages (the emulator's, the reports' CSV and HTML), which a command
       // checks for before it loads its work.
       "src/peer-packages.js",
+      // A leaf: every setting's names, bounds and defaults, which the flags' help shows.
+      "src/settings/catalog.js",
       "src/settings/names.js",
       // A leaf: the base of the errors a user can fix.
       "src/user-error.js",

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -224,6 +224,37 @@ describe("incident-sync up on the real engine against the emulator", () => {
         `);
       } finally {
         rmSync(join(project, "incidents", "bad.yaml"));
+      }
+    },
+    timeout,
+  );
+
+  it(
+    "checks the directory the program will load: the definitionsDir the engine resolves, here Pulumi.yaml's default",
+    async () => {
+      const projectFile = join(project, "Pulumi.yaml");
+      const committed = readFileSync(projectFile, "utf8");
+      mkdirSync(join(project, "elsewhere"));
+      writeFileSync(
+        join(project, "elsewhere", "bad.yaml"),
+        "id: inc-bad\nname: Broken\nseverity: MAJOR\nstatus: SOLVED\nservices: [svc-api]\n",
+      );
+      writeFileSync(
+        projectFile,
+        committed.replace(
+          /(incident-sync:definitionsDir:\n {4}type: string\n {4}default:) incidents/,
+          "$1 elsewhere",
+        ),
+      );
+      try {
+        const outcome = await run("preview");
+        expect(outcome.kind).toBe("invalid-definitions");
+        expect(renderText(outcome, project).split("\n")[0]).toBe(
+          "The definitions in elsewhere have a problem, so nothing was run (incident-sync validate shows the same):",
+        );
+      } finally {
+        writeFileSync(projectFile, committed);
+        rmSync(join(project, "elsewhere"), { recursive: true });
       }
     },
     timeout,

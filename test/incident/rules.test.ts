@@ -7,10 +7,9 @@ import {
   type IncidentDeclaration,
   liveStatusOf,
   observe,
-  readStackSettings,
-  StackConfigError,
   statusToSend,
 } from "../../src/incident";
+import { readStackSettings, StackConfigError } from "../../src/settings";
 
 const declared: IncidentDeclaration = {
   incidentId: "inc-api-errors",
@@ -200,8 +199,8 @@ describe("reading the stack config", () => {
       "The stack config of incident-sync is not valid:
         incident-sync:baseUrl is "ftp://x": it must be an http:// or https:// URL
         incident-sync:accountId is not set: pulumi config set incident-sync:accountId <value>
-        incident-sync:retries is "many": it must be a whole number from 0 to 20
-        incident-sync:concurrency is "0": it must be at least 1
+        incident-sync:retries is "many": it must be a whole number of retries per call from 0 to 20
+        incident-sync:concurrency is "0": it must be a whole number of calls in flight from 1 to 64
         incident-sync:enforce is "sometimes": it must be observed or always"
     `);
   });

@@ -2,15 +2,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { DEFAULTS } from "../../src/api/client/options";
 import {
   API_KEY_SETTING,
   checkSettingKeys,
   configKey,
+  SETTINGS,
   STACK_SETTING_NAMES,
   StackConfigError,
   StackSettings,
-} from "../../src/incident";
+} from "../../src/settings";
 
 interface DeclaredSetting {
   type: string;
@@ -27,8 +27,8 @@ describe("the stack settings (issue 26)", () => {
   it("are each declared in Pulumi.yaml with a description, and its default is the one the program applies", () => {
     const applied: Record<string, unknown> = {
       ...StackSettings.parse({ baseUrl: "http://127.0.0.1:1", accountId: "acct" }),
-      rateLimit: DEFAULTS.rateLimit.limit,
-      concurrency: DEFAULTS.concurrency,
+      rateLimit: SETTINGS.rateLimit.default,
+      concurrency: SETTINGS.concurrency.default,
     };
     const declared = Object.keys(project.config).sort();
     expect(declared).toEqual([...STACK_SETTING_NAMES, API_KEY_SETTING].map(configKey).sort());
@@ -46,6 +46,28 @@ describe("the stack settings (issue 26)", () => {
       expect(setting?.type, name).toBe(type);
     }
     expect(project.config[configKey(API_KEY_SETTING)]?.secret).toBe(true);
+  });
+
+  it("are each in the README's config table, with the default the program applies", () => {
+    const readme = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8");
+    const table = readme.slice(readme.indexOf("| Key (`incident-sync:`) |"));
+    const rows = new Map(
+      [...table.matchAll(/^\| `(\w+)` \| [^\n]*\| ([^|\n]+) \|$/gm)].map((row) => [
+        row[1],
+        row[2]?.trim().replaceAll("`", ""),
+      ]),
+    );
+    const applied: Record<string, unknown> = {
+      ...StackSettings.parse({ baseUrl: "http://127.0.0.1:1", accountId: "acct" }),
+      rateLimit: SETTINGS.rateLimit.default,
+      concurrency: SETTINGS.concurrency.default,
+    };
+    for (const name of [...STACK_SETTING_NAMES, API_KEY_SETTING]) {
+      const shown = rows.get(name);
+      expect(shown, name).toBeDefined();
+      if (shown === "required") continue;
+      expect(shown, name).toBe(String(applied[name]));
+    }
   });
 
   it("refuse an unknown key in the incident-sync namespace with the closest name, and leave other namespaces alone", () => {

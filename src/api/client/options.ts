@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SETTINGS } from "../../settings/catalog";
 import { ClientOptionsError } from "../errors/client-options-error";
 
 /** Information given to `onRetry` before a retry is sent. Never holds the API key. */
@@ -20,7 +21,7 @@ export interface RetryOptions {
    * Retries after failures (5xx, network errors, timeouts) in one call. A 429 is the server
    * pacing the client and does not count: it is retried up to `THROTTLED_RETRIES_MAX` times,
    * within `budgetMs`. 0 turns retrying off altogether, 429s included.
-   * @default 3
+   * @default 3 (`SETTINGS.retries.clientDefault`)
    */
   limit?: number;
   /**
@@ -99,12 +100,12 @@ export interface ClientOptions {
   retry?: RetryOptions | undefined;
   /**
    * Client-side rate limit applied to every HTTP attempt, retries included.
-   * @default { limit: 600, intervalMs: 60_000 } (what the reference service allows)
+   * @default { limit: 600, intervalMs: 60_000 } (`SETTINGS.rateLimit.default`: what the reference service allows)
    */
   rateLimit?: { limit: number; intervalMs: number } | undefined;
   /**
    * Most operations in flight at once; `errorGroups.allForCheck` fetches this many pages ahead.
-   * @default 8
+   * @default 8 (`SETTINGS.concurrency.default`)
    */
   concurrency?: number | undefined;
   /** Called before each retry, e.g. to log it. Receives no secret. */
@@ -113,18 +114,19 @@ export interface ClientOptions {
   limits?: ResponseLimits | undefined;
 }
 
+/** What the client does unless told otherwise; the limits a person sets are the settings catalog's. */
 export const DEFAULTS = {
   timeoutMs: 10_000,
   retry: {
-    limit: 3,
+    limit: SETTINGS.retries.clientDefault,
     baseDelayMs: 300,
     backoffLimitMs: 10_000,
     maxRetryAfterMs: 60_000,
     onTimeout: true,
     budgetMs: 300_000,
   },
-  rateLimit: { limit: 600, intervalMs: 60_000 },
-  concurrency: 8,
+  rateLimit: { limit: SETTINGS.rateLimit.default, intervalMs: 60_000 },
+  concurrency: SETTINGS.concurrency.default,
   limits: { maxBodyBytes: 10 * 1024 * 1024, maxItems: 1_000, maxPages: 1_000 },
 } as const;
 
@@ -157,7 +159,7 @@ const OptionsShape = z.object({
   timeoutMs: positiveInt.optional(),
   retry: z
     .strictObject({
-      limit: z.int().min(0).max(20).optional(),
+      limit: z.int().min(SETTINGS.retries.min).max(SETTINGS.retries.max).optional(),
       baseDelayMs: nonNegative.optional(),
       backoffLimitMs: nonNegative.optional(),
       maxRetryAfterMs: nonNegative.optional(),

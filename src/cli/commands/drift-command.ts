@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import type { DriftFormat } from "../../reports/drift/render";
 import { type ApiFlags, addApiOptions } from "../api-options";
+import { definitionsDirArgument } from "../definitions-dir-argument";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
 import { stackOption } from "../stack-option";
@@ -26,7 +27,7 @@ export function driftCommand(): Command {
     .description(
       "Compare each definition's declared status with the live one and list updates posted outside git.",
     )
-    .argument("[dir]", "directory of incident definitions", "incidents")
+    .addArgument(definitionsDirArgument())
     .addOption(
       formatOption(
         DRIFT_FORMATS,

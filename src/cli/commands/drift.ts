@@ -5,6 +5,7 @@ import { belongsToStack } from "../../definitions";
 import { InvalidDefinitionsError } from "../../definitions/invalid-definitions-error";
 import { computeDrift, parseSince, readAppliedFile, renderDrift } from "../../reports";
 import type { DriftFormat } from "../../reports/drift/render";
+import { SETTINGS } from "../../settings/catalog";
 import { resolveApiConnection } from "../api-connection";
 import type { ApiFlags } from "../api-options";
 import { ExitCode } from "../exit-codes";
@@ -12,7 +13,7 @@ import type { CommandIo } from "../io";
 import { DefinitionsDir } from "./definitions-dir";
 
 export interface DriftCommandOptions extends ApiFlags {
-  /** The definitions directory, relative to the working directory. @default "incidents" */
+  /** The definitions directory, relative to the working directory. @default `SETTINGS.definitionsDir.default` */
   dir?: string;
   format: DriftFormat;
   since?: string;
@@ -29,7 +30,7 @@ export interface DriftCommandOptions extends ApiFlags {
  * throw; the runner turns them into exit 1.
  */
 export async function runDrift(options: DriftCommandOptions, io: CommandIo): Promise<ExitCode> {
-  const dir = new DefinitionsDir(io, options.dir ?? "incidents");
+  const dir = new DefinitionsDir(io, options.dir ?? SETTINGS.definitionsDir.default);
   const now = options.now ?? new Date();
   const since = options.since ? parseSince(options.since, now) : undefined;
   const connection = resolveApiConnection(options, io.env);

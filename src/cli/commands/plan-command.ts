@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { type ApiFlags, addApiOptions } from "../api-options";
+import { definitionsDirArgument } from "../definitions-dir-argument";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
 import { stackOption } from "../stack-option";
@@ -18,7 +19,7 @@ export function planCommand(): Command {
     .description(
       "Show what a change to the incident definitions means: incidents added, removed and changed field by field against a git ref, checked against the lifecycle policy.",
     )
-    .argument("[dir]", "directory holding the definitions (searched recursively)", "incidents")
+    .addArgument(definitionsDirArgument())
     .requiredOption("--base <ref>", "git ref to compare with, e.g. origin/main or a commit id")
     .addOption(
       formatOption(

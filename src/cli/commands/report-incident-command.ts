@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { SETTINGS } from "../../settings/catalog";
 import { addApiOptions } from "../api-options";
 import { action } from "../run-command";
 import { rendererFormat, requireFormatPackages } from "./report-format";
@@ -22,7 +23,7 @@ export function reportIncidentCommand(): Command {
     .option(
       "--dir <dir>",
       "definitions directory; each incident's evidence (heartbeats, checks) is read from it",
-      "incidents",
+      SETTINGS.definitionsDir.default,
     )
     .option("--heartbeat <id...>", "evidence heartbeats to add (for incidents not under git)")
     .option("--check <id...>", "evidence checks to add (for incidents not under git)")

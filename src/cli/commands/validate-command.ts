@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { definitionsDirArgument } from "../definitions-dir-argument";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
 import { stackOption } from "../stack-option";
@@ -10,7 +11,7 @@ export function validateCommand(): Command {
     .description(
       "Check the incident definitions: YAML syntax, fields and values, unique ids and resource names. Reports every problem with file, line and column.",
     )
-    .argument("[dir]", "directory holding the definitions (searched recursively)", "incidents")
+    .addArgument(definitionsDirArgument())
     .addOption(
       formatOption(
         VALIDATE_FORMATS,

@@ -6,7 +6,7 @@ import type {
   ProviderSession,
 } from "../../../providers/incident-operations";
 import * as operations from "../../../providers/incident-operations";
-import { configKey } from "../../../src/incident";
+import { configKey } from "../../../src/settings";
 
 /**
  * The SDK's wait for its outstanding registrations, which the language host does before a

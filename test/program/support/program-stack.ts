@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PutStatus } from "../../../src/emulator";
-import { configKey } from "../../../src/incident";
+import { configKey } from "../../../src/settings";
 import { repoRoot } from "../../engine/support/checkout";
 import { type EmulatorSandbox, startEmulatorSandbox } from "../../engine/support/emulator-sandbox";
 import { demoStack } from "../../support/demo-stack";

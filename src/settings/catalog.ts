@@ -1,0 +1,84 @@
+/**
+ * Every setting of incident-sync, in one place: where a person sets it (flag, environment
+ * variable, stack config key `incident-sync:<name>`), its bounds, its allowed values and its
+ * default. The client's defaults, the stack config's schema, the CLI's flags, parsers and
+ * `--help`, the engine and the provider all read them from here. A file with no imports, so
+ * any layer may read it, and `--help` shows the bounds without loading zod.
+ */
+
+/** Bounds of a whole-number setting, and what it counts. */
+export interface WholeNumberBounds {
+  readonly min: number;
+  readonly max: number;
+  /** What the number counts, as a message names it: `requests per minute`. */
+  readonly unit: string;
+}
+
+export const SETTINGS = {
+  /** Base URL of the monitoring API. */
+  baseUrl: { flag: "--api-url", env: "MONITORING_API_URL" },
+  /** Account, sent as `x-service-account`. */
+  accountId: { flag: "--account-id", env: "MONITORING_ACCOUNT_ID" },
+  /** The API key: a secret stack config value, else the variable (a flag shows in `ps`). */
+  apiKey: { flag: "--api-key", env: "MONITORING_API_KEY" },
+  /** Requests per minute, per client; 600 is what the reference service allows. */
+  rateLimit: {
+    flag: "--rate-limit",
+    env: "MONITORING_RATE_LIMIT",
+    min: 1,
+    max: 60_000,
+    unit: "requests per minute",
+    default: 600,
+  },
+  /** Calls in flight, per client. */
+  concurrency: {
+    flag: "--concurrency",
+    env: "MONITORING_CONCURRENCY",
+    min: 1,
+    max: 64,
+    unit: "calls in flight",
+    default: 8,
+  },
+  /**
+   * Retries per call on 502, 503, 504, timeouts and network failures (429s are waited out
+   * apart). A client made with `createClient` and the CLI retry 3 times; a stack's program and
+   * provider 8, as a pipeline run should ride out a flaky API (the retry budget bounds it).
+   */
+  retries: { min: 0, max: 20, unit: "retries per call", default: 8, clientDefault: 3 },
+  /** Definitions directory, relative to the project directory (where Pulumi.yaml is). */
+  definitionsDir: { default: "incidents" },
+  /** Which incidents are applied on every `up`: see `StackSettings`. */
+  enforce: { values: ["observed", "always"], default: "observed" },
+  /** Which incidents every run reads back: see `StackSettings`. */
+  readBack: { values: ["all", "open"], default: "all" },
+  /** Whether missing evidence fails the run instead of warning. */
+  strictEvidence: { values: ["true", "false"], default: "false" },
+} as const;
+
+/** The settings of a connection to the monitoring API, which the CLI takes as flags too. */
+export type ConnectionSetting = "baseUrl" | "accountId" | "apiKey" | "rateLimit" | "concurrency";
+
+/** The client limits a person may set on the command line or in the stack config. */
+export type LimitSetting = "rateLimit" | "concurrency";
+
+export type Enforce = (typeof SETTINGS.enforce.values)[number];
+export type ReadBack = (typeof SETTINGS.readBack.values)[number];
+
+/**
+ * The one parser of a whole-number setting, from the text of a flag, a variable or the stack
+ * config: the number, or what is wrong with the text, as
+ * `must be a whole number of requests per minute from 1 to 60000`.
+ */
+export function parseWholeNumber(
+  text: string,
+  bounds: WholeNumberBounds,
+): { ok: true; value: number } | { ok: false; problem: string } {
+  const value = Number(text.trim());
+  if (/^\s*\d+\s*$/.test(text) && value >= bounds.min && value <= bounds.max) {
+    return { ok: true, value };
+  }
+  return {
+    ok: false,
+    problem: `must be a whole number of ${bounds.unit} from ${bounds.min} to ${bounds.max}`,
+  };
+}
