@@ -281,6 +281,8 @@ describe("the packed package, installed in a new project", () => {
       "console.log(JSON.stringify({",
       "  pulumi: pulumi.version,",
       "  exports: [typeof sync.Incident, typeof sync.createClient, typeof sync.loadDefinitions],",
+      '  program: typeof require("incident-sync/program"),',
+      '  operations: typeof require("incident-sync/provider-operations"),',
       "  loaded: Object.keys(require.cache).filter((f) => /node_modules\\/(hono|@hono|csv-stringify|uplot)\\//.test(f)),",
       "}));",
     ].join("\n");
@@ -290,6 +292,8 @@ describe("the packed package, installed in a new project", () => {
     expect(JSON.parse(run.stdout)).toEqual({
       pulumi: NEWEST_PULUMI,
       exports: ["function", "function", "function"],
+      program: "function",
+      operations: "object",
       loaded: [],
     });
     const validate = await sh("npx incident-sync validate", bare, userEnv);
