@@ -150,8 +150,12 @@ function fromEnvironment() {
   return located("INCIDENT_SYNC_PULUMI_BIN", pulumi, version);
 }
 
-// The harness runs refresh and destroy of inline programs, which needs `--client` (3.181).
-const minimumCli = [3, 181, 0];
+// The harness runs refresh and destroy of inline programs, which needs `--client` (3.181):
+// package.json's `engines.pulumi`, which an installed package reads too.
+const minimumCli = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"))
+  .engines.pulumi.replace(/^>=\s*/, "")
+  .split(".")
+  .map(Number);
 
 function atLeastMinimum(version) {
   const parts = version.split(/[.-]/).slice(0, 3).map(Number);

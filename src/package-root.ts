@@ -7,6 +7,7 @@ const NAME = "incident-sync";
 interface Manifest {
   name?: unknown;
   version?: unknown;
+  engines?: Record<string, unknown>;
 }
 
 let found: { root: string; manifest: Manifest } | undefined;
@@ -24,6 +25,19 @@ export function packageRoot(): string {
 export function packageVersion(): string {
   const { version } = locate().manifest;
   return typeof version === "string" ? version : "0.0.0";
+}
+
+/**
+ * The oldest Pulumi CLI incident-sync runs on, from package.json's `engines.pulumi`
+ * (`>=3.181.0`): the one place `scripts/engine.mjs` and an installed package both read it.
+ */
+export function minimumPulumi(): readonly [number, number, number] {
+  const range = locate().manifest.engines?.pulumi;
+  const [major = 0, minor = 0, patch = 0] = String(range ?? "")
+    .replace(/^>=\s*/, "")
+    .split(".")
+    .map(Number);
+  return [major, minor, patch];
 }
 
 function locate(): { root: string; manifest: Manifest } {

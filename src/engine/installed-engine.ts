@@ -1,13 +1,12 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { basename, delimiter, dirname, join, resolve } from "node:path";
+import { minimumPulumi } from "../package-root";
 import { packageDir } from "../peer-packages";
 import type { EngineLocation } from "./engine-location";
 import { EngineError } from "./errors";
 
 const LANGUAGE_HOST = "pulumi-language-nodejs";
-/** The oldest CLI accepted, as `scripts/engine.mjs` accepts it on PATH. */
-const MINIMUM_CLI = [3, 181, 0] as const;
 const INSTALL_URL = "https://www.pulumi.com/docs/install/";
 
 /**
@@ -34,7 +33,7 @@ export function findInstalledEngine(env: NodeJS.ProcessEnv = process.env): Engin
   }
   if (!atLeastMinimum(version)) {
     throw new EngineError(
-      `${pulumi} is Pulumi v${version}; incident-sync needs ${MINIMUM_CLI.join(".")} or later: ${install}.`,
+      `${pulumi} is Pulumi v${version}; incident-sync needs ${minimumPulumi().join(".")} or later: ${install}.`,
     );
   }
   const binDir = dirname(pulumi);
@@ -111,7 +110,7 @@ function reportedVersion(pulumi: string, env: NodeJS.ProcessEnv): string | undef
 
 function atLeastMinimum(version: string): boolean {
   const parts = version.split(/[.-]/).slice(0, 3).map(Number);
-  for (const [i, minimum] of MINIMUM_CLI.entries()) {
+  for (const [i, minimum] of minimumPulumi().entries()) {
     const part = parts[i] ?? 0;
     if (part !== minimum) return part > minimum;
   }
