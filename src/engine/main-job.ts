@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import type { RunningEmulator } from "../emulator";
 import { packageRoot } from "../package-root";
 import { OPTIONAL_PACKAGES, requirePackages } from "../peer-packages";
+import { resolveEngine } from "./resolve-engine";
 import { type OperationOptions, type OperationOutcome, runOperation } from "./run-operation";
 
 /**
@@ -61,6 +62,8 @@ export function mainJobState(stateDir: string) {
  */
 export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobResult> {
   requirePackages("The emulator", OPTIONAL_PACKAGES.emulator);
+  // The engine first: without one there is nothing to run, so nothing is started or written.
+  const engine = options.engine ?? (await resolveEngine());
   const projectDir = options.projectDir ?? packageRoot();
   const stateDir = resolve(projectDir, options.stateDir ?? ".incident-sync");
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -73,6 +76,7 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
     const { stateDir: _stateDir, stackName, projectDir: _projectDir, ...operation } = options;
     const outcome = await runOperation({
       ...operation,
+      engine,
       operation: options.operation ?? "up",
       projectDir,
       stackName: stackName ?? "dev",

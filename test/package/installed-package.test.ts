@@ -215,9 +215,10 @@ describe("the packed package, installed in a new project", () => {
     timeout,
   );
 
-  it("says how to install Pulumi when there is none on PATH", async () => {
+  it("says how to install Pulumi when there is none on PATH, before it starts anything", async () => {
     const run = await sh("npx incident-sync up --emulator", full, userEnv);
     expect(run.code).toBe(1);
+    expect(run.stderr).not.toContain("Emulator (demo seed) listening");
     expect(lastLine(run.stderr).replaceAll(LOWEST_PULUMI, "<version>")).toMatchInlineSnapshot(
       `"incident-sync up: No Pulumi CLI: \`pulumi\` is not on PATH. To run the engine, install Pulumi v<version> or later (https://www.pulumi.com/docs/install/, which puts pulumi and pulumi-language-nodejs in ~/.pulumi/bin) and put that directory on PATH, or set INCIDENT_SYNC_PULUMI_BIN to it."`,
     );
