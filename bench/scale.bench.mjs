@@ -37,6 +37,7 @@ import { parseArgs } from "node:util";
 import { startPostgresBackend, startS3Backend } from "../test/support/state-backends.mjs";
 import { median } from "./support/median.mjs";
 import {
+  NOOP_PROGRAM,
   SCALE_ACCOUNT,
   SCALE_API_KEY,
   scaleId,
@@ -71,24 +72,6 @@ const SIZES = values.incidents.split(",").map(Number);
 const LATENCIES = values.latency.split(",").map(Number);
 const RUNS = Number(values.runs);
 const CHANGED = 10;
-
-// The no-op peer: the same inputs, from the same definitions, with a provider that does nothing.
-const NOOP_PROGRAM = `const pulumi = require("@pulumi/pulumi");
-const { join, dirname } = require("node:path");
-const { loadDefinitions } = require("incident-sync");
-// The incident's own mapping is internal to the package; the bench reaches it by path.
-const { declarationOf } = require(join(dirname(require.resolve("incident-sync/package.json")), "dist/src/incident"));
-const provider = {
-  async create(inputs) { return { id: inputs.incidentId, outs: inputs }; },
-  async update(_id, _olds, news) { return { outs: news }; },
-};
-module.exports = async () => {
-  const dir = join(pulumi.runtime.getRootDirectory() || process.cwd(), "incidents");
-  for (const { definition } of (await loadDefinitions(dir)).definitions) {
-    new pulumi.dynamic.Resource(provider, definition.resource, declarationOf(definition));
-  }
-};
-`;
 
 /** Sums the RSS of the processes running in `dir` (the engine's), every 50 ms; returns the peak. */
 function rssSampler(dir) {

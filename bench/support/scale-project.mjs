@@ -130,3 +130,21 @@ export function writeScaleDefinitions(dir, incidents, options) {
     "svc-scale-a: Scale A\nsvc-scale-b: Scale B\n",
   );
 }
+
+/** The no-op peer's program: the same inputs, from the same definitions, with a provider that does nothing. */
+export const NOOP_PROGRAM = `const pulumi = require("@pulumi/pulumi");
+const { join, dirname } = require("node:path");
+const { loadDefinitions } = require("incident-sync");
+// The incident's own mapping is internal to the package; the bench reaches it by path.
+const { declarationOf } = require(join(dirname(require.resolve("incident-sync/package.json")), "dist/src/incident"));
+const provider = {
+  async create(inputs) { return { id: inputs.incidentId, outs: inputs }; },
+  async update(_id, _olds, news) { return { outs: news }; },
+};
+module.exports = async () => {
+  const dir = join(pulumi.runtime.getRootDirectory() || process.cwd(), "incidents");
+  for (const { definition } of (await loadDefinitions(dir)).definitions) {
+    new pulumi.dynamic.Resource(provider, definition.resource, declarationOf(definition));
+  }
+};
+`;
