@@ -15,9 +15,8 @@ import { saveResult } from "./support/results.mjs";
 import {
   NOOP_PROGRAM,
   repoRoot,
-  SCALE_ACCOUNT,
-  SCALE_API_KEY,
   scaleSeed,
+  scaleStackConfig,
   writeScaleDefinitions,
   writeScaleProject,
 } from "./support/scale-project.mjs";
@@ -93,12 +92,7 @@ async function profiled(kind, program) {
       pulumiHome: path.join(work, "pulumi-home"),
       engine,
       log: () => {},
-      config: {
-        "incident-sync:baseUrl": { value: emulator.url },
-        "incident-sync:accountId": { value: SCALE_ACCOUNT },
-        "incident-sync:apiKey": { value: SCALE_API_KEY, secret: true },
-        "incident-sync:rateLimit": { value: "60000" },
-      },
+      config: scaleStackConfig(emulator.url),
     });
   try {
     const first = await open();

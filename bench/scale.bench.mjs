@@ -38,10 +38,9 @@ import { startPostgresBackend, startS3Backend } from "../test/support/state-back
 import { median } from "./support/median.mjs";
 import {
   NOOP_PROGRAM,
-  SCALE_ACCOUNT,
-  SCALE_API_KEY,
   scaleId,
   scaleSeed,
+  scaleStackConfig,
   writeScaleDefinitions,
   writeScaleProject,
 } from "./support/scale-project.mjs";
@@ -113,13 +112,7 @@ async function measure(kind, project, incidents, emulator, skipCheckpoints, clai
     engine,
     skipCheckpoints,
     log: () => {},
-    config: {
-      "incident-sync:baseUrl": { value: emulator.url },
-      "incident-sync:accountId": { value: SCALE_ACCOUNT },
-      "incident-sync:apiKey": { value: SCALE_API_KEY, secret: true },
-      // The benchmark measures the engine and the API use, not the client's own rate limit.
-      "incident-sync:rateLimit": { value: "60000" },
-    },
+    config: scaleStackConfig(emulator.url),
   });
   mkdirSync(path.join(work, `state-${stackCount}`), { recursive: true });
   const step = async (name) => {

@@ -10,6 +10,18 @@ export const repoRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), 
 export const SCALE_ACCOUNT = "acct-scale";
 export const SCALE_API_KEY = "scale-key-0123456789";
 
+/**
+ * The stack config of a scale stack against `baseUrl`. The rate limit is raised out of the way:
+ * the benchmarks measure the engine and the API use, not the client's own rate limit.
+ * @param {string} baseUrl
+ */
+export const scaleStackConfig = (baseUrl) => ({
+  "incident-sync:baseUrl": { value: baseUrl },
+  "incident-sync:accountId": { value: SCALE_ACCOUNT },
+  "incident-sync:apiKey": { value: SCALE_API_KEY, secret: true },
+  "incident-sync:rateLimit": { value: "60000" },
+});
+
 /** `inc-scale-0007`. @param {number} index */
 export const scaleId = (index) => `inc-scale-${String(index).padStart(4, "0")}`;
 
