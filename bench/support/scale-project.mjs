@@ -2,7 +2,7 @@
 // seed with the incidents (and, for a share of them, heartbeats and checks as evidence), and a
 // Pulumi project that installs incident-sync as a dependency (node_modules links to this
 // checkout, built), as a team's own repository would. Plain ESM, so benchmarks and tests share it.
-import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -78,9 +78,22 @@ export function scaleSeed(incidents, evidenceShare = 0.1) {
  * The definitions of the seed's incidents, one YAML document each in one file; `variant`
  * changes the name of the first `changed` incidents, so an `up` has exactly that much to do.
  * @param {number} incidents
- * @param {{ variant?: number; changed?: number; evidenceShare?: number; status?: string }} [options]
+ * @param {ScaleOptions} [options]
  */
-export function scaleDefinitions(
+export function scaleDefinitions(incidents, options) {
+  return scaleDocuments(incidents, options).join("---\n");
+}
+
+/**
+ * @typedef {{ variant?: number; changed?: number; evidenceShare?: number; status?: string }} ScaleOptions
+ */
+
+/**
+ * One YAML document per incident, as `scaleDefinitions` joins them.
+ * @param {number} incidents
+ * @param {ScaleOptions} [options]
+ */
+function scaleDocuments(
   incidents,
   { variant = 0, changed = 0, evidenceShare = 0.1, status = "INVESTIGATING" } = {},
 ) {
@@ -97,8 +110,15 @@ export function scaleDefinitions(
         ? `evidence:\n  heartbeats: [hb-scale-${monitor}]\n  checks: [chk-scale-${monitor}]\n`
         : "";
     return `id: ${id}\nname: ${name}\nseverity: MAJOR\nstatus: ${status}\nservices: [svc-scale-a, svc-scale-b]\n${evidence}`;
-  }).join("---\n");
+  });
 }
+
+/**
+ * Incidents per definitions file: the most documents the loader reads from one file
+ * (`MAX_DOCUMENTS`, src/definitions/limits.ts), about 140 KB here, as a team past a thousand
+ * incidents splits them.
+ */
+const INCIDENTS_PER_FILE = 1000;
 
 /**
  * A Pulumi project at `dir` whose program is incident-sync's (`incident-sync/program`), with
@@ -116,6 +136,12 @@ export function writeScaleProject(dir, { name = "incident-sync-scale", program }
     path.join(dir, "Pulumi.yaml"),
     `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n`,
   );
+  // A project's own package.json, as `npm init` leaves it: without one the language host warns
+  // on every run that it uses the program's folder as the project root.
+  writeFileSync(
+    path.join(dir, "package.json"),
+    `${JSON.stringify({ name, private: true, main: "index.js" }, null, 2)}\n`,
+  );
   writeFileSync(
     path.join(dir, "index.js"),
     program ?? 'module.exports = require("incident-sync/program");\n',
@@ -129,13 +155,29 @@ export function writeScaleProject(dir, { name = "incident-sync-scale", program }
 }
 
 /**
- * Writes the definitions of `scaleDefinitions` into the project.
+ * Writes the definitions of `scaleDefinitions` into the project: `incidents/scale.yaml`, or
+ * above 1,000 incidents `scale-01.yaml`, `scale-02.yaml`, … of 1,000 each.
  * @param {string} dir
  * @param {number} incidents
  * @param {{ variant?: number; changed?: number; evidenceShare?: number; status?: string }} [options]
  */
 export function writeScaleDefinitions(dir, incidents, options) {
-  writeFileSync(path.join(dir, "incidents", "scale.yaml"), scaleDefinitions(incidents, options));
+  const folder = path.join(dir, "incidents");
+  for (const file of readdirSync(folder)) {
+    if (/^scale(-\d+)?\.yaml$/.test(file)) rmSync(path.join(folder, file));
+  }
+  const documents = scaleDocuments(incidents, options);
+  if (documents.length <= INCIDENTS_PER_FILE) {
+    writeFileSync(path.join(folder, "scale.yaml"), documents.join("---\n"));
+  } else {
+    for (let start = 0; start < documents.length; start += INCIDENTS_PER_FILE) {
+      const part = String(start / INCIDENTS_PER_FILE + 1).padStart(2, "0");
+      writeFileSync(
+        path.join(folder, `scale-${part}.yaml`),
+        documents.slice(start, start + INCIDENTS_PER_FILE).join("---\n"),
+      );
+    }
+  }
   // The services catalog names the two services the definitions list by id, as the seed does.
   writeFileSync(
     path.join(dir, "incidents", "services.yaml"),
@@ -155,7 +197,9 @@ const provider = {
 };
 module.exports = async () => {
   const dir = join(pulumi.runtime.getRootDirectory() || process.cwd(), "incidents");
-  for (const { definition } of (await loadDefinitions(dir)).definitions) {
+  const { definitions, problems } = await loadDefinitions(dir);
+  if (problems.length > 0) throw new Error(problems.map((problem) => problem.message).join("\\n"));
+  for (const { definition } of definitions) {
     new pulumi.dynamic.Resource(provider, definition.resource, declarationOf(definition));
   }
 };
