@@ -22,6 +22,8 @@
 //
 //   npm run build && npx node bench/scale.bench.mjs [--incidents 100,1000] [--latency 0,50] [--runs 3]
 //     [--via plain,engine]  the paths measured (both by default)
+//     [--concurrency N] ours with N calls in flight per client (incident-sync:concurrency)
+//                       instead of the default
 //     [--checkpoints]   also measure, without latency, with a checkpoint after every step (the
 //                       engine's default)
 //     [--claims]        also measure ours as incident-sync up runs it: the incidents new to the
@@ -70,6 +72,7 @@ const { values } = parseArgs({
     claims: { type: "boolean", default: false },
     backend: { type: "string", default: "file" },
     via: { type: "string", default: "plain,engine" },
+    concurrency: { type: "string" },
   },
 });
 const PATHS = values.via.split(",");
@@ -88,6 +91,8 @@ let backendEnv = {};
 const SIZES = values.incidents.split(",").map(Number);
 const LATENCIES = values.latency.split(",").map(Number);
 const RUNS = Number(values.runs);
+const CONFIG_OPTIONS =
+  values.concurrency === undefined ? {} : { concurrency: Number(values.concurrency) };
 const CHANGED = 10;
 
 /** Sums the RSS of the processes running in `dir` (the engine's), every 50 ms; returns the peak. */
@@ -119,7 +124,7 @@ const engine = await resolveEngine();
 const results = [];
 let stackCount = 0;
 
-/** Runs `pulumi` with `args` in `cwd`; resolves with its exit code and output. */
+/** Runs `pulumi` with `args` in `cwd`; resolves with whether it exited 0, and its output. */
 function runCli(args, cwd, env, stdin) {
   return new Promise((resolve, reject) => {
     const child = spawn(engine.pulumi, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
@@ -178,7 +183,7 @@ async function openPlainStack(project, stackName, emulator, skipCheckpoints) {
     "--secrets-provider",
     "passphrase",
   ]);
-  for (const [key, entry] of Object.entries(scaleStackConfig(emulator.url))) {
+  for (const [key, entry] of Object.entries(scaleStackConfig(emulator.url, CONFIG_OPTIONS))) {
     if (entry.secret)
       await must(["config", "set", "--secret", "--stack", stackName, key], entry.value);
     else await must(["config", "set", "--stack", stackName, key, entry.value]);
@@ -203,7 +208,7 @@ function openEngineStack(project, stackName, emulator, skipCheckpoints) {
     engine,
     skipCheckpoints,
     log: () => {},
-    config: scaleStackConfig(emulator.url),
+    config: scaleStackConfig(emulator.url, CONFIG_OPTIONS),
   });
 }
 
@@ -304,6 +309,7 @@ try {
                 results.push({
                   backend,
                   via,
+                  concurrency: CONFIG_OPTIONS.concurrency ?? "default",
                   incidents,
                   latencyMs,
                   checkpoints: skipCheckpoints ? "end only" : "every step",

@@ -13,13 +13,18 @@ export const SCALE_API_KEY = "scale-key-0123456789";
 /**
  * The stack config of a scale stack against `baseUrl`. The rate limit is raised out of the way:
  * the benchmarks measure the engine and the API use, not the client's own rate limit.
+ * `concurrency`, when given, sets the calls in flight per client (else the default).
  * @param {string} baseUrl
+ * @param {{ concurrency?: number }} [options]
  */
-export const scaleStackConfig = (baseUrl) => ({
+export const scaleStackConfig = (baseUrl, { concurrency } = {}) => ({
   "incident-sync:baseUrl": { value: baseUrl },
   "incident-sync:accountId": { value: SCALE_ACCOUNT },
   "incident-sync:apiKey": { value: SCALE_API_KEY, secret: true },
   "incident-sync:rateLimit": { value: "60000" },
+  ...(concurrency === undefined
+    ? {}
+    : { "incident-sync:concurrency": { value: String(concurrency) } }),
 });
 
 /** `inc-scale-0007`. @param {number} index */
