@@ -102,7 +102,9 @@ async function profiled(kind, program) {
     const previous = process.env.NODE_OPTIONS;
     process.env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${profiles} --require ${path.join(repoRoot, "bench", "support", "exit-on-signal.cjs")}`;
     const stack = await open();
-    process.env.NODE_OPTIONS = previous;
+    // Only the second stack's processes are profiled; an unset variable stays unset.
+    if (previous === undefined) delete process.env.NODE_OPTIONS;
+    else process.env.NODE_OPTIONS = previous;
     const started = performance.now();
     const same = await stack.up();
     const ms = performance.now() - started;
