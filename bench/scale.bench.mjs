@@ -33,24 +33,18 @@
 //                       loopback (test/support/state-backends.mjs)
 
 import { spawn } from "node:child_process";
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { plainCliEnv } from "../test/support/plain-cli-env.mjs";
 import { startPostgresBackend, startS3Backend } from "../test/support/state-backends.mjs";
 import { median } from "./support/median.mjs";
+import { saveResult } from "./support/results.mjs";
 import {
   NOOP_PROGRAM,
+  repoRoot,
   scaleId,
   scaleSeed,
   scaleStackConfig,
@@ -59,9 +53,8 @@ import {
 } from "./support/scale-project.mjs";
 
 const require = createRequire(import.meta.url);
-const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
-const { startEmulator } = require(path.join(root, "dist", "src", "emulator"));
-const { openProjectStack, resolveEngine } = require(path.join(root, "dist", "src", "engine"));
+const { startEmulator } = require(path.join(repoRoot, "dist", "src", "emulator"));
+const { openProjectStack, resolveEngine } = require(path.join(repoRoot, "dist", "src", "engine"));
 
 const { values } = parseArgs({
   options: {
@@ -147,28 +140,17 @@ function runCli(args, cwd, env, stdin) {
 /**
  * A stack run as a user runs the plain CLI: `pulumi stack select --create` and
  * `pulumi config set` (the key through stdin, as a secret) in the project folder, then the
- * README's apply line for each `up`. The environment holds only a standard Pulumi install on
- * PATH (with the project's Node), its home, the backend, the passphrase and, for the runs,
- * PULUMI_SKIP_CHECKPOINTS as the README's line sets it.
+ * README's apply line for each `up`. The environment is the plain-CLI tests': a standard
+ * Pulumi install on PATH (with the project's Node) and its home, plus the backend, the
+ * passphrase and, for the runs, PULUMI_SKIP_CHECKPOINTS as the README's line sets it.
  */
-async function openPlainStack(project, stackName, emulator, skipCheckpoints) {
-  const home = path.join(work, "plain-home");
-  mkdirSync(home, { recursive: true });
-  const env = {
-    HOME: home,
-    PULUMI_HOME: path.join(work, "pulumi-home"),
-    PATH: [
-      path.dirname(process.execPath),
-      engine.binDir,
-      "/usr/local/bin",
-      "/usr/bin",
-      "/bin",
-    ].join(path.delimiter),
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_BACKEND_URL: backendUrl ?? `file://${path.join(work, `state-${stackCount}`)}`,
+async function openPlainStack(project, stackName, backend, emulator, skipCheckpoints) {
+  // The plain-CLI tests' own environment (test/support/plain-cli-env.mjs).
+  const env = plainCliEnv(engine, path.join(work, "plain-home"), {
+    PULUMI_BACKEND_URL: backend,
     PULUMI_CONFIG_PASSPHRASE: "bench-passphrase",
     ...backendEnv,
-  };
+  });
   const must = async (args, stdin) => {
     const result = await runCli(args, project, env, stdin);
     if (!result.ok) throw new Error(`pulumi ${args.join(" ")} failed:\n${result.stderr}`);
@@ -198,11 +180,11 @@ async function openPlainStack(project, stackName, emulator, skipCheckpoints) {
 }
 
 /** A stack run through src/engine, as `incident-sync up` runs it. */
-function openEngineStack(project, stackName, emulator, skipCheckpoints) {
+function openEngineStack(project, stackName, backend, emulator, skipCheckpoints) {
   return openProjectStack({
     projectDir: project,
     stackName,
-    backendUrl: backendUrl ?? `file://${path.join(work, `state-${stackCount}`)}`,
+    backendUrl: backend,
     passphrase: "bench-passphrase",
     pulumiHome: path.join(work, "pulumi-home"),
     engine,
@@ -214,9 +196,16 @@ function openEngineStack(project, stackName, emulator, skipCheckpoints) {
 
 async function measure(via, kind, project, incidents, emulator, skipCheckpoints, claim = false) {
   stackCount += 1;
-  mkdirSync(path.join(work, `state-${stackCount}`), { recursive: true });
+  const folder = path.join(work, `state-${stackCount}`);
+  mkdirSync(folder, { recursive: true });
   const open = via === "plain" ? openPlainStack : openEngineStack;
-  const stack = await open(project, `bench${stackCount}`, emulator, skipCheckpoints);
+  const stack = await open(
+    project,
+    `bench${stackCount}`,
+    backendUrl ?? `file://${folder}`,
+    emulator,
+    skipCheckpoints,
+  );
   const step = async (name) => {
     emulator.emulator.control.resetStats();
     const stopSampling = rssSampler(project);
@@ -373,8 +362,4 @@ if (firstOf(100) && firstOf(1000)) {
     `first up, 1,000 / 100: ${(firstOf(1000).oursS / firstOf(100).oursS).toFixed(1)}x (target at most 12x)`,
   );
 }
-mkdirSync(path.join(root, "bench", "results"), { recursive: true });
-writeFileSync(
-  path.join(root, "bench", "results", "scale.json"),
-  `${JSON.stringify({ date: new Date().toISOString(), engine: engine.version, results }, null, 2)}\n`,
-);
+await saveResult("scale", { date: new Date().toISOString(), engine: engine.version, results });
