@@ -8,13 +8,12 @@
 //   npm run build && npx node bench/provider-size.bench.mjs
 import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { saveResult } from "./support/results.mjs";
+import { NOOP_PROVIDER, repoRoot } from "./support/scale-project.mjs";
 
 const require = createRequire(import.meta.url);
-const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const pulumi = require("@pulumi/pulumi");
-const { incidentProvider } = require(path.join(root, "dist", "providers", "incident.js"));
+const { incidentProvider } = require(path.join(repoRoot, "dist", "providers", "incident.js"));
 
 /** The seven methods an incident provider needs, each doing nothing: the serializer's floor. */
 const emptySeven = {
@@ -26,15 +25,8 @@ const emptySeven = {
   async read() {},
   async delete() {},
 };
-/** The scale bench's no-op peer (bench/scale.bench.mjs). */
-const noop = {
-  async create(inputs) {
-    return { id: inputs.incidentId, outs: inputs };
-  },
-  async update(_id, _olds, news) {
-    return { outs: news };
-  },
-};
+/** The scale bench's no-op peer, from its own source (bench/support/scale-project.mjs). */
+const noop = new Function(`return ${NOOP_PROVIDER};`)();
 
 const bytesOf = async (provider) => {
   const serialized = await pulumi.runtime.serializeFunction(() => provider, {

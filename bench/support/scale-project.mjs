@@ -3,8 +3,11 @@
 // Pulumi project that installs incident-sync as a dependency (node_modules links to this
 // checkout, built), as a team's own repository would. Plain ESM, so benchmarks and tests share it.
 import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+
+const require = createRequire(import.meta.url);
 
 export const repoRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const SCALE_ACCOUNT = "acct-scale";
@@ -119,13 +122,6 @@ function scaleDocuments(
 }
 
 /**
- * Incidents per definitions file: the most documents the loader reads from one file
- * (`MAX_DOCUMENTS`, src/definitions/limits.ts), about 140 KB here, as a team past a thousand
- * incidents splits them.
- */
-const INCIDENTS_PER_FILE = 1000;
-
-/**
  * A Pulumi project at `dir` whose program is incident-sync's (`incident-sync/program`), with
  * incident-sync and its dependencies in node_modules as `npm install incident-sync` leaves
  * them (links into this checkout). `program` replaces index.js, e.g. for the no-op peer.
@@ -160,26 +156,32 @@ export function writeScaleProject(dir, { name = "incident-sync-scale", program }
 }
 
 /**
- * Writes the definitions of `scaleDefinitions` into the project: `incidents/scale.yaml`, or
- * above 1,000 incidents `scale-01.yaml`, `scale-02.yaml`, … of 1,000 each.
+ * Writes the definitions of `scaleDefinitions` into the project: `incidents/scale.yaml`, or,
+ * past the most documents the loader reads from a file (`MAX_DOCUMENTS`), `scale-01.yaml`,
+ * `scale-02.yaml`, … of that many each.
  * @param {string} dir
  * @param {number} incidents
- * @param {{ variant?: number; changed?: number; evidenceShare?: number; status?: string }} [options]
+ * @param {ScaleOptions} [options]
  */
 export function writeScaleDefinitions(dir, incidents, options) {
   const folder = path.join(dir, "incidents");
   for (const file of readdirSync(folder)) {
     if (/^scale(-\d+)?\.yaml$/.test(file)) rmSync(path.join(folder, file));
   }
+  // As many incidents per file as the loader reads from one (src/definitions/limits.ts, built),
+  // as a team past that many splits them.
+  const { MAX_DOCUMENTS: perFile } = require(
+    path.join(repoRoot, "dist", "src", "definitions", "limits.js"),
+  );
   const documents = scaleDocuments(incidents, options);
-  if (documents.length <= INCIDENTS_PER_FILE) {
+  if (documents.length <= perFile) {
     writeFileSync(path.join(folder, "scale.yaml"), documents.join("---\n"));
   } else {
-    for (let start = 0; start < documents.length; start += INCIDENTS_PER_FILE) {
-      const part = String(start / INCIDENTS_PER_FILE + 1).padStart(2, "0");
+    for (let start = 0; start < documents.length; start += perFile) {
+      const part = String(start / perFile + 1).padStart(2, "0");
       writeFileSync(
         path.join(folder, `scale-${part}.yaml`),
-        documents.slice(start, start + INCIDENTS_PER_FILE).join("---\n"),
+        documents.slice(start, start + perFile).join("---\n"),
       );
     }
   }
@@ -190,16 +192,22 @@ export function writeScaleDefinitions(dir, incidents, options) {
   );
 }
 
+/**
+ * The no-op peer's dynamic provider, as source: it returns at once and does nothing. The peer's
+ * program declares it, and bench/provider-size.bench.mjs measures what it costs in the state.
+ */
+export const NOOP_PROVIDER = `{
+  async create(inputs) { return { id: inputs.incidentId, outs: inputs }; },
+  async update(_id, _olds, news) { return { outs: news }; },
+}`;
+
 /** The no-op peer's program: the same inputs, from the same definitions, with a provider that does nothing. */
 export const NOOP_PROGRAM = `const pulumi = require("@pulumi/pulumi");
 const { join, dirname } = require("node:path");
 const { loadDefinitions } = require("incident-sync");
 // The incident's own mapping is internal to the package; the bench reaches it by path.
 const { declarationOf } = require(join(dirname(require.resolve("incident-sync/package.json")), "dist/src/incident"));
-const provider = {
-  async create(inputs) { return { id: inputs.incidentId, outs: inputs }; },
-  async update(_id, _olds, news) { return { outs: news }; },
-};
+const provider = ${NOOP_PROVIDER};
 module.exports = async () => {
   const dir = join(pulumi.runtime.getRootDirectory() || process.cwd(), "incidents");
   const { definitions, problems } = await loadDefinitions(dir);
