@@ -95,6 +95,30 @@ export interface ProviderSession {
   api?: MonitoringClient;
 }
 
+/** The provider as the dynamic provider plugin calls it, and the session it keeps. */
+export type IncidentProvider = pulumi.dynamic.ResourceProvider<IncidentInputs, IncidentState> &
+  ProviderSession;
+
+/**
+ * A provider with a session of its own: what the text stored in every incident's state
+ * (`PROVIDER_SOURCE` in `incident.ts`) hands the dynamic provider plugin, which calls it once
+ * per distinct stored text in a plugin process, and `configure` once on what it returns.
+ */
+export function provider(): IncidentProvider {
+  const self: IncidentProvider = {
+    configure: (request) => configure(self, request),
+    check: (olds, news) => check(self, olds, news as unknown as Record<string, unknown>),
+    diff: (_id, olds, news) => diff(self, olds, news),
+    create: (inputs) => create(self, inputs),
+    update: (_id, olds, news) => update(self, olds, news),
+    read: (id, props) => read(self, id, props),
+    delete: async (_id, props) => {
+      await remove(self, props);
+    },
+  };
+  return self;
+}
+
 /** The part of Pulumi's configure request the provider reads. */
 export interface ConfigureRequest {
   config: { get(key: string): string | undefined };

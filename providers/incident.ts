@@ -2,39 +2,39 @@ import * as pulumi from "@pulumi/pulumi";
 import type { IncidentStatus, Severity } from "../src/api";
 import { DEFAULT_ON_REMOVE, type IncidentService, type Observation } from "../src/incident";
 import { PACKAGE_VERSION } from "../src/package-version";
-import type { IncidentInputs, IncidentState, ProviderSession } from "./incident-operations";
+import type { IncidentState } from "./incident-operations";
 
 export type { IncidentService } from "../src/incident";
-export type { IncidentInputs, IncidentState, KnownLiveStatus } from "./incident-operations";
-
-type Operations = typeof import("./incident-operations");
+export type {
+  IncidentInputs,
+  IncidentProvider,
+  IncidentState,
+  KnownLiveStatus,
+} from "./incident-operations";
 
 /**
- * The provider's operations, loaded in the engine's plugin process by package name from the
- * plugin's working directory, which the engine sets to the project directory (where
- * Pulumi.yaml is). There `incident-sync` resolves to the project itself (this repository, by
- * the self-reference of its `exports`) or to the installed package (a project that depends on
- * it). So the code that runs is always the current checkout's, wherever the state was
- * written, and the serialized provider holds no path. `createRequire` is needed because the
- * engine compiles the serialized provider as a module with no file name, from which Node
- * resolves neither self-references nor the project's node_modules.
+ * The provider as every incident's state stores it (`__provider`), and as the engine's dynamic
+ * provider plugin runs it for every operation, `refresh` and `delete` included: CommonJS whose
+ * `handler()` returns the provider (pulumi/pulumi#6490). It holds no code of the provider: it
+ * loads the operations by package name from the plugin's working directory, which the engine
+ * sets to the project directory (where Pulumi.yaml is). There `incident-sync` resolves to the
+ * project itself (this repository, by the self-reference of its `exports`) or to the installed
+ * package (a project that depends on it), so the code that runs is always the current
+ * checkout's, wherever the state was written, and the state holds no path, client, key or
+ * schema. `createRequire` because the plugin compiles the text as a module with no file name,
+ * from which Node resolves neither self-references nor the project's node_modules.
+ *
+ * Written here rather than serialized by the SDK from a provider object, as
+ * `pulumi.dynamic.Resource` does: the serializer wraps each method in a closure of its own, and
+ * its output for a provider of seven one-line methods was 2,926 bytes, stored twice in every
+ * incident (BENCHMARKS.md, "State"). Providers stored by earlier releases call the operations'
+ * functions with a session of their own, which the module keeps exporting.
  */
-// Resolved once per plugin process; every later call of every method reuses the module. The
-// body is what the state stores, so its comments live here, outside it. Pulumi parses the
-// serialized code with the project's `typescript`, or, in a project without one, with the
-// TypeScript 3.8 it vendors, which knows no `??=` or other syntax newer than ES2019: this code
-// and the provider's methods keep to what 3.8 parses (found by installing the packed package
-// into a project without TypeScript, test/engine/plain-cli.test.ts).
-const operations = (provider: ProviderSession & { operations?: Operations }): Operations => {
-  if (!provider.operations) {
-    const { createRequire } = require("node:module") as typeof import("node:module");
-    const { join } = require("node:path") as typeof import("node:path");
-    provider.operations = createRequire(join(process.cwd(), "package.json"))(
-      "incident-sync/provider-operations",
-    ) as Operations;
-  }
-  return provider.operations;
-};
+export const PROVIDER_SOURCE =
+  'exports.handler = () => require("node:module").createRequire(require("node:path").join(process.cwd(), "package.json"))("incident-sync/provider-operations").provider();';
+
+/** The type of an incident: a dynamic resource, run by the Node.js language host's provider plugin. */
+const INCIDENT_TYPE = "pulumi-nodejs:dynamic/incident-sync:Incident";
 
 /** Inputs of one status-page incident, mapped to `PUT /v1/status-pages/incidents/{incidentId}`. */
 export interface IncidentArgs {
@@ -69,41 +69,6 @@ export interface IncidentArgs {
   claimOnly?: pulumi.Input<boolean>;
 }
 
-export type IncidentProvider = pulumi.dynamic.ResourceProvider<IncidentInputs, IncidentState> &
-  ProviderSession;
-
-/**
- * The provider is serialized into the state of every incident with its closure
- * (pulumi/pulumi#6490), so it is a small plain object of one-line methods that load the
- * operations when called: no client, schema, key or path is in the closure, and the state stays
- * small (the engine rewrites it after every step). One object is shared by all incidents, so
- * Pulumi serializes it once per program run. The API key is read in `configure()` from the
- * stack's secret config into this object, in the plugin process only.
- */
-export const incidentProvider: IncidentProvider = {
-  async configure(request) {
-    await operations(this).configure(this, request);
-  },
-  async check(olds, news) {
-    return operations(this).check(this, olds, news as unknown as Record<string, unknown>);
-  },
-  async diff(_id, olds, news) {
-    return operations(this).diff(this, olds, news);
-  },
-  async create(inputs) {
-    return operations(this).create(this, inputs);
-  },
-  async update(_id, olds, news) {
-    return operations(this).update(this, olds, news);
-  },
-  async read(id, props) {
-    return operations(this).read(this, id, props);
-  },
-  async delete(_id, props) {
-    await operations(this).remove(this, props);
-  },
-};
-
 /** Version of this package, an input of every incident so a new provider release is applied. */
 export const PROVIDER_VERSION: string = PACKAGE_VERSION;
 
@@ -116,7 +81,7 @@ export const PROVIDER_VERSION: string = PACKAGE_VERSION;
  *   severity: "MINOR", status: "RESOLVED", services: [{ id: "svc-db" }],
  * });
  */
-export class Incident extends pulumi.dynamic.Resource {
+export class Incident extends pulumi.CustomResource {
   declare readonly incidentId: pulumi.Output<string>;
   declare readonly name: pulumi.Output<string>;
   declare readonly severity: pulumi.Output<Severity>;
@@ -134,7 +99,7 @@ export class Incident extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: IncidentArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      incidentProvider,
+      INCIDENT_TYPE,
       name,
       {
         onRemove: DEFAULT_ON_REMOVE,
@@ -143,10 +108,9 @@ export class Incident extends pulumi.dynamic.Resource {
         appliedAt: undefined,
         live: undefined,
         appliedUpdates: undefined,
+        __provider: PROVIDER_SOURCE,
       },
       opts,
-      "incident-sync",
-      "Incident",
     );
   }
 }

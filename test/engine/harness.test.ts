@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROVIDER_SOURCE } from "../../providers/incident";
 import type { RunningEmulator } from "../../src/emulator";
 import {
   type EngineLocation,
@@ -139,25 +140,30 @@ describe("incident-sync up on the real engine against the emulator", () => {
     timeout,
   );
 
-  it("keeps the API key out of every file of the backend, and the stored provider holds no path", () => {
+  it("keeps the API key out of every file of the backend, and stores the provider's text, which holds no path", () => {
     expect(engineFilesWithKey()).toEqual([]);
     expect(engineOutput.join("")).not.toContain(emulator.demo.apiKey);
     const stateFile = filesUnder(join(root, "backend")).find((file) =>
       /stacks\/incident-sync\/harness\.json$/.test(file),
     );
     const state = JSON.parse(readFileSync(stateFile ?? "", "utf8")) as {
-      checkpoint: { latest: { resources: { type: string; outputs?: { __provider?: string } }[] } };
+      checkpoint: {
+        latest: {
+          resources: {
+            type: string;
+            inputs?: { __provider?: string };
+            outputs?: { __provider?: string };
+          }[];
+        };
+      };
     };
     const providers = state.checkpoint.latest.resources
       .filter((resource) => resource.type === "pulumi-nodejs:dynamic/incident-sync:Incident")
-      .map((resource) => resource.outputs?.__provider ?? "");
-    expect(providers).toHaveLength(4);
-    for (const provider of providers) {
-      expect(provider).toContain('"incident-sync/provider-operations"');
-      expect(provider).not.toContain(root);
-      expect(provider).not.toContain("/dist/");
-      expect(provider.length).toBeLessThan(3000);
-    }
+      .flatMap((resource) => [resource.inputs?.__provider, resource.outputs?.__provider]);
+    expect(providers).toEqual(Array.from({ length: 8 }, () => PROVIDER_SOURCE));
+    expect(PROVIDER_SOURCE).toContain('"incident-sync/provider-operations"');
+    expect(PROVIDER_SOURCE).not.toContain(root);
+    expect(PROVIDER_SOURCE).not.toContain("/dist/");
   });
 
   it(

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IncidentInputs, IncidentProvider, IncidentState } from "../../providers/incident";
@@ -5,11 +7,16 @@ import { createClient } from "../../src/api";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import { liveStatusOf, observe } from "../../src/incident";
 
-// The compiled provider, as the engine's plugin loads it: its methods load the operations by
-// package name from the working directory, here this repository.
-const { incidentProvider } = require(
+// The provider as the engine's plugin gets it: the text every incident's state stores,
+// compiled by the module the plugin compiles it with, as a module with no file name; it loads
+// the operations by package name from the working directory, here this repository.
+const { PROVIDER_SOURCE } = require(
   join(__dirname, "..", "..", "dist", "providers", "incident.js"),
-) as { incidentProvider: IncidentProvider };
+) as typeof import("../../providers/incident");
+const requireFromString = createRequire(require.resolve("@pulumi/pulumi"))(
+  "require-from-string",
+) as (code: string) => { handler: () => IncidentProvider };
+const incidentProvider = requireFromString(PROVIDER_SOURCE).handler();
 
 // The operations module the provider loads (the same file, so the same module instance).
 const operations = require(
@@ -163,7 +170,7 @@ function providerAgainstDemo(): () => RunningEmulator {
   });
 
   afterAll(async () => {
-    for (const key of ["settings", "apiKey", "api", "operations"]) delete session[key];
+    for (const key of ["settings", "apiKey", "api"]) delete session[key];
     await emulator?.close();
   });
   return () => emulator;
@@ -270,5 +277,48 @@ describe("the incident provider's claims (what incident-sync up records before i
     };
     await expect(incidentProvider.delete?.("inc-gone", claimed)).resolves.toBeUndefined();
     expect(puts()).toBe(before);
+  });
+});
+
+describe("a provider stored by incident-sync 0.2.0 (serialized by the SDK), in state written before", () => {
+  // Until an incident is next updated, its state keeps the provider its last apply stored, and
+  // the engine runs that one for refresh and delete: it must find the current operations.
+  const stored = readFileSync(join(__dirname, "fixtures", "stored-provider-0.2.0.txt"), "utf8");
+  const old = requireFromString(stored).handler();
+  let emulator: RunningEmulator;
+
+  beforeAll(async () => {
+    operations.startRun();
+    emulator = await startEmulator({ port: 0, seed: "demo" });
+    const config: Record<string, string> = {
+      "incident-sync:baseUrl": emulator.url,
+      "incident-sync:accountId": emulator.demo.accountId,
+      "incident-sync:apiKey": emulator.demo.apiKey,
+    };
+    await old.configure?.({ config: { get: (key: string) => config[key] } } as never);
+  });
+
+  afterAll(async () => {
+    await emulator?.close();
+  });
+
+  it("is the SDK's closure of seven methods, not the text this release stores", () => {
+    expect(stored).toContain("with({ operations: __f2");
+    expect(stored).not.toBe(PROVIDER_SOURCE);
+  });
+
+  it("checks, adopts, reads, and resolves on delete with the current operations", async () => {
+    const checked = await old.check?.({} as IncidentInputs, inputs as never);
+    expect(checked?.failures).toBeUndefined();
+    const created = await old.create?.(checked?.inputs as IncidentInputs);
+    expect(created?.outs).toMatchObject({ incidentId: "inc-api-errors", status: "MONITORING" });
+    const outs = created?.outs as IncidentState;
+    expect((await old.diff?.("inc-api-errors", outs, inputs))?.changes).toBe(false);
+    const read = await old.read?.("inc-api-errors", outs);
+    expect(read?.props?.live.status).toBe("MONITORING");
+    operations.startRun();
+    await old.delete?.("inc-api-errors", { ...outs, onRemove: "resolve" });
+    const api = createClient({ baseUrl: emulator.url, apiKey: emulator.demo.apiKey });
+    expect(liveStatusOf(await api.incidents.listUpdates("inc-api-errors")).status).toBe("RESOLVED");
   });
 });
