@@ -9,7 +9,6 @@ import {
   type ClaimPhase,
   declarationOf,
   driftStateOf,
-  type IncidentService,
   liveStatusOf,
   newestFirst,
   type Observation,
@@ -21,6 +20,7 @@ import {
   updatesCutForState,
 } from "../incident";
 import type { StackSettings } from "../settings";
+import type { DriftEntry, IncidentOutput } from "./outputs";
 import {
   type ErrorGroupsReadBack,
   type HeartbeatReadBack,
@@ -152,42 +152,6 @@ function where(loaded: LoadedDefinition, projectDir: string): string {
  */
 function shownFile(projectDir: string, file: string): string {
   return isAbsolute(file) ? relative(projectDir, file) || file : file;
-}
-
-/** An incident in the stack outputs: what git declares, what was applied, what is live. */
-export interface IncidentOutput {
-  file: string;
-  declared: {
-    name: string;
-    severity: string;
-    status: IncidentStatus;
-    services: IncidentService[];
-  };
-  /** The status the last apply set (or a refresh found), and the server time of that apply. */
-  applied: { status: IncidentStatus; at: string };
-  /** The live status this run read: `source` says where from; `unavailable` when the read failed. */
-  live:
-    | { status: IncidentStatus | null; source: "update" | "applied" | "none"; since: string | null }
-    | Unavailable;
-}
-
-export interface DriftEntry {
-  incidentId: string;
-  file: string;
-  declaredStatus: IncidentStatus;
-  /** `unknown` when the updates could not be read in this run. */
-  liveStatus: IncidentStatus | "unknown";
-  /** When the last apply happened (server time of its PUT). */
-  appliedAt: string;
-  /** Updates posted since the last apply, i.e. outside git, newest first. */
-  updatesOutsideGit: {
-    id: string | null;
-    at: string;
-    status: string | null;
-    description: string;
-  }[];
-  /** Why the live status is unknown, when it is. */
-  reason?: string;
 }
 
 /**

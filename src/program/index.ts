@@ -3,13 +3,12 @@ export { type ProgramConfig, projectDirectory, readProgramConfig } from "./confi
 export {
   type DeclaredIncident,
   type DeclareOptions,
-  type DriftEntry,
   declareIncidents,
-  type IncidentOutput,
   incidentOutputs,
   incidentReadBack,
 } from "./declare";
 export { loadProgramDefinitions } from "./definitions";
+export type { DriftEntry, IncidentOutput } from "./outputs";
 export * from "./read-backs";
 export { declareIncidentStack, type IncidentStack, type IncidentStackOptions } from "./stack";
 export { formatSummary } from "./summary";

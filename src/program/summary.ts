@@ -1,6 +1,6 @@
 import type { OutputMap } from "@pulumi/pulumi/automation";
 import type { HeartbeatStats, IncidentUpdate } from "../api";
-import type { DriftEntry, IncidentOutput } from "./declare";
+import type { DriftEntry, IncidentOutput } from "./outputs";
 import type { ErrorGroupsReadBack, HeartbeatReadBack, Unavailable } from "./read-backs";
 
 const value = <T>(outputs: OutputMap, key: string): T | undefined =>
