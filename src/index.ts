@@ -71,6 +71,7 @@ export {
   type IncidentOutput,
   type IncidentStack,
   type IncidentStackOptions,
+  type SummaryOutput,
 } from "./program";
 // Reports, as `incident-sync drift` and `incident-sync report` write them.
 export {

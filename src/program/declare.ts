@@ -20,7 +20,14 @@ import {
   updatesCutForState,
 } from "../incident";
 import type { StackSettings } from "../settings";
-import type { DriftEntry, IncidentOutput } from "./outputs";
+import {
+  type DriftEntry,
+  heartbeatsSummary,
+  type IncidentOutput,
+  type LiveCount,
+  type StackOutputs,
+  summaryOf,
+} from "./outputs";
 import {
   type ErrorGroupsReadBack,
   type HeartbeatReadBack,
@@ -44,7 +51,7 @@ export interface DeclaredIncident {
 export interface DeclareOptions {
   /** The program's client (`programClient`). */
   client: pulumi.Output<MonitoringClient>;
-  settings: Pick<StackSettings, "readBack" | "strictEvidence">;
+  settings: Pick<StackSettings, "readBack" | "strictEvidence" | "outputs">;
   /** Where Pulumi.yaml is: file names in messages are relative to it. */
   projectDir: string;
   resourceOptions?: pulumi.CustomResourceOptions;
@@ -154,20 +161,30 @@ function shownFile(projectDir: string, file: string): string {
   return isAbsolute(file) ? relative(projectDir, file) || file : file;
 }
 
+/** The stack outputs `incidentOutputs` declares: all but `accountId`, which the stack adds. */
+export type IncidentOutputs = {
+  [K in Exclude<keyof StackOutputs, "accountId">]?: pulumi.Output<NonNullable<StackOutputs[K]>>;
+};
+
 /**
  * The stack outputs. Incident updates and drift describe the status page as this run left it:
  * the updates read before the apply plus those the apply's PUT returned. Heartbeats and error
- * groups do not depend on the incidents and are read straight away.
+ * groups do not depend on the incidents and are read straight away. Pulumi prints every output
+ * in full after every `up`, so `outputs: summary` exports counts instead of the per-incident
+ * maps; both modes compute the same read-backs and differ only in what is exported.
  */
 export function incidentOutputs(
   declared: readonly DeclaredIncident[],
   options: DeclareOptions,
-): Partial<ReturnType<typeof outputsOf>> {
+): IncidentOutputs {
   if (options.phase === "claim") return {};
   return withoutPromiseStacks(() => outputsOf(declared, options));
 }
 
-function outputsOf(declared: readonly DeclaredIncident[], options: DeclareOptions) {
+function outputsOf(
+  declared: readonly DeclaredIncident[],
+  options: DeclareOptions,
+): IncidentOutputs {
   const perIncident = declared.map(({ loaded, resource, read }) =>
     pulumi
       .all([resource.status, resource.appliedAt, resource.appliedUpdates, read ?? notRead()])
@@ -187,14 +204,20 @@ function outputsOf(declared: readonly DeclaredIncident[], options: DeclareOption
   const errorGroups = evidenceReads(declared, "checks", options, (client, id) =>
     readErrorGroups(client, id),
   );
+  const mode = options.settings.outputs;
+  const outputs = {
+    summary: all.apply((list) => summaryOf(list, mode)),
+    drift: all.apply((list) => list.flatMap((item) => (item.drift ? [item.drift] : []))),
+    errorGroups,
+  };
+  if (mode === "summary") return { ...outputs, heartbeats: heartbeats.apply(heartbeatsSummary) };
   return {
+    ...outputs,
+    heartbeats,
     incidents: all.apply((list) => Object.fromEntries(list.map((item) => [item.id, item.output]))),
     incidentUpdates: all.apply((list) =>
       Object.fromEntries(list.map((item) => [item.id, item.updates])),
     ),
-    heartbeats,
-    errorGroups,
-    drift: all.apply((list) => list.flatMap((item) => (item.drift ? [item.drift] : []))),
   };
 }
 
@@ -220,6 +243,8 @@ export function incidentReadBack(
   output: IncidentOutput;
   updates: IncidentUpdate[] | Unavailable;
   drift: DriftEntry | undefined;
+  /** The live status as the `summary` output counts it. */
+  live: LiveCount;
 } {
   const updates = result.ok ? merge(result.value, applied.appliedUpdates) : undefined;
   const live = updates
@@ -256,6 +281,7 @@ export function incidentReadBack(
     output,
     updates: updates ?? { unavailable: result.ok ? "not read" : result.reason },
     drift,
+    live: result.ok ? (live?.status ?? "unknown") : result.skipped ? "notRead" : "unknown",
   };
 }
 

@@ -4,11 +4,19 @@ export {
   type DeclaredIncident,
   type DeclareOptions,
   declareIncidents,
+  type IncidentOutputs,
   incidentOutputs,
   incidentReadBack,
 } from "./declare";
 export { loadProgramDefinitions } from "./definitions";
-export type { DriftEntry, IncidentOutput } from "./outputs";
+export type {
+  DriftEntry,
+  HeartbeatSummary,
+  IncidentOutput,
+  LiveCount,
+  StackOutputs,
+  SummaryOutput,
+} from "./outputs";
 export * from "./read-backs";
 export { declareIncidentStack, type IncidentStack, type IncidentStackOptions } from "./stack";
 export { formatSummary } from "./summary";

@@ -1,6 +1,7 @@
-import type { IncidentStatus } from "../api";
+import { IncidentStatus, type IncidentUpdate } from "../api";
 import type { IncidentService } from "../incident";
-import type { Unavailable } from "./read-backs";
+import type { OutputsMode } from "../settings";
+import type { ErrorGroupsReadBack, HeartbeatReadBack, Unavailable } from "./read-backs";
 
 /*
  * The shapes of the stack outputs, which `incident-sync up`'s report, `pulumi stack output`
@@ -42,4 +43,94 @@ export interface DriftEntry {
   }[];
   /** Why the live status is unknown, when it is. */
   reason?: string;
+}
+
+/**
+ * The stack in counts: the `summary` output, the same in both modes of `incident-sync:outputs`,
+ * so a consumer can rely on it whichever the stack exports.
+ *
+ * @example
+ * // pulumi stack output summary --json
+ * {
+ *   "outputs": "summary",
+ *   "incidents": 4,
+ *   "declared": { "INVESTIGATING": 1, "IDENTIFIED": 0, "MONITORING": 1, "RESOLVED": 2 },
+ *   "live": { "INVESTIGATING": 1, "IDENTIFIED": 0, "MONITORING": 1, "RESOLVED": 2, "unknown": 0, "notRead": 0 },
+ *   "drifted": 0
+ * }
+ */
+export interface SummaryOutput {
+  /**
+   * The `incident-sync:outputs` the run exported under: with `full` the stack also has
+   * `incidents` and `incidentUpdates`, and each heartbeat its `events`.
+   */
+  outputs: OutputsMode;
+  /** The incidents this stack declares. */
+  incidents: number;
+  /** The declared incidents by declared status; every status is a key. */
+  declared: Record<IncidentStatus, number>;
+  /**
+   * The declared incidents by live status, as this run left the status page; every key is
+   * there and the counts add up to `incidents`. `unknown`: the read failed, or the status is
+   * not one incident-sync knows (each such incident is in `drift`). `notRead`: not read on
+   * purpose (`readBack: open` reads only the incidents declared open).
+   */
+  live: Record<LiveCount, number>;
+  /** The incidents whose live status is known and differs from the declared one: `drift`'s entries less its unknowns. */
+  drifted: number;
+}
+
+/** How the `summary` output counts an incident's live status. */
+export type LiveCount = IncidentStatus | "unknown" | "notRead";
+
+/** A heartbeat as `outputs: summary` exports it: its window, count and stats, without its events. */
+export type HeartbeatSummary = Omit<HeartbeatReadBack, "events">;
+
+/** The stack outputs' values, as `pulumi stack output --json` shows them. */
+export interface StackOutputs {
+  accountId: string;
+  summary: SummaryOutput;
+  /** The incidents whose live status differs from the declared one, or is unknown; normally none. */
+  drift: DriftEntry[];
+  /** Per check in any `evidence.checks`. */
+  errorGroups: Record<string, ErrorGroupsReadBack | Unavailable>;
+  /** Per heartbeat in any `evidence.heartbeats`; with `outputs: summary`, without the events. */
+  heartbeats: Record<string, HeartbeatReadBack | HeartbeatSummary | Unavailable>;
+  /** Per incident id, with `outputs: full` only. */
+  incidents?: Record<string, IncidentOutput>;
+  /** Per incident id, its latest 100 updates, newest first; with `outputs: full` only. */
+  incidentUpdates?: Record<string, IncidentUpdate[] | Unavailable>;
+}
+
+/** The `summary` output of one run's read-backs, one per declared incident. */
+export function summaryOf(
+  incidents: readonly { output: IncidentOutput; live: LiveCount; drift: DriftEntry | undefined }[],
+  outputs: OutputsMode,
+): SummaryOutput {
+  const declared = countsOf<IncidentStatus>(IncidentStatus.options);
+  const live = countsOf<LiveCount>([...IncidentStatus.options, "unknown", "notRead"]);
+  let drifted = 0;
+  for (const incident of incidents) {
+    declared[incident.output.declared.status] += 1;
+    live[incident.live] += 1;
+    if (incident.drift && incident.drift.liveStatus !== "unknown") drifted += 1;
+  }
+  return { outputs, incidents: incidents.length, declared, live, drifted };
+}
+
+/** The heartbeats as `outputs: summary` exports them: each without its events. */
+export function heartbeatsSummary(
+  heartbeats: Record<string, HeartbeatReadBack | Unavailable>,
+): Record<string, HeartbeatSummary | Unavailable> {
+  return Object.fromEntries(
+    Object.entries(heartbeats).map(([id, heartbeat]) => {
+      if ("unavailable" in heartbeat) return [id, heartbeat];
+      const { events: _events, ...summary } = heartbeat;
+      return [id, summary];
+    }),
+  );
+}
+
+function countsOf<K extends string>(keys: readonly K[]): Record<K, number> {
+  return Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
 }

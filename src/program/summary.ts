@@ -1,7 +1,13 @@
 import type { OutputMap } from "@pulumi/pulumi/automation";
 import type { HeartbeatStats, IncidentUpdate } from "../api";
-import type { DriftEntry, IncidentOutput } from "./outputs";
-import type { ErrorGroupsReadBack, HeartbeatReadBack, Unavailable } from "./read-backs";
+import type {
+  DriftEntry,
+  HeartbeatSummary,
+  IncidentOutput,
+  LiveCount,
+  SummaryOutput,
+} from "./outputs";
+import type { ErrorGroupsReadBack, Unavailable } from "./read-backs";
 
 const value = <T>(outputs: OutputMap, key: string): T | undefined =>
   outputs[key]?.secret ? undefined : (outputs[key]?.value as T | undefined);
@@ -56,17 +62,15 @@ function section<T>(
   ];
 }
 
-/**
- * A short human summary of the stack outputs: each incident with its declared and live
- * status (labelled, never one shown as the other) and its latest update, the heartbeat
- * success ratios, the top error groups and any drift.
- */
-export function formatSummary(outputs: OutputMap, latestUpdates = 1): string {
-  const lines: string[] = [];
-  const incidents = byId(value<Record<string, IncidentOutput>>(outputs, "incidents"));
-  const updates =
-    value<Record<string, IncidentUpdate[] | Unavailable>>(outputs, "incidentUpdates") ?? {};
-  lines.push(`Incidents (${incidents.length}), as declared in git and as live on the status page:`);
+/** Each incident with its declared and live status, labelled, and its latest updates. */
+function incidentLines(
+  incidents: [string, IncidentOutput][],
+  updates: Record<string, IncidentUpdate[] | Unavailable>,
+  latestUpdates: number,
+): string[] {
+  const lines = [
+    `Incidents (${incidents.length}), as declared in git and as live on the status page:`,
+  ];
   for (const [id, incident] of incidents) {
     const { declared, live } = incident;
     const liveText = isUnavailable(live)
@@ -85,10 +89,63 @@ export function formatSummary(outputs: OutputMap, latestUpdates = 1): string {
       );
     }
   }
+  return lines;
+}
+
+/**
+ * What each count is called, in the order of an incident's life: a record, so the compiler
+ * holds it to every status, whatever order the engine gives the output's keys.
+ */
+const COUNTED: Record<LiveCount, string> = {
+  INVESTIGATING: "INVESTIGATING",
+  IDENTIFIED: "IDENTIFIED",
+  MONITORING: "MONITORING",
+  RESOLVED: "RESOLVED",
+  unknown: "unknown",
+  notRead: "not read",
+};
+
+/** Counts as a person reads them, in the order of the keys, leaving out the zeros. */
+function counts(byKey: Partial<Record<LiveCount, number>>): string {
+  const shown = (Object.keys(COUNTED) as LiveCount[]).flatMap((key) => {
+    const count = byKey[key] ?? 0;
+    return count > 0 ? [`${count} ${COUNTED[key]}`] : [];
+  });
+  return shown.length > 0 ? shown.join(", ") : "none";
+}
+
+/** The incidents counted by status, and where each incident's detail is. */
+function countLines(summary: SummaryOutput): string[] {
+  return [
+    `Incidents (${summary.incidents}), counted by status (incident-sync:outputs ${summary.outputs}):`,
+    `  declared  ${counts(summary.declared)}`,
+    `  live      ${counts(summary.live)}`,
+    "  Each incident's detail is not in the stack outputs: `pulumi config set incident-sync:outputs full` adds it from the next up, and `incident-sync drift` reads the status page now.",
+  ];
+}
+
+/**
+ * A short human summary of the stack outputs: each incident with its declared and live
+ * status (labelled, never one shown as the other) and its latest update, or, when the stack
+ * exports no per-incident outputs (`incident-sync:outputs summary`), the incidents counted by
+ * declared and live status; then the heartbeat success ratios, the top error groups and any
+ * drift.
+ */
+export function formatSummary(outputs: OutputMap, latestUpdates = 1): string {
+  const incidents = value<Record<string, IncidentOutput>>(outputs, "incidents");
+  const summary = value<SummaryOutput>(outputs, "summary");
+  const lines =
+    incidents === undefined && summary !== undefined
+      ? countLines(summary)
+      : incidentLines(
+          byId(incidents),
+          value<Record<string, IncidentUpdate[] | Unavailable>>(outputs, "incidentUpdates") ?? {},
+          latestUpdates,
+        );
   lines.push(
     ...section(
       "Heartbeats (success ratio, last 24 h / last 7 days):",
-      value<Record<string, HeartbeatReadBack | Unavailable>>(outputs, "heartbeats"),
+      value<Record<string, HeartbeatSummary | Unavailable>>(outputs, "heartbeats"),
       (heartbeat) => [
         `${ratio(heartbeat.stats, "last24Hours")} / ${ratio(heartbeat.stats, "last7Days")}  (${plural(heartbeat.eventCount, "event")} in ${heartbeat.windowHours} h)`,
       ],
@@ -96,9 +153,9 @@ export function formatSummary(outputs: OutputMap, latestUpdates = 1): string {
     ...section(
       "Error groups (most recent first):",
       value<Record<string, ErrorGroupsReadBack | Unavailable>>(outputs, "errorGroups"),
-      (summary) => [
-        `${plural(summary.count, "group")}, ${summary.archivedCount} archived`,
-        ...summary.top
+      (groups) => [
+        `${plural(groups.count, "group")}, ${groups.archivedCount} archived`,
+        ...groups.top
           .slice(0, 3)
           .map((group) => `      ${minute(group.lastSeen)}  ${group.message}`),
       ],

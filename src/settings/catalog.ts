@@ -53,6 +53,8 @@ export const SETTINGS = {
   readBack: { values: ["all", "open"], default: "all" },
   /** Whether missing evidence fails the run instead of warning. */
   strictEvidence: { values: ["true", "false"], default: "false" },
+  /** Which stack outputs the program exports, and Pulumi prints after every `up`: see `StackSettings`. */
+  outputs: { values: ["summary", "full"], default: "summary" },
 } as const;
 
 /** The settings of a connection to the monitoring API, which the CLI takes as flags too. */
@@ -63,6 +65,7 @@ export type LimitSetting = "rateLimit" | "concurrency";
 
 export type Enforce = (typeof SETTINGS.enforce.values)[number];
 export type ReadBack = (typeof SETTINGS.readBack.values)[number];
+export type OutputsMode = (typeof SETTINGS.outputs.values)[number];
 
 /**
  * The one parser of a whole-number setting, from the text of a flag, a variable or the stack

@@ -3,6 +3,7 @@ export {
   type ConnectionSetting,
   type Enforce,
   type LimitSetting,
+  type OutputsMode,
   parseWholeNumber,
   type ReadBack,
   SETTINGS,

@@ -63,6 +63,14 @@ export const StackSettings = z.object({
   strictEvidence: oneOf(SETTINGS.strictEvidence.values)
     .default(SETTINGS.strictEvidence.default)
     .transform((value) => value === "true"),
+  /**
+   * Which stack outputs the program exports; Pulumi prints every one in full after every
+   * `up`, so they are kept to what a person reads there. `summary` (default): `summary`
+   * (counts), `drift`, `errorGroups` and `heartbeats` without their events, a few KB
+   * whatever the number of incidents. `full`: also `incidents` and `incidentUpdates` (every
+   * incident, about 1.3 KiB each) and the heartbeats' events.
+   */
+  outputs: oneOf(SETTINGS.outputs.values).default(SETTINGS.outputs.default),
 });
 export type StackSettings = z.output<typeof StackSettings>;
 export type StackSettingName = keyof z.input<typeof StackSettings>;

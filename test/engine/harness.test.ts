@@ -73,37 +73,54 @@ describe("incident-sync up on the real engine against the emulator", () => {
   });
 
   it(
-    "adopts every demo incident with up, with outputs that label declared and live values",
+    "adopts every demo incident with up, with the default outputs: counts, drift and evidence, no per-incident map",
     async () => {
       const up = ran(await run("up"));
       expect(up.result.ok).toBe(true);
       expect(changesOf(up)).toEqual({ create: 4 });
       await expectLiveMatchesDefinitions();
       const outputs = up.outputs ?? {};
-      expect(Object.keys(outputs.incidents?.value as object).sort()).toEqual([
-        "inc-api-errors",
-        "inc-checkout-latency",
-        "inc-db-maintenance",
-        "inc-login-failures",
+      expect(Object.keys(outputs).sort()).toEqual([
+        "accountId",
+        "drift",
+        "errorGroups",
+        "heartbeats",
+        "summary",
       ]);
+      expect(outputs.summary?.value).toEqual({
+        outputs: "summary",
+        incidents: 4,
+        declared: { INVESTIGATING: 1, IDENTIFIED: 0, MONITORING: 1, RESOLVED: 2 },
+        live: {
+          INVESTIGATING: 1,
+          IDENTIFIED: 0,
+          MONITORING: 1,
+          RESOLVED: 2,
+          unknown: 0,
+          notRead: 0,
+        },
+        drifted: 0,
+      });
       expect(outputs.drift?.value).toEqual([]);
       expect(Object.keys(outputs.heartbeats?.value as object).sort()).toEqual([
         "hb-billing-sync",
         "hb-nightly-backup",
       ]);
+      expect(outputs.heartbeats?.value).not.toHaveProperty(["hb-billing-sync", "events"]);
       expect(Object.keys(outputs.errorGroups?.value as object).sort()).toEqual([
         "chk-api",
         "chk-checkout",
         "chk-web",
       ]);
       const summary = formatSummary(outputs).split("\n");
-      expect(summary.filter((line) => /^( {2}inc-| {2}hb-|\w)/.test(line))).toMatchInlineSnapshot(`
+      expect(
+        summary.filter((line) => /^( {2}inc-| {2}hb-| {2}\w+ |\w)/.test(line)),
+      ).toMatchInlineSnapshot(`
         [
-          "Incidents (4), as declared in git and as live on the status page:",
-          "  inc-api-errors  declared MONITORING, live MONITORING",
-          "  inc-checkout-latency  declared INVESTIGATING, live INVESTIGATING",
-          "  inc-db-maintenance  declared RESOLVED, live RESOLVED",
-          "  inc-login-failures  declared RESOLVED, live RESOLVED",
+          "Incidents (4), counted by status (incident-sync:outputs summary):",
+          "  declared  1 INVESTIGATING, 1 MONITORING, 2 RESOLVED",
+          "  live      1 INVESTIGATING, 1 MONITORING, 2 RESOLVED",
+          "  Each incident's detail is not in the stack outputs: \`pulumi config set incident-sync:outputs full\` adds it from the next up, and \`incident-sync drift\` reads the status page now.",
           "Heartbeats (success ratio, last 24 h / last 7 days):",
           "  hb-billing-sync  84.62% / 85.71%  (3 events in 24 h)",
           "  hb-nightly-backup  no pings / 80%  (1 event in 24 h)",

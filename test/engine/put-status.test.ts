@@ -33,7 +33,8 @@ describe.each<PutStatus>(["sets-field"])("with a service whose PUT %s", (putStat
       await demoOperation(
         { sandbox: sandbox!, engine, project, stackName: "put-status" },
         operation,
-        { onOutput: (text) => output.push(text) },
+        // `outputs: full` exports `incidents`, what `drift --applied` reads here.
+        { onOutput: (text) => output.push(text), settings: { retries: "8", outputs: "full" } },
       ),
     );
   const stack = () => demoStack(sandbox!, () => project);

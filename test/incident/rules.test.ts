@@ -178,6 +178,7 @@ describe("reading the stack config", () => {
       enforce: "observed",
       readBack: "all",
       strictEvidence: false,
+      outputs: "summary",
     });
   });
 

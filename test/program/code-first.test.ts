@@ -44,7 +44,8 @@ describe("incidents declared in code with declareIncidentStack", () => {
   });
 
   it("adopts them, and the outputs name each by its place in the list", async () => {
-    const run = await engine.run(program(incidents));
+    // The per-incident outputs, which name the file, are those of `outputs: full`.
+    const run = await engine.run(program(incidents), { settings: { outputs: "full" } });
     expect(run.error).toBeUndefined();
     expect(changesOf(run)).toEqual({ create: 2 });
     expect(run.steps.map((step) => step.name).sort()).toEqual(["inc-checkout-latency", "login"]);

@@ -5,7 +5,7 @@ import program from "../../index";
 import { loadDefinitions } from "../../src/definitions";
 import type { PutStatus } from "../../src/emulator";
 import type { AppliedStatus } from "../../src/incident";
-import { formatSummary } from "../../src/program";
+import { formatSummary, type SummaryOutput } from "../../src/program";
 import { appliedOf } from "../support/demo-stack";
 import { changesOf, failuresOf, type MockEngine, type MockRun } from "./support/mock-engine";
 import { type ProgramStack, startProgramStack } from "./support/program-stack";
@@ -46,28 +46,90 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       await started?.close();
     });
 
-    it("adopts every definition, with outputs that label declared and live values", async () => {
+    const summaryLines = (outputs: Record<string, unknown>) =>
+      formatSummary(
+        Object.fromEntries(
+          Object.entries(outputs).map(([key, value]) => [key, { value, secret: false }]),
+        ),
+      )
+        .split("\n")
+        .filter((line) => /^( {2}inc-| {2}hb-| {2}\w+ |\w)/.test(line));
+
+    it("adopts every definition, and by default exports counts, drift and evidence but no per-incident outputs", async () => {
       const run = await up();
       expect(run.error).toBeUndefined();
       expect(changesOf(run)).toEqual({ create: 4 });
       await expectLiveMatchesDefinitions();
       const outputs = run.outputs ?? {};
-      expect(outputs.accountId).toBe(account());
-      expect(Object.keys(outputs.incidents as object).sort()).toEqual([
-        "inc-api-errors",
-        "inc-checkout-latency",
-        "inc-db-maintenance",
-        "inc-login-failures",
+      expect(Object.keys(outputs).sort()).toEqual([
+        "accountId",
+        "drift",
+        "errorGroups",
+        "heartbeats",
+        "summary",
       ]);
+      expect(outputs.accountId).toBe(account());
+      expect(outputs.summary).toEqual({
+        outputs: "summary",
+        incidents: 4,
+        declared: { INVESTIGATING: 1, IDENTIFIED: 0, MONITORING: 1, RESOLVED: 2 },
+        live: {
+          INVESTIGATING: 1,
+          IDENTIFIED: 0,
+          MONITORING: 1,
+          RESOLVED: 2,
+          unknown: 0,
+          notRead: 0,
+        },
+        drifted: 0,
+      });
       expect(outputs.drift).toEqual([]);
-      expect(Object.keys(outputs.heartbeats as object).sort()).toEqual([
-        "hb-billing-sync",
-        "hb-nightly-backup",
+      // The heartbeats keep their window, count and stats; their events stay on the API.
+      const heartbeats = outputs.heartbeats as Record<string, object>;
+      expect(Object.keys(heartbeats).sort()).toEqual(["hb-billing-sync", "hb-nightly-backup"]);
+      expect(Object.keys(heartbeats["hb-billing-sync"] ?? {}).sort()).toEqual([
+        "eventCount",
+        "stats",
+        "windowHours",
       ]);
       expect(Object.keys(outputs.errorGroups as object).sort()).toEqual([
         "chk-api",
         "chk-checkout",
         "chk-web",
+      ]);
+      expect(summaryLines(outputs)).toEqual([
+        "Incidents (4), counted by status (incident-sync:outputs summary):",
+        "  declared  1 INVESTIGATING, 1 MONITORING, 2 RESOLVED",
+        "  live      1 INVESTIGATING, 1 MONITORING, 2 RESOLVED",
+        "  Each incident's detail is not in the stack outputs: `pulumi config set incident-sync:outputs full` adds it from the next up, and `incident-sync drift` reads the status page now.",
+        "Heartbeats (success ratio, last 24 h / last 7 days):",
+        "  hb-billing-sync  84.62% / 85.71%  (3 events in 24 h)",
+        "  hb-nightly-backup  no pings / 80%  (1 event in 24 h)",
+        "Error groups (most recent first):",
+        "Drift: none, the status page matches the definitions as far as the API shows (status and updates).",
+      ]);
+    });
+
+    it("with outputs full, also exports every incident, labelling declared and live values, its updates and the heartbeats' events", async () => {
+      const run = await up({ outputs: "full" });
+      expect(run.error).toBeUndefined();
+      expect(changesOf(run)).toEqual({});
+      const outputs = run.outputs ?? {};
+      expect(Object.keys(outputs).sort()).toEqual([
+        "accountId",
+        "drift",
+        "errorGroups",
+        "heartbeats",
+        "incidentUpdates",
+        "incidents",
+        "summary",
+      ]);
+      expect(outputs.summary).toMatchObject({ outputs: "full", incidents: 4, drifted: 0 });
+      expect(Object.keys(outputs.incidents as object).sort()).toEqual([
+        "inc-api-errors",
+        "inc-checkout-latency",
+        "inc-db-maintenance",
+        "inc-login-failures",
       ]);
       expect((outputs.incidents as Record<string, unknown>)["inc-db-maintenance"]).toMatchObject({
         file: "incidents/db-maintenance.yaml",
@@ -75,12 +137,13 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
         applied: { status: "RESOLVED" },
         live: { status: "RESOLVED" },
       });
-      const summary = formatSummary(
-        Object.fromEntries(
-          Object.entries(outputs).map(([key, value]) => [key, { value, secret: false }]),
-        ),
-      ).split("\n");
-      expect(summary.filter((line) => /^( {2}inc-| {2}hb-|\w)/.test(line))).toEqual([
+      const updates = outputs.incidentUpdates as Record<string, { description: string }[]>;
+      expect(updates["inc-db-maintenance"]?.[0]?.description).toBe(
+        "Maintenance finished, all systems nominal.",
+      );
+      const heartbeats = outputs.heartbeats as Record<string, { events: unknown[] }>;
+      expect(heartbeats["hb-billing-sync"]?.events).toHaveLength(3);
+      expect(summaryLines(outputs)).toEqual([
         "Incidents (4), as declared in git and as live on the status page:",
         "  inc-api-errors  declared MONITORING, live MONITORING",
         "  inc-checkout-latency  declared INVESTIGATING, live INVESTIGATING",
@@ -157,11 +220,21 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
         return {
           reads: control().stats().byOperation.listIncidentUpdates?.total,
           drift: run.outputs?.drift,
+          live: (run.outputs?.summary as SummaryOutput | undefined)?.live,
         };
       };
-      expect(await readsIn({ readBack: "all" })).toEqual({ reads: definitions.length, drift: [] });
-      // Not reading the resolved ones is on purpose: no drift entry says "unknown" for them.
-      expect(await readsIn({ readBack: "open" })).toEqual({ reads: open.length, drift: [] });
+      expect(await readsIn({ readBack: "all" })).toMatchObject({
+        reads: definitions.length,
+        drift: [],
+        live: { unknown: 0, notRead: 0 },
+      });
+      // Not reading the resolved ones is on purpose: no drift entry says "unknown" for them,
+      // and the summary counts them apart.
+      expect(await readsIn({ readBack: "open" })).toMatchObject({
+        reads: open.length,
+        drift: [],
+        live: { RESOLVED: 0, unknown: 0, notRead: definitions.length - open.length },
+      });
     });
 
     it("previews a YAML edit as exactly the changed fields, and a reordering of services as no change", async () => {
@@ -248,10 +321,11 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       );
       const drift = run.outputs?.drift as { liveStatus: string }[];
       expect(drift.map((entry) => entry.liveStatus)).toEqual(Array(4).fill("unknown"));
-      const incidents = run.outputs?.incidents as Record<string, { live: unknown }>;
-      expect(
-        Object.values(incidents).some((entry) => "unavailable" in (entry.live as object)),
-      ).toBe(true);
+      expect(run.outputs?.summary).toMatchObject({
+        incidents: 4,
+        live: { INVESTIGATING: 0, MONITORING: 0, RESOLVED: 0, unknown: 4, notRead: 0 },
+        drifted: 0,
+      });
     });
 
     it("warns about an evidence heartbeat that does not exist, naming its file and line, and fails with strictEvidence", async () => {
@@ -318,6 +392,9 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
         expect(text).toContain(`status: ${from}`);
         return text.replace(`status: ${from}`, `status: ${to}`);
       });
+    // What `pulumi stack output incidents` gives `incident-sync drift --applied`, which a stack
+    // exports with `outputs: full`.
+    const up = () => engine.run(program, { settings: { outputs: "full" } });
     const outputsApplied = (run: MockRun) => appliedOf(run.outputs?.incidents);
     const driftWith = (applied: Map<string, AppliedStatus>) => started.stack.driftWith(applied);
 
@@ -342,7 +419,7 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       expect(answer.incidentUpdates.some((u) => u.status === "IDENTIFIED")).toBe(
         putStatus === "posts-update",
       );
-      const run = await engine.run(program);
+      const run = await up();
       expect(run.error).toBeUndefined();
       expect(changesOf(run)).toEqual({ create: 4 });
       const { definitions } = await loadDefinitions(join(project, "incidents"));
@@ -358,22 +435,22 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
 
     it("applies a status change from git in one up, then changes nothing on the next; drift with the applied statuses is in sync", async () => {
       setStatus("storefront.yaml", "INVESTIGATING", "MONITORING");
-      const run = await engine.run(program);
+      const run = await up();
       expect(changesOf(run)).toEqual({ update: 1 });
       expect(live().get("inc-checkout-latency")?.status).toBe("MONITORING");
       expect(run.outputs?.drift).toEqual([]);
-      const again = await engine.run(program);
+      const again = await up();
       expect(changesOf(again)).toEqual({});
       const report = await driftWith(outputsApplied(again));
       expect(report.summary).toMatchObject({ definitions: 4, inSync: 4, drifted: 0 });
     });
 
     it("refuses to reopen an incident resolved on the status page; drift and refresh see the resolve", async () => {
-      const lastApply = outputsApplied(await engine.run(program));
+      const lastApply = outputsApplied(await up());
       started.sandbox.emulator.emulator.control.editIncident(account(), "inc-checkout-latency", {
         status: "RESOLVED",
       });
-      const run = await engine.run(program);
+      const run = await up();
       expect(failuresOf(run).join("\n")).toContain(
         "inc-checkout-latency was resolved on the status page",
       );

@@ -22,7 +22,8 @@ describe("text from the server in the stack's state", () => {
       description: "y".repeat(200_000),
       status: "INVESTIGATING",
     });
-    const run = await started.engine.run(program);
+    // The updates are in the outputs of `outputs: full`.
+    const run = await started.engine.run(program, { settings: { outputs: "full" } });
     expect(run.error).toBeUndefined();
     const all = (run.outputs?.incidentUpdates ?? {}) as Record<string, { description: string }[]>;
     const updates = all["inc-api-errors"];
