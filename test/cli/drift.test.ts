@@ -138,6 +138,53 @@ describe("drift", () => {
     expect(report.summary).toMatchObject({ expectedUpdates: 0, driftUpdates: 0 });
   });
 
+  test("with --applied, the status each last apply set speaks over older updates, read from pulumi stack export as from the stack output incidents", async () => {
+    // The last apply set inc-api RESOLVED without an update (a service whose PUT only sets
+    // the field): its updates, all older, still say MONITORING.
+    const at = new Date().toISOString();
+    const applied = { "inc-api": "RESOLVED", "inc-db": "RESOLVED" } as const;
+    const stackExport = {
+      version: 3,
+      deployment: {
+        resources: [
+          {
+            type: "pulumi:pulumi:Stack",
+            urn: "urn:pulumi:prod::incident-sync::pulumi:pulumi:Stack::incident-sync-prod",
+            outputs: {},
+          },
+          ...Object.entries(applied).map(([incidentId, status]) => ({
+            type: "pulumi-nodejs:dynamic/incident-sync:Incident",
+            outputs: { incidentId, status, appliedAt: at },
+          })),
+        ],
+      },
+    };
+    const stackOutput = Object.fromEntries(
+      Object.entries(applied).map(([id, status]) => [id, { applied: { status, at } }]),
+    );
+    for (const [name, content] of [
+      ["state.json", stackExport],
+      ["applied.json", stackOutput],
+    ] as const) {
+      const file = path.join(repo, name);
+      await writeFile(file, JSON.stringify(content));
+      try {
+        const { code, stdout } = await drift("json", { applied: name });
+        expect(code, name).toBe(2);
+        const report = DriftReport.parse(JSON.parse(stdout()));
+        expect(
+          report.definitions.map((d) => [d.id, d.state, d.liveStatus]),
+          name,
+        ).toEqual([
+          ["inc-api", "drifted", "RESOLVED"],
+          ["inc-db", "in-sync", "RESOLVED"],
+        ]);
+      } finally {
+        await rm(file);
+      }
+    }
+  });
+
   test("an update posted in the UI with the declared status is expected activity, not drift (exit 0)", async () => {
     await control(running, `/accounts/${ACCOUNT}/incidents/inc-api/updates`, {
       description: "Still watching error rates.",

@@ -42,7 +42,7 @@ export function driftCommand(): Command {
     .addOption(stackOption("check only the definitions this Pulumi stack declares"))
     .option(
       "--applied <file>",
-      "the stack output `incidents` as JSON (pulumi stack output incidents --json): what the last apply set, so drift is right whatever the service's PUT does with the status",
+      "what each last apply set, so drift is right whatever the service's PUT does with the status: the stack's state (pulumi stack export), or the stack output `incidents` (pulumi stack output incidents --json, with incident-sync:outputs full)",
     );
   addApiOptions(command);
   return command
@@ -52,13 +52,17 @@ export function driftCommand(): Command {
 The live status of an incident is the status of its newest update that has one (the API
 has no read of the incident itself). The service does not document whether a PUT that
 changes the status also posts an update; if it only sets the field, an older update can
-show a status the last apply has since changed. --applied (the stack output \`incidents\`)
-tells drift what each last apply set and when: updates posted before it no longer count,
-which is right either way. Pipelines that can read the stack should pass it. Updates "outside git" are those posted after the
-last commit that touched the definition file (or after --since); each is "expected" when
-its status matches the declaration (or it is a comment without a status), "drift" when
-it differs. Only the live status decides the exit code: an out-of-band update that was
-later put back to the declared status is listed, but is not drift.
+show a status the last apply has since changed. --applied (the stack's state from
+\`pulumi stack export\`, or the stack output \`incidents\` of a stack with
+\`incident-sync:outputs full\`) tells drift what each last apply set and when: updates posted
+before it no longer count, which is right either way; an incident claimed but not yet
+applied has no last apply. Pipelines that can read the stack should pass it.
+
+Updates "outside git" are those posted after the last commit that touched the definition
+file (or after --since); each is "expected" when its status matches the declaration (or it
+is a comment without a status), "drift" when it differs. Only the live status decides the
+exit code: an out-of-band update that was later put back to the declared status is listed,
+but is not drift.
 
 Formats: text (people), json (bots; the drift report schema), markdown (an issue or PR
 comment), github (workflow-command annotations on the definition files, plus a Markdown
@@ -78,6 +82,7 @@ Examples:
   $ incident-sync drift incidents --format json --since 24h
   $ incident-sync drift --format github   # in GitHub Actions
   $ incident-sync drift --stack prod      # a tree shared by stacks: what prod declares
+  $ pulumi stack export > state.json && incident-sync drift --applied state.json
   $ pulumi stack output incidents --json > applied.json && incident-sync drift --applied applied.json
 `,
     )

@@ -19,7 +19,10 @@ export interface DriftCommandOptions extends ApiFlags {
   since?: string;
   /** Only the definitions this Pulumi stack declares (their `stacks` list). */
   stack?: string | undefined;
-  /** The stack output `incidents` as JSON (`pulumi stack output incidents --json`). */
+  /**
+   * What each last apply set: the stack's state (`pulumi stack export`) or the stack output
+   * `incidents` (`pulumi stack output incidents --json`, under `incident-sync:outputs full`).
+   */
   applied?: string;
   now?: Date;
 }

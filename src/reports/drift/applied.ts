@@ -5,8 +5,8 @@ import type { AppliedStatus } from "../../incident";
 import { UserError } from "../../user-error";
 
 /**
- * What the last apply set, per incident, from the stack output `incidents`
- * (`pulumi stack output incidents --json`): the status and the server time of the PUT. Only the
+ * The stack output `incidents` (`pulumi stack output incidents --json`, which a stack exports
+ * with `incident-sync:outputs full`): per incident id, what the last apply set. Only the
  * members drift needs are read; the rest of each entry is left alone.
  */
 const AppliedOutput = z.record(
@@ -14,14 +14,50 @@ const AppliedOutput = z.record(
   z.object({ applied: z.object({ status: IncidentStatus, at: z.string() }) }),
 );
 
-/** The applied file cannot be read or is not the stack output; says which and how to make it. */
+/** The type of incident-sync's resource in a Pulumi state. */
+const INCIDENT_TYPE = "pulumi-nodejs:dynamic/incident-sync:Incident";
+
+/**
+ * The stack's state (`pulumi stack export`), whatever the stack exports: every resource, of
+ * which drift reads only incident-sync's `Incident`s that are not waiting to be deleted.
+ */
+const StackExport = z.object({
+  deployment: z.object({
+    resources: z
+      .array(
+        z.object({
+          urn: z.string().optional(),
+          type: z.string(),
+          delete: z.boolean().optional(),
+          outputs: z.unknown().optional(),
+        }),
+      )
+      .nullish(),
+  }),
+});
+
+/**
+ * What an `Incident` resource's state says of its last apply: the status it set and the
+ * server time of its PUT; `appliedAt` is empty while the incident is claimed, not yet applied.
+ */
+const IncidentState = z.object({
+  incidentId: z.string(),
+  status: IncidentStatus,
+  appliedAt: z.string(),
+});
+
+/** The applied file cannot be read or is neither form it may take; says which and how to make it. */
 export class AppliedFileError extends UserError {
   override name = "AppliedFileError";
 }
 
-/** Reads `--applied`: the stack output `incidents` as JSON, by incident id. */
+/**
+ * Reads `--applied`: what each incident's last apply set, by incident id, from either the
+ * stack's state (`pulumi stack export`) or the stack output `incidents`
+ * (`pulumi stack output incidents --json`, under `incident-sync:outputs full`).
+ */
 export async function readAppliedFile(file: string): Promise<Map<string, AppliedStatus>> {
-  const hint = `write it with \`pulumi stack output incidents --json > ${file}\``;
+  const hint = `write it with \`pulumi stack export > ${file}\`, or with \`pulumi stack output incidents --json > ${file}\` from a stack with \`incident-sync:outputs full\``;
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -36,11 +72,47 @@ export async function readAppliedFile(file: string): Promise<Map<string, Applied
   } catch {
     throw new AppliedFileError(`--applied ${file} is not JSON; ${hint}.`);
   }
+  if (isObject(json) && "deployment" in json) return appliedOfExport(json, file, hint);
   const parsed = AppliedOutput.safeParse(json);
-  if (!parsed.success) {
+  if (parsed.success) {
+    return new Map(Object.entries(parsed.data).map(([id, entry]) => [id, entry.applied]));
+  }
+  // `pulumi stack output --json` of a stack that exports only the summary: no `incidents`.
+  if (isObject(json) && "summary" in json && !("incidents" in json)) {
     throw new AppliedFileError(
-      `--applied ${file} is not the stack output \`incidents\` (${z.prettifyError(parsed.error).split("\n").slice(0, 3).join("; ")}); ${hint}.`,
+      `--applied ${file} holds the stack's outputs, which have no \`incidents\` (the stack exports \`incident-sync:outputs summary\`); ${hint}.`,
     );
   }
-  return new Map(Object.entries(parsed.data).map(([id, entry]) => [id, entry.applied]));
+  throw new AppliedFileError(
+    `--applied ${file} is neither a \`pulumi stack export\` nor the stack output \`incidents\` (${problems(parsed.error)}); ${hint}.`,
+  );
 }
+
+/** The last apply of every `Incident` in a stack export, skipping those claimed, not applied. */
+function appliedOfExport(json: unknown, file: string, hint: string): Map<string, AppliedStatus> {
+  const parsed = StackExport.safeParse(json);
+  if (!parsed.success) {
+    throw new AppliedFileError(
+      `--applied ${file} is not a \`pulumi stack export\` (${problems(parsed.error)}); ${hint}.`,
+    );
+  }
+  const applied = new Map<string, AppliedStatus>();
+  for (const resource of parsed.data.deployment.resources ?? []) {
+    if (resource.type !== INCIDENT_TYPE || resource.delete === true) continue;
+    const state = IncidentState.safeParse(resource.outputs);
+    if (!state.success) {
+      throw new AppliedFileError(
+        `--applied ${file}: the state of ${resource.urn ?? "an Incident"} is not one incident-sync wrote (${problems(state.error)}); ${hint}.`,
+      );
+    }
+    const { incidentId, status, appliedAt } = state.data;
+    if (appliedAt !== "") applied.set(incidentId, { status, at: appliedAt });
+  }
+  return applied;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The first few problems zod found, on one line. */
+const problems = (error: z.ZodError) => z.prettifyError(error).split("\n").slice(0, 3).join("; ");
