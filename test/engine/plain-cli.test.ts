@@ -14,6 +14,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import { type EngineLocation, resolveEngine } from "../../src/engine";
+import { readAppliedFile } from "../../src/reports/drift/applied";
 import { copyCheckout, reuseBuild, tagOperations } from "./support/checkout";
 import { incidentRows } from "./support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
@@ -103,6 +104,48 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
       }
       const again = await run("pulumi up --yes --skip-preview");
       expect(again.output).toContain("5 unchanged");
+    },
+    timeout,
+  );
+
+  it(
+    "prints no per-incident outputs on a no-change up by default; with outputs full, pulumi stack output gives them all, with the last applies pulumi stack export holds",
+    async () => {
+      const quiet = await run("PULUMI_SKIP_CHECKPOINTS=true pulumi up --yes --skip-preview");
+      expect(quiet.code, quiet.output).toBe(0);
+      const printed = printedOutputs(quiet.output);
+      expect(printed).toMatch(/^ {4}summary\s*: \{/m);
+      // An output's line, unchanged (indented) or changed (`+` or `~`, as a diff shows it).
+      expect(printed).not.toMatch(
+        /^\s+[+~]?\s*(incidents|incidentUpdates)\s*: \{|^\s+[+~]?\s*events\s*: \[/m,
+      );
+      expect(printed).not.toContain("inc-");
+      const summary = await run("pulumi stack output summary --json");
+      expect(JSON.parse(summary.output)).toMatchObject({
+        outputs: "summary",
+        incidents: 4,
+        drifted: 0,
+      });
+
+      const [, up, incidents] = await runBlock("outputs");
+      // The setting changes what is exported, never a resource.
+      expect(up?.output).toContain("5 unchanged");
+      expect(printedOutputs(up?.output ?? "")).toMatch(/^\s+[+~]?\s*incidentUpdates\s*: \{/m);
+      expect(Object.keys(JSON.parse(incidents?.output ?? "")).sort()).toEqual([
+        "inc-api-errors",
+        "inc-checkout-latency",
+        "inc-db-maintenance",
+        "inc-login-failures",
+      ]);
+      // `drift --applied` reads the same last applies from the state as from that output.
+      const exported = await run("pulumi stack export");
+      writeFileSync(join(root, "state.json"), exported.output);
+      writeFileSync(join(root, "applied.json"), incidents?.output ?? "");
+      const fromState = await readAppliedFile(join(root, "state.json"));
+      expect(fromState.size).toBe(4);
+      expect(fromState).toEqual(await readAppliedFile(join(root, "applied.json")));
+      // The rest of this stack's story runs with the default.
+      expect((await run("pulumi config rm incident-sync:outputs")).code).toBe(0);
     },
     timeout,
   );
@@ -350,6 +393,14 @@ async function installPacked(
     expect(result.code, `${line}:\n${result.output}`).toBe(0);
   }
   expect(existsSync(join(project, "node_modules", "incident-sync", "dist", "index.js"))).toBe(true);
+}
+
+/** The stack outputs `pulumi up` printed: its "Outputs:" section. */
+function printedOutputs(output: string): string {
+  const start = output.indexOf("\nOutputs:\n");
+  expect(start, output).toBeGreaterThan(-1);
+  const end = output.indexOf("\nResources:", start);
+  return output.slice(start, end === -1 ? undefined : end);
 }
 
 /** The files below `dir`, none when it does not exist. */

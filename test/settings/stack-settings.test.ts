@@ -50,7 +50,9 @@ describe("the stack settings (issue 26)", () => {
 
   it("are each in the README's config table, with the default the program applies", () => {
     const readme = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8");
-    const table = readme.slice(readme.indexOf("| Key (`incident-sync:`) |"));
+    const start = readme.indexOf("| Key (`incident-sync:`) |");
+    // The table alone: later tables (the outputs') have rows of the same form.
+    const table = readme.slice(start, readme.indexOf("\n\n", start));
     const rows = new Map(
       [...table.matchAll(/^\| `(\w+)` \| [^\n]*\| ([^|\n]+) \|$/gm)].map((row) => [
         row[1],

@@ -34,7 +34,8 @@ export interface DriftDefinition {
 
 export interface DriftOptions {
   /**
-   * What the last apply set, by incident id (the stack output `incidents`). With it, a status
+   * What the last apply set, by incident id (`--applied`: the stack's state or its output
+   * `incidents`, read by `readAppliedFile`). With it, a status
    * update posted before that apply no longer speaks for the live status, which is then the
    * status the apply set: right whether the service's PUT posts a status update or only sets
    * the field. Without it, the newest update with a status is the live status.
