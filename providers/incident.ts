@@ -1,6 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { IncidentStatus, Severity } from "../src/api";
-import { DEFAULT_ON_REMOVE, type IncidentService, type Observation } from "../src/incident";
+import {
+  DEFAULT_ON_REMOVE,
+  INCIDENT_TYPE,
+  type IncidentService,
+  type Observation,
+} from "../src/incident";
 import { PACKAGE_VERSION } from "../src/package-version";
 import type { IncidentState } from "./incident-operations";
 
@@ -32,9 +37,6 @@ export type {
  */
 export const PROVIDER_SOURCE =
   'exports.handler = () => require("node:module").createRequire(require("node:path").join(process.cwd(), "package.json"))("incident-sync/provider-operations").provider();';
-
-/** The type of an incident: a dynamic resource, run by the Node.js language host's provider plugin. */
-const INCIDENT_TYPE = "pulumi-nodejs:dynamic/incident-sync:Incident";
 
 /** Inputs of one status-page incident, mapped to `PUT /v1/status-pages/incidents/{incidentId}`. */
 export interface IncidentArgs {

@@ -1,8 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { EngineEvent, OpType } from "@pulumi/pulumi/automation";
-
-/** The resource type of an incident, as the engine names it. */
-export const INCIDENT_TYPE = "pulumi-nodejs:dynamic/incident-sync:Incident";
+import { INCIDENT_TYPE } from "../incident";
 
 /** What the engine did to one incident in a run. */
 export interface IncidentStep {

@@ -1,5 +1,5 @@
 export { engineEnvironment } from "./engine-environment";
-export { INCIDENT_TYPE, type IncidentStep } from "./engine-events";
+export type { IncidentStep } from "./engine-events";
 export { EngineLocation } from "./engine-location";
 export { EngineError } from "./errors";
 export { LOCAL_DEMO_PASSPHRASE, type MainJobResult, mainJobState, runMainJob } from "./main-job";

@@ -11,4 +11,5 @@ export * from "./diff";
 export * from "./lifecycle";
 export * from "./live-status";
 export * from "./observation";
+export * from "./resource-type";
 export * from "./state-text";

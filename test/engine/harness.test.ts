@@ -11,6 +11,7 @@ import {
   resolveEngine,
 } from "../../src/engine";
 import { failureLines, renderText } from "../../src/engine/run-report";
+import { INCIDENT_TYPE } from "../../src/incident";
 import { formatSummary } from "../../src/program";
 import { demoStack } from "../support/demo-stack";
 import { copyCheckout, reuseBuild } from "./support/checkout";
@@ -175,7 +176,7 @@ describe("incident-sync up on the real engine against the emulator", () => {
       };
     };
     const providers = state.checkpoint.latest.resources
-      .filter((resource) => resource.type === "pulumi-nodejs:dynamic/incident-sync:Incident")
+      .filter((resource) => resource.type === INCIDENT_TYPE)
       .flatMap((resource) => [resource.inputs?.__provider, resource.outputs?.__provider]);
     expect(providers).toEqual(Array.from({ length: 8 }, () => PROVIDER_SOURCE));
     expect(PROVIDER_SOURCE).toContain('"incident-sync/provider-operations"');

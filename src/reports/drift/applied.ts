@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { IncidentStatus } from "../../api/schemas";
-import type { AppliedStatus } from "../../incident";
+import { type AppliedStatus, INCIDENT_TYPE } from "../../incident";
 import { UserError } from "../../user-error";
 
 /**
@@ -13,9 +13,6 @@ const AppliedOutput = z.record(
   z.string(),
   z.object({ applied: z.object({ status: IncidentStatus, at: z.string() }) }),
 );
-
-/** The type of incident-sync's resource in a Pulumi state. */
-const INCIDENT_TYPE = "pulumi-nodejs:dynamic/incident-sync:Incident";
 
 /**
  * The stack's state (`pulumi stack export`), whatever the stack exports: every resource, of

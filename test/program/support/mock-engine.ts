@@ -6,6 +6,7 @@ import type {
   ProviderSession,
 } from "../../../providers/incident-operations";
 import * as operations from "../../../providers/incident-operations";
+import { INCIDENT_TYPE } from "../../../src/incident";
 import { configKey } from "../../../src/settings";
 
 /**
@@ -43,8 +44,6 @@ interface Stored {
   inputs: IncidentInputs;
   state: IncidentState;
 }
-
-const INCIDENT_TYPE = "pulumi-nodejs:dynamic/incident-sync:Incident";
 
 /**
  * Pulumi's unit-test mocks (`pulumi.runtime.setMocks`) with the engine's part played in
