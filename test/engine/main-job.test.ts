@@ -52,10 +52,23 @@ describe("incident-sync up --emulator, the main job behind npm start", () => {
       expect(stable(second.stdout)).toMatchInlineSnapshot(`
         "Stack dev: no changes (4 unchanged; <s> s)
 
-        Incidents (4), counted by status (incident-sync:outputs summary):
-          declared  1 INVESTIGATING, 1 MONITORING, 2 RESOLVED
-          live      1 INVESTIGATING, 1 MONITORING, 2 RESOLVED
-          Each incident's detail is not in the stack outputs: \`pulumi config set incident-sync:outputs full\` adds it from the next up, and \`incident-sync drift\` reads the status page now.
+        Incidents (4), as declared in git and as live on the status page:
+          inc-api-errors  declared MONITORING, live MONITORING
+              declared: MAJOR  Elevated error rate on the public API
+              declared services: Public API, Web app
+              latest update <time> [MONITORING]: Rollback complete, error rates back to normal. Watching closely.
+          inc-checkout-latency  declared INVESTIGATING, live INVESTIGATING
+              declared: MEDIUM  Slow checkout for some customers in EU
+              declared services: Checkout
+              latest update <time> [INVESTIGATING]: Checkout p99 latency is above 4 s for EU customers. Investigating.
+          inc-db-maintenance  declared RESOLVED, live RESOLVED
+              declared: MINOR  Scheduled database maintenance
+              declared services: Primary database, Public API
+              latest update <time> [RESOLVED]: Maintenance finished, all systems nominal.
+          inc-login-failures  declared RESOLVED, live RESOLVED
+              declared: CRITICAL  Some users cannot log in with SSO
+              declared services: Login and SSO, Web app
+              latest update <time> [RESOLVED]: No failures for four hours. Resolved.
         Heartbeats (success ratio, last 24 h / last 7 days):
           hb-billing-sync  <ratio> / <ratio>  (3 events in 24 h)
           hb-nightly-backup  no pings / 80%  (1 event in 24 h)
