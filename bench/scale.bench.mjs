@@ -16,8 +16,9 @@
 // Medians of --runs, the ratio to the peer, API requests per run counted at the emulator, and
 // the peak RSS of the engine and plugin processes (the CLI, the language host, the program
 // and the provider plugin, summed, sampled every 50 ms), the state's size per incident after
-// the first up (what every checkpoint rewrites), and the bytes the `up` printed (its display
-// and the stack outputs). Ours and the peer run in turn, run after run (interleaved). Writes
+// the first up (what every checkpoint rewrites), the bytes the `up` printed (its display
+// and the stack outputs), and the CPU this process spent meanwhile (benchCpuS: mostly the
+// emulator answering the requests, the service's work, here on the engine's cores). Ours and the peer run in turn, run after run (interleaved). Writes
 // bench/results/scale.json.
 //
 //   npm run build && npx node bench/scale.bench.mjs [--incidents 100,1000] [--latency 0,50] [--runs 3]
@@ -209,6 +210,7 @@ async function measure(via, kind, project, incidents, emulator, skipCheckpoints,
   const step = async (name) => {
     emulator.emulator.control.resetStats();
     const stopSampling = rssSampler(project);
+    const cpuBefore = process.cpuUsage();
     const started = performance.now();
     const result = await stack.up(
       claim ? { claim: Array.from({ length: incidents }, (_, index) => scaleId(index)) } : {},
@@ -218,7 +220,11 @@ async function measure(via, kind, project, incidents, emulator, skipCheckpoints,
     if (!result.ok)
       throw new Error(`${kind} ${name} failed:\n${result.stderr}\n${result.stdout.slice(-3000)}`);
     const requests = emulator.emulator.control.stats().total;
-    return { ms, requests, rss, printed: Buffer.byteLength(result.stdout) };
+    // This process's CPU during the run: the emulator answering (the service's side of the
+    // requests, on the same cores as the engine), the RSS sampler and the child's pipes.
+    const cpu = process.cpuUsage(cpuBefore);
+    const benchCpuMs = (cpu.user + cpu.system) / 1000;
+    return { ms, requests, rss, printed: Buffer.byteLength(result.stdout), benchCpuMs };
   };
   try {
     writeScaleDefinitions(project, incidents, { variant: 0, changed: 0 });
@@ -319,6 +325,10 @@ try {
                   requests: mid("ours", (r) => r[scenario].requests),
                   requestsPerIncident: Number(
                     (mid("ours", (r) => r[scenario].requests) / incidents).toFixed(3),
+                  ),
+                  benchCpuS: Number((mid("ours", (r) => r[scenario].benchCpuMs) / 1000).toFixed(2)),
+                  peerBenchCpuS: Number(
+                    (mid("peer", (r) => r[scenario].benchCpuMs) / 1000).toFixed(2),
                   ),
                   peakRssMiB: Math.round(mid("ours", (r) => r[scenario].rss) / 2 ** 20),
                   peerPeakRssMiB: Math.round(mid("peer", (r) => r[scenario].rss) / 2 ** 20),
