@@ -150,12 +150,13 @@ describe("the incident provider's check and diff", () => {
 });
 
 /**
- * The demo emulator, with the provider configured for it as the engine's `configure` does;
- * the provider object is the plugin's session, left afterwards as the other tests found it.
+ * The demo emulator, with `provider` (the current one by default) configured for it as the
+ * engine's `configure` does; the provider object is the plugin's session, left afterwards as
+ * the other tests found it.
  */
-function providerAgainstDemo(): () => RunningEmulator {
+function providerAgainstDemo(provider: IncidentProvider = incidentProvider): () => RunningEmulator {
   let emulator: RunningEmulator;
-  const session = incidentProvider as IncidentProvider & Record<string, unknown>;
+  const session = provider as IncidentProvider & Record<string, unknown>;
 
   beforeAll(async () => {
     // A new run of the engine: what earlier tests' checks declared is forgotten.
@@ -166,7 +167,7 @@ function providerAgainstDemo(): () => RunningEmulator {
       "incident-sync:accountId": emulator.demo.accountId,
       "incident-sync:apiKey": emulator.demo.apiKey,
     };
-    await incidentProvider.configure?.({ config: { get: (key: string) => config[key] } } as never);
+    await provider.configure?.({ config: { get: (key: string) => config[key] } } as never);
   });
 
   afterAll(async () => {
@@ -285,22 +286,7 @@ describe("a provider stored by incident-sync 0.2.0 (serialized by the SDK), in s
   // the engine runs that one for refresh and delete: it must find the current operations.
   const stored = readFileSync(join(__dirname, "fixtures", "stored-provider-0.2.0.txt"), "utf8");
   const old = requireFromString(stored).handler();
-  let emulator: RunningEmulator;
-
-  beforeAll(async () => {
-    operations.startRun();
-    emulator = await startEmulator({ port: 0, seed: "demo" });
-    const config: Record<string, string> = {
-      "incident-sync:baseUrl": emulator.url,
-      "incident-sync:accountId": emulator.demo.accountId,
-      "incident-sync:apiKey": emulator.demo.apiKey,
-    };
-    await old.configure?.({ config: { get: (key: string) => config[key] } } as never);
-  });
-
-  afterAll(async () => {
-    await emulator?.close();
-  });
+  const demo = providerAgainstDemo(old);
 
   it("is the SDK's closure of seven methods, not the text this release stores", () => {
     expect(stored).toContain("with({ operations: __f2");
@@ -318,7 +304,7 @@ describe("a provider stored by incident-sync 0.2.0 (serialized by the SDK), in s
     expect(read?.props?.live.status).toBe("MONITORING");
     operations.startRun();
     await old.delete?.("inc-api-errors", { ...outs, onRemove: "resolve" });
-    const api = createClient({ baseUrl: emulator.url, apiKey: emulator.demo.apiKey });
+    const api = createClient({ baseUrl: demo().url, apiKey: demo().demo.apiKey });
     expect(liveStatusOf(await api.incidents.listUpdates("inc-api-errors")).status).toBe("RESOLVED");
   });
 });
