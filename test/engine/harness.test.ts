@@ -13,7 +13,7 @@ import {
 import { failureLines, renderText } from "../../src/engine/run-report";
 import { INCIDENT_TYPE } from "../../src/incident";
 import { formatSummary } from "../../src/program";
-import { demoStack } from "../support/demo-stack";
+import { DEMO_SUMMARY_IN_SYNC, demoStack, SUMMARY_OUTPUT_KEYS } from "../support/demo-stack";
 import { copyCheckout, reuseBuild } from "./support/checkout";
 import { demoOperation } from "./support/demo-operation";
 import { incidentRows } from "./support/emulator-rows";
@@ -81,27 +81,8 @@ describe("incident-sync up on the real engine against the emulator", () => {
       expect(changesOf(up)).toEqual({ create: 4 });
       await expectLiveMatchesDefinitions();
       const outputs = up.outputs ?? {};
-      expect(Object.keys(outputs).sort()).toEqual([
-        "accountId",
-        "drift",
-        "errorGroups",
-        "heartbeats",
-        "summary",
-      ]);
-      expect(outputs.summary?.value).toEqual({
-        outputs: "summary",
-        incidents: 4,
-        declared: { INVESTIGATING: 1, IDENTIFIED: 0, MONITORING: 1, RESOLVED: 2 },
-        live: {
-          INVESTIGATING: 1,
-          IDENTIFIED: 0,
-          MONITORING: 1,
-          RESOLVED: 2,
-          unknown: 0,
-          notRead: 0,
-        },
-        drifted: 0,
-      });
+      expect(Object.keys(outputs).sort()).toEqual(SUMMARY_OUTPUT_KEYS);
+      expect(outputs.summary?.value).toEqual(DEMO_SUMMARY_IN_SYNC);
       expect(outputs.drift?.value).toEqual([]);
       expect(Object.keys(outputs.heartbeats?.value as object).sort()).toEqual([
         "hb-billing-sync",

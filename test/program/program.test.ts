@@ -6,7 +6,7 @@ import { loadDefinitions } from "../../src/definitions";
 import type { PutStatus } from "../../src/emulator";
 import type { AppliedStatus } from "../../src/incident";
 import { formatSummary, type SummaryOutput } from "../../src/program";
-import { appliedOf } from "../support/demo-stack";
+import { appliedOf, DEMO_SUMMARY_IN_SYNC, SUMMARY_OUTPUT_KEYS } from "../support/demo-stack";
 import { changesOf, failuresOf, type MockEngine, type MockRun } from "./support/mock-engine";
 import { type ProgramStack, startProgramStack } from "./support/program-stack";
 
@@ -61,28 +61,9 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       expect(changesOf(run)).toEqual({ create: 4 });
       await expectLiveMatchesDefinitions();
       const outputs = run.outputs ?? {};
-      expect(Object.keys(outputs).sort()).toEqual([
-        "accountId",
-        "drift",
-        "errorGroups",
-        "heartbeats",
-        "summary",
-      ]);
+      expect(Object.keys(outputs).sort()).toEqual(SUMMARY_OUTPUT_KEYS);
       expect(outputs.accountId).toBe(account());
-      expect(outputs.summary).toEqual({
-        outputs: "summary",
-        incidents: 4,
-        declared: { INVESTIGATING: 1, IDENTIFIED: 0, MONITORING: 1, RESOLVED: 2 },
-        live: {
-          INVESTIGATING: 1,
-          IDENTIFIED: 0,
-          MONITORING: 1,
-          RESOLVED: 2,
-          unknown: 0,
-          notRead: 0,
-        },
-        drifted: 0,
-      });
+      expect(outputs.summary).toEqual(DEMO_SUMMARY_IN_SYNC);
       expect(outputs.drift).toEqual([]);
       // The heartbeats keep their window, count and stats; their events stay on the API.
       const heartbeats = outputs.heartbeats as Record<string, object>;

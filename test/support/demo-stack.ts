@@ -4,6 +4,7 @@ import { expect } from "vitest";
 import { createClient, NotFoundError } from "../../src/api";
 import { loadDefinitions } from "../../src/definitions";
 import type { AppliedStatus } from "../../src/incident";
+import type { SummaryOutput } from "../../src/program";
 import { computeDrift } from "../../src/reports";
 import { incidentRows } from "../engine/support/emulator-rows";
 import type { EmulatorSandbox } from "../engine/support/emulator-sandbox";
@@ -13,6 +14,18 @@ import type { EmulatorSandbox } from "../engine/support/emulator-sandbox";
  * stack (test/engine) or Pulumi's mocks do (test/program): its definitions in
  * `<project>/incidents`, the emulator's demo account on the other side.
  */
+/** The stack outputs of `incident-sync:outputs summary` (the default), sorted. */
+export const SUMMARY_OUTPUT_KEYS = ["accountId", "drift", "errorGroups", "heartbeats", "summary"];
+
+/** The demo stack's `summary` output once every definition is applied and in sync. */
+export const DEMO_SUMMARY_IN_SYNC: SummaryOutput = {
+  outputs: "summary",
+  incidents: 4,
+  declared: { INVESTIGATING: 1, IDENTIFIED: 0, MONITORING: 1, RESOLVED: 2 },
+  live: { INVESTIGATING: 1, IDENTIFIED: 0, MONITORING: 1, RESOLVED: 2, unknown: 0, notRead: 0 },
+  drifted: 0,
+};
+
 export function demoStack(sandbox: EmulatorSandbox, project: () => string) {
   const { emulator, db } = sandbox;
   const account = emulator.demo.accountId;
