@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import type { IncidentRequest, IncidentStatus, Severity } from "../api/schemas";
-import { CATALOG_FILES, readServiceNames } from "../definitions/catalog";
 import { DEFAULT_ON_REMOVE, IncidentDefinition } from "../definitions/schema";
 import { UserError } from "../user-error";
 
@@ -149,6 +148,9 @@ export async function servicesNamedFromCatalog(
   services: readonly IncidentService[],
   dir: string,
 ): Promise<IncidentService[]> {
+  // Loaded here, not with the module: it brings the YAML parser, which the provider's
+  // everyday operations never need.
+  const { CATALOG_FILES, readServiceNames } = await import("../definitions/catalog.js");
   const names = await readServiceNames(dir);
   const named = services.map((service) => {
     const name = service.name ?? names.get(service.id);

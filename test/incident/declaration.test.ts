@@ -1,8 +1,15 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { IncidentRequest } from "../../src/api/schemas";
 import { loadDefinitionSources, loadDefinitions } from "../../src/definitions";
-import { declarationOf, requestOf, UnnamedServiceError } from "../../src/incident";
+import {
+  declarationOf,
+  requestOf,
+  servicesNamedFromCatalog,
+  UnnamedServiceError,
+} from "../../src/incident";
 import { definitionYaml, load } from "../definitions/helpers";
 
 const ACCOUNT = "acct-demo";
@@ -112,5 +119,27 @@ describe("a PUT body without a service's name cannot be built", () => {
     expect(() => requestOf(one, { accountId: ACCOUNT })).toThrowErrorMatchingInlineSnapshot(
       `[UnnamedServiceError: incident inc-api-errors: the API requires a name for every service, and service "svc-web" has none. Write it in the definition (\`{ id, name }\`) or once in the services catalog (services.yaml in the definitions directory).]`,
     );
+  });
+});
+
+describe("naming the services of older state from the catalog", () => {
+  it("names them from services.yaml, and names the catalog when it does not name one", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "incident-sync-catalog-"));
+    try {
+      await writeFile(path.join(dir, "services.yaml"), "svc-api: Public API\n");
+      await expect(
+        servicesNamedFromCatalog("inc-old", [{ id: "svc-api" }, { id: "svc-db", name: "DB" }], dir),
+      ).resolves.toEqual([
+        { id: "svc-api", name: "Public API" },
+        { id: "svc-db", name: "DB" },
+      ]);
+      const missing = servicesNamedFromCatalog("inc-old", [{ id: "svc-web" }], dir);
+      await expect(missing).rejects.toBeInstanceOf(UnnamedServiceError);
+      await expect(missing).rejects.toThrow(
+        `Its state was written by an older incident-sync, and the services catalog ${path.join(dir, "services.yaml")} names none of them.`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
