@@ -29,9 +29,14 @@ const { values } = parseArgs({
   options: {
     incidents: { type: "string", default: "1000" },
     top: { type: "string", default: "12" },
+    scenario: { type: "string", default: "no-change" },
   },
 });
 const incidents = Number(values.incidents);
+if (!["no-change", "first"].includes(values.scenario)) {
+  throw new Error(`--scenario is no-change or first, not ${values.scenario}`);
+}
+const profileFirst = values.scenario === "first";
 const work = mkdtempSync(path.join(tmpdir(), "incident-sync-profile-"));
 const engine = await resolveEngine();
 
@@ -95,10 +100,12 @@ async function profiled(kind, program) {
       config: scaleStackConfig(emulator.url),
     });
   try {
-    const first = await open();
-    const adopted = await first.up();
-    first.close();
-    if (!adopted.ok) throw new Error(`${kind}: first up failed:\n${adopted.stderr}`);
+    if (!profileFirst) {
+      const first = await open();
+      const adopted = await first.up();
+      first.close();
+      if (!adopted.ok) throw new Error(`${kind}: first up failed:\n${adopted.stderr}`);
+    }
     const previous = process.env.NODE_OPTIONS;
     process.env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${profiles} --require ${path.join(repoRoot, "bench", "support", "exit-on-signal.cjs")}`;
     const stack = await open();
@@ -106,15 +113,18 @@ async function profiled(kind, program) {
     if (previous === undefined) delete process.env.NODE_OPTIONS;
     else process.env.NODE_OPTIONS = previous;
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const same = await stack.up();
     const ms = performance.now() - started;
+    const { user, system } = process.cpuUsage(cpu);
+    const emulatorCpuMs = (user + system) / 1000;
     stack.close();
-    if (!same.ok) throw new Error(`${kind}: no-change up failed:\n${same.stderr}`);
+    if (!same.ok) throw new Error(`${kind}: ${values.scenario} up failed:\n${same.stderr}`);
     const read = readdirSync(profiles).map((file) => readProfile(path.join(profiles, file)));
     console.error(
       `${kind}: ${read.map((p) => `${p.kind} ${(p.total / 1000).toFixed(2)} s`).join(", ")}`,
     );
-    return { ms, profiles: read };
+    return { ms, emulatorCpuMs, profiles: read };
   } finally {
     await emulator.close();
   }
@@ -124,9 +134,16 @@ try {
   const ours = await profiled("ours");
   const peer = await profiled("peer", NOOP_PROGRAM);
   const top = Number(values.top);
-  const result = { incidents, oursMs: Math.round(ours.ms), peerMs: Math.round(peer.ms), kinds: {} };
+  const result = {
+    incidents,
+    scenario: values.scenario,
+    oursMs: Math.round(ours.ms),
+    peerMs: Math.round(peer.ms),
+    emulatorCpuMs: { ours: Math.round(ours.emulatorCpuMs), peer: Math.round(peer.emulatorCpuMs) },
+    kinds: {},
+  };
   console.log(
-    `No-change up of ${incidents}: ours ${(ours.ms / 1000).toFixed(1)} s, peer ${(peer.ms / 1000).toFixed(1)} s`,
+    `${profileFirst ? "First" : "No-change"} up of ${incidents}: ours ${(ours.ms / 1000).toFixed(1)} s, peer ${(peer.ms / 1000).toFixed(1)} s; the emulator's CPU (this process) ${(ours.emulatorCpuMs / 1000).toFixed(2)} s, peer ${(peer.emulatorCpuMs / 1000).toFixed(2)} s`,
   );
   for (const kind of ["program", "provider plugin"]) {
     const sum = (run) => {
@@ -164,5 +181,6 @@ try {
   }
   await saveResult("profile-no-change", result);
 } finally {
-  rmSync(work, { recursive: true, force: true });
+  if (process.env.KEEP_PROFILES) console.error(`kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
 }
