@@ -3,9 +3,11 @@
 // the engine (the program, the dynamic provider plugin) writing a V8 CPU profile
 // (NODE_OPTIONS=--cpu-prof). Prints, per process kind, the CPU time and the self time by
 // package (or by file of incident-sync), ours beside the peer. Not a benchmark (no medians):
-// the map of the overhead that `bench/scale.bench.mjs` measures.
+// the map of the overhead that `bench/scale.bench.mjs` measures. `--scenario first` profiles
+// the first `up` instead (every incident adopted), and both print the CPU this process (the
+// emulator) spent answering. KEEP_PROFILES=1 keeps the profiles and prints where.
 //
-//   npm run build && npx node bench/profile-no-change.mjs [--incidents 1000] [--top 12]
+//   npm run build && npx node bench/profile-no-change.mjs [--incidents 1000] [--top 12] [--scenario first]
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
