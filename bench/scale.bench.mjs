@@ -18,7 +18,9 @@
 // and the provider plugin, summed, sampled every 50 ms), the state's size per incident after
 // the first up (what every checkpoint rewrites), the bytes the `up` printed (its display
 // and the stack outputs), and the CPU this process spent meanwhile (benchCpuS: mostly the
-// emulator answering the requests, the service's work, here on the engine's cores). Ours and the peer run in turn, run after run (interleaved). Writes
+// emulator answering the requests, the service's work, here on the engine's cores) and the
+// CPU of the engine's processes (engineCpuS: the CLI, language host, program and plugin). Ours
+// and the peer run in turn, run after run (interleaved). Writes
 // bench/results/scale.json.
 //
 //   npm run build && npx node bench/scale.bench.mjs [--incidents 100,1000] [--latency 0,50] [--runs 3]
@@ -195,6 +197,18 @@ function openEngineStack(project, stackName, backend, emulator, skipCheckpoints)
   });
 }
 
+/**
+ * CPU time of this process's finished children and their descendants (the CLI, the language
+ * host, the program and the provider plugin of each `up`, once reaped), in ms: the kernel's
+ * `cutime` + `cstime` of /proc/self/stat, in clock ticks of 10 ms.
+ */
+function childrenCpuMs() {
+  const stat = readFileSync("/proc/self/stat", "utf8");
+  // Fields after the command name (in parentheses, which may hold spaces): state is field 3.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
+
 async function measure(via, kind, project, incidents, emulator, skipCheckpoints, claim = false) {
   stackCount += 1;
   const folder = path.join(work, `state-${stackCount}`);
@@ -211,6 +225,7 @@ async function measure(via, kind, project, incidents, emulator, skipCheckpoints,
     emulator.emulator.control.resetStats();
     const stopSampling = rssSampler(project);
     const cpuBefore = process.cpuUsage();
+    const treeBefore = childrenCpuMs();
     const started = performance.now();
     const result = await stack.up(
       claim ? { claim: Array.from({ length: incidents }, (_, index) => scaleId(index)) } : {},
@@ -224,7 +239,15 @@ async function measure(via, kind, project, incidents, emulator, skipCheckpoints,
     // requests, on the same cores as the engine), the RSS sampler and the child's pipes.
     const cpu = process.cpuUsage(cpuBefore);
     const benchCpuMs = (cpu.user + cpu.system) / 1000;
-    return { ms, requests, rss, printed: Buffer.byteLength(result.stdout), benchCpuMs };
+    const engineCpuMs = childrenCpuMs() - treeBefore;
+    return {
+      ms,
+      requests,
+      rss,
+      printed: Buffer.byteLength(result.stdout),
+      benchCpuMs,
+      engineCpuMs,
+    };
   };
   try {
     writeScaleDefinitions(project, incidents, { variant: 0, changed: 0 });
@@ -329,6 +352,12 @@ try {
                   benchCpuS: Number((mid("ours", (r) => r[scenario].benchCpuMs) / 1000).toFixed(2)),
                   peerBenchCpuS: Number(
                     (mid("peer", (r) => r[scenario].benchCpuMs) / 1000).toFixed(2),
+                  ),
+                  engineCpuS: Number(
+                    (mid("ours", (r) => r[scenario].engineCpuMs) / 1000).toFixed(2),
+                  ),
+                  peerEngineCpuS: Number(
+                    (mid("peer", (r) => r[scenario].engineCpuMs) / 1000).toFixed(2),
                   ),
                   peakRssMiB: Math.round(mid("ours", (r) => r[scenario].rss) / 2 ** 20),
                   peerPeakRssMiB: Math.round(mid("peer", (r) => r[scenario].rss) / 2 ** 20),
