@@ -1,3 +1,6 @@
+// First: says which optional packages to install before any module below loads hono.
+import "./optional-packages";
+
 export { Behaviour, PUT_STATUS_ENV, PutStatus } from "./behaviour";
 export type { EmulatorControl, Instant } from "./control";
 export { createEmulator, type Emulator, type EmulatorOptions } from "./create-emulator";

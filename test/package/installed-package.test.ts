@@ -333,6 +333,16 @@ describe("the packed package, installed in a new project", () => {
       "
     `);
   });
+
+  it("names the packages to install when a project without them requires incident-sync/emulator", async () => {
+    writeFileSync(join(bare, "emulator.cjs"), 'require("incident-sync/emulator");\n');
+    const run = await sh("node emulator.cjs", bare, userEnv);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      "MissingPackageError: incident-sync/emulator needs hono and @hono/node-server, optional packages of incident-sync that are not installed: run `npm install hono @hono/node-server` in your project.",
+    );
+    expect(run.stderr).not.toContain("Cannot find module");
+  });
 });
 
 describe("README's Install block", () => {
