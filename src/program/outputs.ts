@@ -1,4 +1,5 @@
-import { IncidentStatus, type IncidentUpdate } from "../api";
+// The schemas alone, not the client: `incident-sync up`'s report loads this module too.
+import { IncidentStatus, type IncidentUpdate } from "../api/schemas";
 import type { IncidentService } from "../incident";
 import type { OutputsMode } from "../settings";
 import type { ErrorGroupsReadBack, HeartbeatReadBack, Unavailable } from "./read-backs";
@@ -80,8 +81,12 @@ export interface SummaryOutput {
   drifted: number;
 }
 
-/** How the `summary` output counts an incident's live status. */
-export type LiveCount = IncidentStatus | "unknown" | "notRead";
+/**
+ * How the `summary` output counts an incident's live status, in the order of an incident's
+ * life: every key of `SummaryOutput.live`, and the order `incident-sync up` prints them in.
+ */
+export const LIVE_COUNTS = [...IncidentStatus.options, "unknown", "notRead"] as const;
+export type LiveCount = (typeof LIVE_COUNTS)[number];
 
 /** A heartbeat as `outputs: summary` exports it: its window, count and stats, without its events. */
 export type HeartbeatSummary = Omit<HeartbeatReadBack, "events">;
@@ -108,7 +113,7 @@ export function summaryOf(
   outputs: OutputsMode,
 ): SummaryOutput {
   const declared = countsOf<IncidentStatus>(IncidentStatus.options);
-  const live = countsOf<LiveCount>([...IncidentStatus.options, "unknown", "notRead"]);
+  const live = countsOf<LiveCount>(LIVE_COUNTS);
   let drifted = 0;
   for (const incident of incidents) {
     declared[incident.output.declared.status] += 1;

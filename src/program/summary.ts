@@ -1,11 +1,12 @@
 import type { OutputMap } from "@pulumi/pulumi/automation";
 import type { HeartbeatStats, IncidentUpdate } from "../api";
-import type {
-  DriftEntry,
-  HeartbeatSummary,
-  IncidentOutput,
-  LiveCount,
-  SummaryOutput,
+import {
+  type DriftEntry,
+  type HeartbeatSummary,
+  type IncidentOutput,
+  LIVE_COUNTS,
+  type LiveCount,
+  type SummaryOutput,
 } from "./outputs";
 import type { ErrorGroupsReadBack, Unavailable } from "./read-backs";
 
@@ -92,10 +93,7 @@ function incidentLines(
   return lines;
 }
 
-/**
- * What each count is called, in the order of an incident's life: a record, so the compiler
- * holds it to every status, whatever order the engine gives the output's keys.
- */
+/** What each count is called: a record, so the compiler holds it to every count. */
 const COUNTED: Record<LiveCount, string> = {
   INVESTIGATING: "INVESTIGATING",
   IDENTIFIED: "IDENTIFIED",
@@ -105,9 +103,12 @@ const COUNTED: Record<LiveCount, string> = {
   notRead: "not read",
 };
 
-/** Counts as a person reads them, in the order of the keys, leaving out the zeros. */
+/**
+ * Counts as a person reads them, in the order of `LIVE_COUNTS` whatever order the engine gives
+ * the output's keys, leaving out the zeros.
+ */
 function counts(byKey: Partial<Record<LiveCount, number>>): string {
-  const shown = (Object.keys(COUNTED) as LiveCount[]).flatMap((key) => {
+  const shown = LIVE_COUNTS.flatMap((key) => {
     const count = byKey[key] ?? 0;
     return count > 0 ? [`${count} ${COUNTED[key]}`] : [];
   });
