@@ -26,6 +26,27 @@ export const DEMO_SUMMARY_IN_SYNC: SummaryOutput = {
   drifted: 0,
 };
 
+/**
+ * The lines of `incident-sync up`'s summary (`formatSummary`) a test compares: the section
+ * heads, each incident's and heartbeat's line and the counts, not the error groups' detail.
+ */
+export function summaryLinesOf(text: string): string[] {
+  return text.split("\n").filter((line) => /^( {2}inc-| {2}hb-| {2}\w+ |\w)/.test(line));
+}
+
+/** Those lines for the demo stack under `incident-sync:outputs summary`, once in sync. */
+export const DEMO_SUMMARY_LINES = [
+  "Incidents (4), counted by status (incident-sync:outputs summary):",
+  "  declared  1 INVESTIGATING, 1 MONITORING, 2 RESOLVED",
+  "  live      1 INVESTIGATING, 1 MONITORING, 2 RESOLVED",
+  "  Each incident's detail is not in the stack outputs: `pulumi config set incident-sync:outputs full` adds it from the next up, and `incident-sync drift` reads the status page now.",
+  "Heartbeats (success ratio, last 24 h / last 7 days):",
+  "  hb-billing-sync  84.62% / 85.71%  (3 events in 24 h)",
+  "  hb-nightly-backup  no pings / 80%  (1 event in 24 h)",
+  "Error groups (most recent first):",
+  "Drift: none, the status page matches the definitions as far as the API shows (status and updates).",
+];
+
 export function demoStack(sandbox: EmulatorSandbox, project: () => string) {
   const { emulator, db } = sandbox;
   const account = emulator.demo.accountId;
