@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { openPlainStack } from "./support/plain-stack.mjs";
+import { cpuMsOf } from "./support/proc-cpu.mjs";
 import { saveResult } from "./support/results.mjs";
 import {
   NOOP_PROGRAM,
@@ -66,10 +67,7 @@ function cpuByKind() {
     try {
       const kind = kindOf(Number(entry), readFileSync(`/proc/${entry}/cmdline`, "utf8"));
       if (!kind) continue;
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // utime and stime, in clock ticks of 10 ms.
-      sums[kind] += (Number(fields[11]) + Number(fields[12])) * 10;
+      sums[kind] += cpuMsOf(Number(entry)).own;
     } catch {
       // Gone meanwhile.
     }

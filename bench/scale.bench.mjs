@@ -43,6 +43,7 @@ import { parseArgs } from "node:util";
 import { startPostgresBackend, startS3Backend } from "../test/support/state-backends.mjs";
 import { median } from "./support/median.mjs";
 import { openPlainStack } from "./support/plain-stack.mjs";
+import { cpuMsOf } from "./support/proc-cpu.mjs";
 import { saveResult } from "./support/results.mjs";
 import {
   NOOP_PROGRAM,
@@ -149,16 +150,10 @@ function openEngineStack(project, stackName, backend, emulator, skipCheckpoints)
 }
 
 /**
- * CPU time of this process's finished children and their descendants (the CLI, the language
- * host, the program and the provider plugin of each `up`, once reaped), in ms: the kernel's
- * `cutime` + `cstime` of /proc/self/stat, in clock ticks of 10 ms.
+ * CPU ms of this process's finished children and their descendants: the CLI, the language
+ * host, the program and the provider plugin of each `up`, once reaped.
  */
-function childrenCpuMs() {
-  const stat = readFileSync("/proc/self/stat", "utf8");
-  // Fields after the command name (in parentheses, which may hold spaces): state is field 3.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[13]) + Number(fields[14])) * 10;
-}
+const childrenCpuMs = () => cpuMsOf("self").children;
 
 async function measure(via, kind, project, incidents, emulator, skipCheckpoints, claim = false) {
   stackCount += 1;
