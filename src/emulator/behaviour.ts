@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PUT_STATUS_ENV, PUT_STATUSES } from "./put-status";
+import { PUT_STATUS_ENV, PUT_STATUSES, REFERENCE_OPERATIONS } from "./put-status";
 
 export { PUT_STATUS_ENV };
 
@@ -21,11 +21,28 @@ export const PutStatus = z
   );
 export type PutStatus = z.infer<typeof PutStatus>;
 
+/**
+ * Whether the service has the incident operations of its public reference beyond the spec's
+ * excerpt (create, read, list, post and change updates, remove): `available`, or a service
+ * that answers them `not-found` (404) or `method-not-allowed` (405), as one with only the
+ * excerpt's operations would.
+ */
+export const ReferenceOperations = z
+  .enum(REFERENCE_OPERATIONS)
+  .describe(
+    "Whether the incident operations beyond the spec's excerpt exist: available, or answered 404 (not-found) or 405 (method-not-allowed).",
+  );
+export type ReferenceOperations = z.infer<typeof ReferenceOperations>;
+
 /** The emulator's behaviour where the service's is unknown. */
-export const Behaviour = z.strictObject({ putStatus: PutStatus });
+export const Behaviour = z.strictObject({
+  putStatus: PutStatus,
+  referenceOperations: ReferenceOperations,
+});
 export type Behaviour = z.infer<typeof Behaviour>;
 
 export const DEFAULT_PUT_STATUS: PutStatus = "posts-update";
+export const DEFAULT_REFERENCE_OPERATIONS: ReferenceOperations = "available";
 
 /** The PUT behaviour the environment asks for, else `fallback`; a value it does not know throws. */
 export function putStatusFromEnvironment(

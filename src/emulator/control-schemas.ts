@@ -83,3 +83,15 @@ export const GeneratedErrorGroups = z.object({ created: z.int().min(0) });
 export const RecordedPing = z.object({ id: z.string() });
 
 export const SeedLoaded = z.object({ loaded: z.literal(true) });
+
+/** An update sent to every subscriber of the status page, as the emulator keeps it. */
+export const Notification = z.object({
+  incidentId: z.string(),
+  updateId: z.string(),
+  description: z.string(),
+  status: IncidentStatus.nullable(),
+  sentAt: z.string(),
+});
+export type Notification = z.infer<typeof Notification>;
+
+export const NotificationList = z.array(Notification);

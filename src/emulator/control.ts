@@ -6,7 +6,7 @@ import type {
   Severity,
 } from "../api/schemas";
 import type { Behaviour } from "./behaviour";
-import type { RecordedResult } from "./control-schemas";
+import type { Notification, RecordedResult } from "./control-schemas";
 import { transaction } from "./database";
 import type { FaultInjector, Faults, ResolvedFaults } from "./faults";
 import { ErrorResponse } from "./http-error";
@@ -52,6 +52,11 @@ export interface EmulatorControl {
       at?: Instant;
     },
   ): IncidentResponse;
+  /**
+   * Every update sent to the account's subscribers (posted or changed with
+   * `notifySubscribers: true`), oldest first: what reached their inboxes.
+   */
+  notifications(accountId: string): Notification[];
   /** Records one check result; an error joins (or starts) its error group. */
   recordCheckResult(
     accountId: string,
@@ -148,6 +153,10 @@ export function createControl(
         status: edit.status,
         atMs: instant(edit.at),
       });
+    },
+    notifications(accountId) {
+      requireAccount(accountId);
+      return stores.incidents.notifications(accountId);
     },
     recordCheckResult(accountId, checkId, result) {
       requireAccount(accountId);

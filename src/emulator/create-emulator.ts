@@ -4,8 +4,10 @@ import { createApp } from "./app";
 import {
   type Behaviour,
   DEFAULT_PUT_STATUS,
+  DEFAULT_REFERENCE_OPERATIONS,
   type PutStatus,
   putStatusFromEnvironment,
+  type ReferenceOperations,
 } from "./behaviour";
 import { createControl, type EmulatorControl } from "./control";
 import { openDatabase, transaction } from "./database";
@@ -39,6 +41,11 @@ export interface EmulatorOptions {
    * @default INCIDENT_SYNC_EMULATOR_PUT_STATUS, else the seed's `behaviour.putStatus`, else `posts-update`
    */
   putStatus?: PutStatus;
+  /**
+   * Whether the incident operations beyond the spec's excerpt exist (see behaviour.ts).
+   * @default the seed's `behaviour.referenceOperations`, else `available`
+   */
+  referenceOperations?: ReferenceOperations;
   /** The clock; tests pin it. @default () => new Date() */
   now?: () => Date;
   /** Random source of the faults (0 ≤ x < 1). @default Math.random */
@@ -86,6 +93,10 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       putStatus:
         options.putStatus ??
         putStatusFromEnvironment(seed?.behaviour?.putStatus ?? DEFAULT_PUT_STATUS),
+      referenceOperations:
+        options.referenceOperations ??
+        seed?.behaviour?.referenceOperations ??
+        DEFAULT_REFERENCE_OPERATIONS,
     };
     const faults = new FaultInjector(options.random);
     if (options.faults !== undefined) faults.set(options.faults);

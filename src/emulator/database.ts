@@ -2,7 +2,7 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlit
 import { UserError } from "../user-error";
 
 /** Bumped when the schema changes; a data file from another version is refused. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -45,10 +45,20 @@ CREATE TABLE IF NOT EXISTS incident_updates (
   description TEXT NOT NULL,
   status TEXT,
   notify_subscribers INTEGER NOT NULL,
-  created_ms INTEGER NOT NULL
+  created_ms INTEGER NOT NULL,
+  public_ms INTEGER
 );
 CREATE INDEX IF NOT EXISTS incident_updates_by_incident
   ON incident_updates (account_id, incident_id, created_ms DESC, seq DESC);
+CREATE TABLE IF NOT EXISTS notifications (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id TEXT NOT NULL,
+  incident_id TEXT NOT NULL,
+  update_id TEXT NOT NULL,
+  description TEXT NOT NULL,
+  status TEXT,
+  sent_ms INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS checks (
   account_id TEXT NOT NULL REFERENCES accounts(id),
   id TEXT NOT NULL,

@@ -51,32 +51,41 @@ describe("the route table", () => {
     );
   });
 
-  it("is what the emulator serves: each route's method is handled, another method is 405", async () => {
+  it("is what the emulator serves: each route's method is handled, another method is 405 with every method of the path", async () => {
+    const service = { id: "svc-api", name: "Public API", accountId: "acct-demo" };
+    const update = { description: "We are looking into it.", status: "INVESTIGATING" };
+    const bodies: Record<string, object> = {
+      createIncident: {
+        name: "n",
+        severity: "MINOR",
+        services: [service],
+        incidentUpdates: [update],
+      },
+      updateIncident: { name: "n", severity: "MINOR", services: [service] },
+      postIncidentUpdate: update,
+      updateIncidentUpdate: update,
+    };
+    const methodsOf = (path: string) =>
+      PUBLIC_ROUTES.filter((other) => other.path === path).map((other) => other.method);
     for (const route of PUBLIC_ROUTES) {
       const path = buildPath(route, exampleParams(route) as PathParams<string>);
+      const body = bodies[route.operationId];
+      expect(route.body === undefined, route.operationId).toBe(body === undefined);
       const init = {
         method: route.method,
         headers: { authorization: "Bearer demo-key", "content-type": "application/json" },
-        ...(route.body
-          ? {
-              body: JSON.stringify({
-                name: "n",
-                severity: "MINOR",
-                services: [{ id: "svc-api", name: "Public API", accountId: "acct-demo" }],
-              }),
-            }
-          : {}),
+        ...(body ? { body: JSON.stringify(body) } : {}),
       };
       const response = await emulator.app.request(path, init);
-      expect([200, 404], `${route.method} ${path}`).toContain(response.status);
+      expect([route.success.status, 404], `${route.method} ${path}`).toContain(response.status);
       if (response.status === 404) {
         expect(await response.json()).not.toMatchObject({
           message: expect.stringMatching(/^no route/),
         });
       }
-      const other = await emulator.app.request(path, { method: "DELETE" });
-      expect(other.status, `DELETE ${path}`).toBe(405);
-      expect(other.headers.get("allow")).toBe(route.method);
+      const other = await emulator.app.request(path, { method: "PATCH" });
+      expect(other.status, `PATCH ${path}`).toBe(405);
+      expect(other.headers.get("allow")).toBe(methodsOf(route.path).join(", "));
     }
   });
 });

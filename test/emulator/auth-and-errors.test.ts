@@ -136,21 +136,21 @@ describe("errors", () => {
     emulator = demoEmulator();
     const { status, headers, json } = await call(
       emulator.app,
-      "DELETE",
+      "POST",
       "/v1/status-pages/incidents/inc-api-errors",
     );
     expect(status).toBe(405);
-    expect(headers.get("allow")).toBe("PUT");
+    expect(headers.get("allow")).toBe("GET, PUT, DELETE");
     expect(json).toMatchInlineSnapshot(`
       {
         "error": "Method Not Allowed",
-        "message": "DELETE is not allowed on /v1/status-pages/incidents/inc-api-errors; use PUT",
+        "message": "POST is not allowed on /v1/status-pages/incidents/inc-api-errors; use GET, PUT, DELETE",
         "statusCode": 405,
       }
     `);
   });
 
-  it("serves an OpenAPI 3.1 document of the five operations and the control API without a key", async () => {
+  it("serves an OpenAPI 3.1 document of the spec's five operations, the reference's incident operations and the control API without a key", async () => {
     emulator = demoEmulator();
     const { status, json } = await call(emulator.app, "GET", "/openapi.json", { key: null });
     expect(status).toBe(200);
@@ -168,8 +168,16 @@ describe("errors", () => {
     );
     const publicOperations = operations.filter(({ path }) => path.startsWith("/v1/"));
     expect(publicOperations.map((operation) => operation.operationId)).toEqual([
+      "createIncident",
+      "listIncidents",
+      "getIncident",
       "updateIncident",
+      "deleteIncident",
+      "postIncidentUpdate",
       "listIncidentUpdates",
+      "getIncidentUpdate",
+      "updateIncidentUpdate",
+      "deleteIncidentUpdate",
       "listHeartbeatEvents",
       "listErrorGroupsForCheck",
       "getErrorGroup",

@@ -88,12 +88,41 @@ describe("incident-sync emulator", () => {
       // An empty variable (unset in a CI file) is the default, as for the emulator itself.
       behaviourOf([], { [PUT_STATUS_ENV]: "" }),
     ]);
-    expect([flag, variable, both, empty]).toEqual([
-      { putStatus: "sets-field" },
-      { putStatus: "sets-field" },
-      { putStatus: "posts-update" },
-      { putStatus: "posts-update" },
+    expect([flag, variable, both, empty].map((behaviour) => (behaviour as { putStatus?: string }).putStatus)).toEqual([
+      "sets-field",
+      "sets-field",
+      "posts-update",
+      "posts-update",
     ]);
+  });
+
+  it("takes --reference-operations: a service without the operations that open incidents answers them 404 or 405", async () => {
+    const statusOf = async (choice: string) => {
+      const child = spawn(
+        process.execPath,
+        [CLI, "emulator", "--port", "0", "--format", "json", "--reference-operations", choice],
+        { stdio: ["ignore", "pipe", "inherit"], env: { PATH: process.env.PATH } },
+      );
+      try {
+        const line = await new Promise<string>((done, fail) => {
+          createInterface({ input: child.stdout }).once("line", done);
+          child.once("exit", (code) => fail(new Error(`emulator exited with ${code}`)));
+        });
+        const { url, apiKey } = JSON.parse(line) as { url: string; apiKey: string };
+        const answer = await fetch(`${url}/v1/status-pages/incidents?limit=1`, {
+          headers: { authorization: `Bearer ${apiKey}` },
+        });
+        return answer.status;
+      } finally {
+        child.kill("SIGTERM");
+      }
+    };
+    expect(
+      await Promise.all(["available", "not-found", "method-not-allowed"].map(statusOf)),
+    ).toEqual([200, 404, 405]);
+    const refused = await runCli(["emulator", "--reference-operations", "some"], process.cwd());
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain("It must be available, not-found, method-not-allowed.");
   });
 
   it("refuses an unknown behaviour in INCIDENT_SYNC_EMULATOR_PUT_STATUS, listing the allowed ones", async () => {

@@ -314,7 +314,7 @@ describe("PATCH /_control/accounts/{a}/incidents/{i}: an edit in the status page
     const at = new Date(NOW.getTime() - 5 * 60_000).toISOString();
     expect(json).toMatchObject({ lastUpdateStatus: "MONITORING", updated_at: at });
     expect((await updates())[0]).toEqual({
-      id: expect.stringMatching(/^iu_/),
+      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
       description: "Status changed to MONITORING",
       status: "MONITORING",
       created_at: at,

@@ -4,10 +4,22 @@ import { PathId } from "../../src/api/schemas";
 import type { Emulator } from "../../src/emulator";
 import { call, demoEmulator, incidentBody } from "./helpers";
 
-/** Every public route with a path parameter, the method it answers and the parameter's name. */
+/** Every path parameter of every public route, with the route's method and operation. */
 const WITH_PATH_PARAMETER = Object.values(ROUTES).flatMap((route) =>
-  Object.keys(route.pathParams).map((name) => ({ method: route.method, path: route.path, name })),
+  Object.keys(route.pathParams).map((name) => ({
+    method: route.method,
+    path: route.path,
+    name,
+    operationId: route.operationId,
+  })),
 );
+
+/** A valid body for each route that takes one, so only the path is refused. */
+const BODIES: Record<string, object> = {
+  updateIncident: incidentBody,
+  postIncidentUpdate: { description: "We are looking into it.", status: "INVESTIGATING" },
+  updateIncidentUpdate: { description: "We are looking into it.", status: "INVESTIGATING" },
+};
 
 /** Ids the client refuses to send, as they arrive percent-encoded in a path. */
 const REFUSED = [
@@ -34,11 +46,11 @@ afterEach(() => {
 describe("path parameters of the public API", () => {
   it("are refused with 400 on every route, in the words the client uses", async () => {
     emulator = demoEmulator();
-    expect(WITH_PATH_PARAMETER).toHaveLength(5);
+    expect(WITH_PATH_PARAMETER).toHaveLength(14);
     for (const route of WITH_PATH_PARAMETER) {
       for (const encoded of REFUSED) {
-        const path = route.path.replace(`{${route.name}}`, encoded);
-        const body = route.method === "PUT" ? incidentBody : undefined;
+        const path = route.path.replace(`{${route.name}}`, encoded).replace(/\{[^}]+\}/g, "x-1");
+        const body = BODIES[route.operationId];
         const response = await call(emulator.app, route.method, path, { body });
         const expected = PathId.safeParse(decodeURIComponent(encoded)).error?.issues[0]?.message;
         expect(expected).toBeDefined();

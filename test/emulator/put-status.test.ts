@@ -100,13 +100,17 @@ describe("what a PUT does with lastUpdateStatus (putStatus)", () => {
     emulator = demoEmulator({ putStatus: "posts-update" });
     expect((await call(emulator.app, "GET", "/_control/behaviour", { key: ADMIN })).json).toEqual({
       putStatus: "posts-update",
+      referenceOperations: "available",
     });
     const patched = await call(emulator.app, "PATCH", "/_control/behaviour", {
       key: ADMIN,
       body: { putStatus: "sets-field" },
     });
     expect(patched).toMatchObject({ status: 200, json: { putStatus: "sets-field" } });
-    expect(emulator.control.getBehaviour()).toEqual({ putStatus: "sets-field" });
+    expect(emulator.control.getBehaviour()).toEqual({
+      putStatus: "sets-field",
+      referenceOperations: "available",
+    });
     const before = await updates(emulator.app);
     await put(emulator.app);
     expect(await updates(emulator.app)).toEqual(before);
@@ -115,7 +119,7 @@ describe("what a PUT does with lastUpdateStatus (putStatus)", () => {
       key: ADMIN,
       body: {},
     });
-    expect(unchanged.json).toEqual({ putStatus: "sets-field" });
+    expect(unchanged.json).toEqual({ putStatus: "sets-field", referenceOperations: "available" });
     const unknown = await call(emulator.app, "PATCH", "/_control/behaviour", {
       key: ADMIN,
       body: { putStatus: "posts-twice" },
@@ -128,7 +132,10 @@ describe("what a PUT does with lastUpdateStatus (putStatus)", () => {
       body: { putStatus: "posts-update" },
     });
     expect(withoutToken.status).toBe(401);
-    expect(emulator.control.getBehaviour()).toEqual({ putStatus: "sets-field" });
+    expect(emulator.control.getBehaviour()).toEqual({
+      putStatus: "sets-field",
+      referenceOperations: "available",
+    });
   });
 
   it("honours the seed's behaviour.putStatus when neither the option nor the environment says", async () => {
@@ -147,7 +154,10 @@ describe("what a PUT does with lastUpdateStatus (putStatus)", () => {
         ],
       },
     });
-    expect(emulator.control.getBehaviour()).toEqual({ putStatus: "sets-field" });
+    expect(emulator.control.getBehaviour()).toEqual({
+      putStatus: "sets-field",
+      referenceOperations: "available",
+    });
     const { json } = await call(emulator.app, "PUT", "/v1/status-pages/incidents/inc-1", {
       key: "seeded-key",
       body: {
@@ -164,10 +174,13 @@ describe("what a PUT does with lastUpdateStatus (putStatus)", () => {
     vi.stubEnv(PUT_STATUS_ENV, "sets-field");
     const seed = { behaviour: { putStatus: "posts-update" as const }, accounts: [] };
     emulator = createEmulator({ seed });
-    expect(emulator.control.getBehaviour()).toEqual({ putStatus: "sets-field" });
+    expect(emulator.control.getBehaviour()).toEqual({
+      putStatus: "sets-field",
+      referenceOperations: "available",
+    });
     emulator.close();
     emulator = createEmulator({ seed, putStatus: "posts-update" });
-    expect(emulator.control.getBehaviour()).toEqual({ putStatus: "posts-update" });
+    expect(emulator.control.getBehaviour()).toMatchObject({ putStatus: "posts-update" });
   });
 
   it("fails to start with a clear message when the environment names an unknown behaviour", () => {

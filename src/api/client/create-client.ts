@@ -42,7 +42,7 @@ export function createClient(options: ClientOptions): MonitoringClient {
     apiKey: "[redacted]",
   };
   const client = {
-    incidents: createIncidentsApi(transport),
+    incidents: createIncidentsApi(transport, resolved.limits.maxPages),
     heartbeats: createHeartbeatsApi(transport, resolved.limits.maxPages),
     errorGroups: createErrorGroupsApi(transport, resolved.concurrency, resolved.limits.maxPages),
   };

@@ -6,6 +6,11 @@ export type {
 } from "./error-groups";
 export type { HeartbeatEventsWindow } from "./events-walk";
 export type { EventsWalkOptions, HeartbeatEventsOptions, HeartbeatsApi } from "./heartbeats";
-export type { IncidentsApi } from "./incidents";
+export type {
+  IncidentPage,
+  IncidentPagesOptions,
+  IncidentsApi,
+  SkippedIncident,
+} from "./incidents";
 export type { ClientOptions, RetryEvent, RetryOptions } from "./options";
 export { THROTTLED_RETRIES_MAX } from "./retry-policy";

@@ -19,8 +19,9 @@ function backoffMs(options: ResolvedOptions, attempt: number): number {
 }
 
 /**
- * ky's retry settings for the client. Safe for every operation because every operation is
- * idempotent: `PUT` replaces the whole incident with the same body, the rest are `GET`s.
+ * ky's retry settings for the client. `PUT` replaces the whole incident (or update) with the
+ * same body and the rest of the spec's operations are `GET`s, so those are retried on every
+ * retryable failure; `POST` and `DELETE` only on a 429 (see `send` in transport.ts).
  *
  * Full jitter as in "Exponential Backoff And Jitter" (AWS): the cap applies before the
  * random draw. ky caps after jitter (`min(backoffLimit, random * delay)`), which would pin
@@ -31,7 +32,8 @@ export function kyRetryOptions(options: ResolvedOptions): KyRetryOptions {
   const { limit, maxRetryAfterMs, onTimeout } = options.retry;
   return {
     limit: limit + THROTTLED_RETRIES_MAX,
-    methods: ["get", "put"],
+    // POST and DELETE are kept to 429s by the call (transport.ts `IDEMPOTENT`).
+    methods: ["get", "put", "post", "delete"],
     statusCodes: RETRY_STATUSES,
     // ky waits what Retry-After says (no jitter) on these statuses, else backs off.
     afterStatusCodes: RETRY_STATUSES,
@@ -50,7 +52,7 @@ export function kyRetryOptions(options: ResolvedOptions): KyRetryOptions {
 }
 
 /** Whether the server answered 429: pacing, counted apart from failures. */
-function isThrottled(error: Error): boolean {
+export function isThrottled(error: Error): boolean {
   return isHTTPError(error) && error.response.status === 429;
 }
 

@@ -15,7 +15,7 @@ import { escapeLine } from "../schemas/characters";
 import { ErrorBody } from "../schemas/error-body";
 import type { ResolvedOptions } from "./options";
 import { retryAfterMs } from "./retry-after";
-import { kyRetryOptions, RETRY_STATUSES, RetryCounter } from "./retry-policy";
+import { isThrottled, kyRetryOptions, RETRY_STATUSES, RetryCounter } from "./retry-policy";
 
 /** One HTTP call of an operation, described with already-validated, already-encoded parts. */
 export interface CallSpec<S extends z.ZodType> {
@@ -37,6 +37,9 @@ export interface Transport {
 }
 
 const SERVER_MESSAGE_MAX = 300;
+
+/** Methods that may be sent again whatever happened to the first attempt. */
+const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(["GET", "PUT"]);
 
 /** Same-origin redirects of a GET followed in a row before the call fails. */
 const REDIRECTS_MAX = 5;
@@ -126,6 +129,9 @@ export function createTransport(options: ResolvedOptions): Transport {
         retry: {
           ...retry,
           shouldRetry: (state) => {
+            // A write that is not idempotent may have been carried out unless the service
+            // said it was not (429): the caller reads before it sends it again.
+            if (!IDEMPOTENT.has(spec.method) && !isThrottled(state.error)) return false;
             if (retryWaitMs >= options.retry.budgetMs) return false;
             if (!counter.allows(state.error)) return false;
             failedAt = Date.now();

@@ -18,3 +18,4 @@ export { RequestValidationError } from "./request-validation-error";
 export { ResponseTooLargeError } from "./response-too-large-error";
 export { type ContractIssue, ResponseValidationError } from "./response-validation-error";
 export { TimeoutError } from "./timeout-error";
+export { writeOutcomeUnknown } from "./write-outcome";

@@ -4,9 +4,14 @@ import {
   ErrorGroupsQuery,
   HeartbeatEventsQuery,
   HeartbeatEventsResponse,
+  IncidentCreateRequest,
+  IncidentList,
+  IncidentListQuery,
   IncidentRequest,
   IncidentResponse,
+  IncidentUpdate,
   IncidentUpdateList,
+  IncidentUpdateRequest,
 } from "../schemas";
 import type { ErrorStatus, Route } from "./route";
 
@@ -20,11 +25,70 @@ const common = {
   tags: ["monitoring API"],
 } as const;
 
+const WRITE_ERRORS: readonly ErrorStatus[] = [...READ_ERRORS, 413, 415];
+const INCIDENT_PARAM = { incidentId: { description: "The incident.", example: "inc-api-errors" } };
+const UPDATE_PARAMS = {
+  ...INCIDENT_PARAM,
+  incidentUpdateId: { description: "The incident update.", example: "iu-1" },
+};
+
 /**
- * The five operations of the spec (section 4), keyed by operation id. The client, the
- * emulator and the OpenAPI document all take their paths, parameters and schemas from here.
+ * The five operations of the spec (section 4) and the incident operations of the service's
+ * public reference (`service-contract.md`, "Beyond the excerpt"), keyed by operation id. The
+ * client, the emulator and the OpenAPI document all take their paths, parameters and schemas
+ * from here.
  */
 export const ROUTES = {
+  createIncident: {
+    ...common,
+    operationId: "createIncident",
+    method: "POST",
+    path: "/v1/status-pages/incidents",
+    summary: "Create an incident with its first update (not idempotent)",
+    pathParams: {},
+    body: { name: "IncidentCreateRequest", schema: IncidentCreateRequest },
+    success: {
+      status: 201,
+      description: "Created",
+      body: { name: "Incident", schema: IncidentResponse },
+    },
+    errors: WRITE_ERRORS,
+  },
+  listIncidents: {
+    ...common,
+    operationId: "listIncidents",
+    method: "GET",
+    path: "/v1/status-pages/incidents",
+    summary: "List incidents, each with its updates, a page at a time",
+    pathParams: {},
+    query: {
+      schema: IncidentListQuery,
+      descriptions: {
+        limit: "Incidents per page, 1 to 100. Default 20.",
+        nextId: "The cursor of the next page: the nextId of the page before.",
+      },
+    },
+    success: {
+      status: 200,
+      description: "Successful",
+      body: { name: "IncidentList", schema: IncidentList },
+    },
+    errors: READ_ERRORS,
+  },
+  getIncident: {
+    ...common,
+    operationId: "getIncident",
+    method: "GET",
+    path: "/v1/status-pages/incidents/{incidentId}",
+    summary: "Read an incident with its updates",
+    pathParams: INCIDENT_PARAM,
+    success: {
+      status: 200,
+      description: "Successful",
+      body: { name: "Incident", schema: IncidentResponse },
+    },
+    errors: READ_ERRORS,
+  },
   updateIncident: {
     ...common,
     operationId: "updateIncident",
@@ -40,7 +104,32 @@ export const ROUTES = {
       description: "Successful",
       body: { name: "Incident", schema: IncidentResponse },
     },
-    errors: [...READ_ERRORS, 413, 415],
+    errors: WRITE_ERRORS,
+  },
+  deleteIncident: {
+    ...common,
+    operationId: "deleteIncident",
+    method: "DELETE",
+    path: "/v1/status-pages/incidents/{incidentId}",
+    summary: "Remove an incident and all its updates, permanently",
+    pathParams: INCIDENT_PARAM,
+    success: { status: 204, description: "Removed" },
+    errors: READ_ERRORS,
+  },
+  postIncidentUpdate: {
+    ...common,
+    operationId: "postIncidentUpdate",
+    method: "POST",
+    path: "/v1/status-pages/incidents/{incidentId}/incident-updates",
+    summary: "Post an update of an incident, notifying subscribers when asked (not idempotent)",
+    pathParams: INCIDENT_PARAM,
+    body: { name: "IncidentUpdateRequest", schema: IncidentUpdateRequest },
+    success: {
+      status: 200,
+      description: "Successful",
+      body: { name: "IncidentUpdate", schema: IncidentUpdate },
+    },
+    errors: WRITE_ERRORS,
   },
   listIncidentUpdates: {
     ...common,
@@ -54,6 +143,45 @@ export const ROUTES = {
       description: "Successful",
       body: { name: "IncidentUpdateList", schema: IncidentUpdateList },
     },
+    errors: READ_ERRORS,
+  },
+  getIncidentUpdate: {
+    ...common,
+    operationId: "getIncidentUpdate",
+    method: "GET",
+    path: "/v1/status-pages/incidents/{incidentId}/incident-updates/{incidentUpdateId}",
+    summary: "Read one update of an incident",
+    pathParams: UPDATE_PARAMS,
+    success: {
+      status: 200,
+      description: "Successful",
+      body: { name: "IncidentUpdate", schema: IncidentUpdate },
+    },
+    errors: READ_ERRORS,
+  },
+  updateIncidentUpdate: {
+    ...common,
+    operationId: "updateIncidentUpdate",
+    method: "PUT",
+    path: "/v1/status-pages/incidents/{incidentId}/incident-updates/{incidentUpdateId}",
+    summary: "Change one update of an incident in place",
+    pathParams: UPDATE_PARAMS,
+    body: { name: "IncidentUpdateRequest", schema: IncidentUpdateRequest },
+    success: {
+      status: 200,
+      description: "Successful",
+      body: { name: "IncidentUpdate", schema: IncidentUpdate },
+    },
+    errors: WRITE_ERRORS,
+  },
+  deleteIncidentUpdate: {
+    ...common,
+    operationId: "deleteIncidentUpdate",
+    method: "DELETE",
+    path: "/v1/status-pages/incidents/{incidentId}/incident-updates/{incidentUpdateId}",
+    summary: "Remove one update of an incident",
+    pathParams: UPDATE_PARAMS,
+    success: { status: 204, description: "Removed" },
     errors: READ_ERRORS,
   },
   listHeartbeatEvents: {
@@ -115,5 +243,5 @@ export const ROUTES = {
   },
 } as const satisfies Record<string, Route>;
 
-/** The public operations in the order of the spec. */
+/** The public operations: the reference's incident operations, then the spec's in its order. */
 export const PUBLIC_ROUTES: readonly Route[] = Object.values(ROUTES);

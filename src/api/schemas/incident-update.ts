@@ -1,6 +1,21 @@
 import { z } from "zod";
 import { ResponseDate } from "./dates";
+import { IncidentStatus } from "./enums";
 import { ResponseStatus } from "./known-status";
+
+/**
+ * Body of `POST …/incidents/{incidentId}/incident-updates` and of `PUT …/incident-updates/{id}`,
+ * and the one update of a create (the service's public reference). `description` is what
+ * customers read; `notifySubscribers: true` sends it to every subscriber of the status page,
+ * which cannot be taken back. `publicIncidentUpdateDate` backfills the date customers see.
+ */
+export const IncidentUpdateRequest = z.strictObject({
+  description: z.string().min(1),
+  status: IncidentStatus.optional(),
+  publicIncidentUpdateDate: z.iso.datetime({ offset: true }).optional(),
+  notifySubscribers: z.boolean().optional(),
+});
+export type IncidentUpdateRequest = z.infer<typeof IncidentUpdateRequest>;
 
 /**
  * An incident update as a server sends it (spec 2.4). Only `description` is required; every

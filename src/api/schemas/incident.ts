@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DateOrDateTime, ResponseDate } from "./dates";
 import { IncidentStatus, Severity } from "./enums";
-import { IncidentUpdate } from "./incident-update";
+import { IncidentUpdate, IncidentUpdateRequest } from "./incident-update";
 import { ResponseSeverity, ResponseStatus } from "./known-status";
 import { Service, ServiceRef } from "./service";
 
@@ -27,6 +27,20 @@ export const IncidentRequest = z.strictObject({
 export type IncidentRequest = z.infer<typeof IncidentRequest>;
 
 /**
+ * Request body of `POST /v1/status-pages/incidents` (the service's public reference): the
+ * incident and exactly one update, its first public message. The service picks the id.
+ */
+export const IncidentCreateRequest = z.strictObject({
+  name: IncidentRequest.shape.name,
+  severity: Severity,
+  services: z.array(ServiceRef).min(1),
+  incidentUpdates: z.array(IncidentUpdateRequest).length(1),
+  lastUpdateStatus: IncidentStatus.optional(),
+  duration: z.int().nullable().optional(),
+});
+export type IncidentCreateRequest = z.infer<typeof IncidentCreateRequest>;
+
+/**
  * Response body of the update operation (spec 2.2). Unknown fields are tolerated, enum values
  * are read as strings (`knownStatus`), and `updated_at` and `duration` may be missing or null.
  */
@@ -42,3 +56,40 @@ export const IncidentResponse = z.object({
   duration: z.int().nullable().optional(),
 });
 export type IncidentResponse = z.infer<typeof IncidentResponse>;
+
+/** Query of `GET /v1/status-pages/incidents`: `limit` 1 to 100 (server default 20), a cursor. */
+export const INCIDENTS_LIMIT_MAX = 100;
+export const IncidentListQuery = z.strictObject({
+  limit: z.int().min(1).max(INCIDENTS_LIMIT_MAX).optional(),
+  nextId: z.string().min(1).optional(),
+});
+export type IncidentListQuery = z.infer<typeof IncidentListQuery>;
+
+/**
+ * Response of the incident list: `{ length, entries, nextId }`. Entries are read one by one
+ * by the client (`incidents.listPage`), so one entry the schema refuses degrades that entry
+ * only; `nextId` is `null` (or absent) on the last page.
+ */
+export const IncidentListPage = z.object({
+  length: z.number().nullish(),
+  entries: z.array(z.unknown()),
+  nextId: z.string().nullish(),
+});
+export type IncidentListPage = z.infer<typeof IncidentListPage>;
+
+/**
+ * An incident as the list returns it: as the read answers it, but `incidentUpdates` may be
+ * missing in a lean answer, and then nothing about the updates may be concluded from it.
+ */
+export const ListedIncident = IncidentResponse.extend({
+  incidentUpdates: z.array(IncidentUpdate).optional(),
+});
+export type ListedIncident = z.infer<typeof ListedIncident>;
+
+/** The list as the emulator answers it (the OpenAPI document's shape of a page). */
+export const IncidentList = z.object({
+  length: z.int(),
+  entries: z.array(IncidentResponse),
+  nextId: z.string().nullable(),
+});
+export type IncidentList = z.infer<typeof IncidentList>;

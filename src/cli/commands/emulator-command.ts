@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { PUT_STATUS_ENV, PUT_STATUSES } from "../../emulator/put-status";
+import { PUT_STATUS_ENV, PUT_STATUSES, REFERENCE_OPERATIONS } from "../../emulator/put-status";
 import { OPTIONAL_PACKAGES, requirePackages } from "../../peer-packages";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
@@ -35,11 +35,19 @@ function putStatus(value: string): EmulatorFlags["putStatus"] {
   return known;
 }
 
+function referenceOperations(value: string): EmulatorFlags["referenceOperations"] {
+  const known = REFERENCE_OPERATIONS.find((choice) => choice === value);
+  if (known === undefined) {
+    throw new InvalidArgumentError(`It must be ${REFERENCE_OPERATIONS.join(", ")}.`);
+  }
+  return known;
+}
+
 /** `incident-sync emulator`: the local monitoring API for tests, demos and `npm start`. */
 export function emulatorCommand(): Command {
   return new Command("emulator")
     .description(
-      "Run the local emulator of the monitoring API (the five operations, a control API and /openapi.json) on loopback.",
+      "Run the local emulator of the monitoring API (the spec's five operations and the reference's incident operations, a control API and /openapi.json) on loopback.",
     )
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .option("--port <port>", "port; 0 picks a free one", integer("--port", 0, 65_535), 4010)
@@ -91,6 +99,12 @@ export function emulatorCommand(): Command {
         .argParser(putStatus)
         .env(PUT_STATUS_ENV),
     )
+    .addOption(
+      new Option(
+        "--reference-operations <behaviour>",
+        "whether the incident operations beyond the spec's excerpt (create, read, list, post and change updates) exist: available, or answered not-found (404) or method-not-allowed (405), as a service with only the excerpt would (default: available)",
+      ).argParser(referenceOperations),
+    )
     .addOption(formatOption(["text", "json"], "text", "format of the start-up line"))
     .addHelpText(
       "after",
@@ -100,7 +114,9 @@ SIGTERM (exit 0). Exit 1 when it cannot start (port in use, bad seed, unreadable
 Faults apply to /v1 only, never to /_control or /openapi.json. Where the service's
 behaviour is unknown, the emulator offers each choice: --put-status (also the seed's
 behaviour.putStatus and PATCH /_control/behaviour) picks whether a PUT that changes
-lastUpdateStatus posts a "Status changed" update or only sets the field. Every /v1 request is
+lastUpdateStatus posts a "Status changed" update or only sets the field; --reference-operations
+whether the service has the operations that create incidents and post updates. Every update
+sent to subscribers is kept: GET /_control/accounts/<account>/notifications. Every /v1 request is
 counted by operation and status: GET /_control/stats (DELETE resets it).
 
 Examples:
@@ -110,6 +126,7 @@ Examples:
   $ incident-sync emulator --latency 50 --jitter 100 --fail-rate 0.05 --rate-limit-every 20
   $ incident-sync emulator --fail-rate 0.2 --reset-rate 0.05 --rate-limit-every 50 --rate-limit-burst 5
   $ incident-sync emulator --put-status sets-field
+  $ incident-sync emulator --reference-operations not-found
 
   Then, with the printed key:
   $ curl -H 'Authorization: Bearer demo-key' http://127.0.0.1:4010/v1/error-groups/checks/chk-api`,

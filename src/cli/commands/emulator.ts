@@ -1,5 +1,5 @@
 import { type RunningEmulator, startEmulator } from "../../emulator";
-import type { PUT_STATUSES } from "../../emulator/put-status";
+import type { PUT_STATUSES, REFERENCE_OPERATIONS } from "../../emulator/put-status";
 import { ExitCode } from "../exit-codes";
 import type { CommandIo } from "../io";
 import { UsageError } from "../usage-error";
@@ -19,6 +19,7 @@ export interface EmulatorFlags {
   retryAfter: number;
   resetRate: number;
   putStatus?: (typeof PUT_STATUSES)[number];
+  referenceOperations?: (typeof REFERENCE_OPERATIONS)[number];
   format: "text" | "json";
 }
 
@@ -64,6 +65,7 @@ export async function runEmulator(options: EmulatorFlags, io: CommandIo): Promis
       adminToken: options.adminToken,
       // Unset, or set empty (commander keeps an empty variable as ""): the emulator's default.
       ...(options.putStatus ? { putStatus: options.putStatus } : {}),
+      ...(options.referenceOperations ? { referenceOperations: options.referenceOperations } : {}),
       faults: {
         latencyMs: options.latency,
         jitterMs: options.jitter,

@@ -62,6 +62,8 @@ export function controlApi(control: EmulatorControl, adminToken: string) {
     );
   });
 
+  on(routes.listNotifications, (c) => c.json(control.notifications(account(c))));
+
   on(routes.recordCheckResult, async (c) => {
     const result = await body(c, routes.recordCheckResult);
     return c.json(control.recordCheckResult(account(c), pathParam(c, "checkId"), result), 201);

@@ -12,6 +12,7 @@ import {
   HeartbeatSettingsBody,
   IncidentEditBody,
   NewIncidentUpdateBody,
+  NotificationList,
   RecordedPing,
   RecordedResult,
   RecordedResults,
@@ -175,6 +176,21 @@ export const CONTROL_ROUTES = {
       body: { name: "IncidentUpdate", schema: IncidentUpdate },
     },
     errors: WITH_BODY,
+  },
+  listNotifications: {
+    ...control,
+    operationId: "listNotifications",
+    method: "GET",
+    path: "/_control/accounts/{accountId}/notifications",
+    summary:
+      "Every update sent to the subscribers of the account's status page (notifySubscribers: true), oldest first",
+    pathParams: { accountId },
+    success: {
+      status: 200,
+      description: "The notifications",
+      body: { name: "NotificationList", schema: NotificationList },
+    },
+    errors: [401, 404],
   },
   recordCheckResult: {
     ...control,
