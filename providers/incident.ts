@@ -2,20 +2,21 @@ import * as pulumi from "@pulumi/pulumi";
 import type { IncidentStatus, Severity } from "../src/api";
 import {
   DEFAULT_ON_REMOVE,
+  type DeclaredEntry,
   INCIDENT_TYPE,
   type IncidentService,
   type Observation,
 } from "../src/incident";
 import { PACKAGE_VERSION } from "../src/package-version";
-import type { IncidentState } from "./incident-operations";
+import type { IncidentState } from "./incident-state";
 
-export type { IncidentService } from "../src/incident";
+export type { DeclaredEntry, IncidentService } from "../src/incident";
 export type {
   IncidentInputs,
   IncidentProvider,
   IncidentState,
   KnownLiveStatus,
-} from "./incident-operations";
+} from "./incident-state";
 
 /**
  * The provider as every incident's state stores it (`__provider`), and as the engine's dynamic
@@ -38,10 +39,18 @@ export type {
 export const PROVIDER_SOURCE =
   'exports.handler = () => require("node:module").createRequire(require("node:path").join(process.cwd(), "package.json"))("incident-sync/provider-operations").provider();';
 
-/** Inputs of one status-page incident, mapped to `PUT /v1/status-pages/incidents/{incidentId}`. */
+/**
+ * Inputs of one status-page incident, mapped to `PUT /v1/status-pages/incidents/{incidentId}`,
+ * and with `updates` to the updates posted on it (and to its creation, without `incidentId`).
+ */
 export interface IncidentArgs {
-  /** Path identifier of the incident; changing it replaces the resource. */
-  incidentId: pulumi.Input<string>;
+  /**
+   * Path identifier of an existing incident to adopt; changing it replaces the resource. Left
+   * out, the incident is new: the first apply opens it, and its id is the `incidentId` output.
+   */
+  incidentId?: pulumi.Input<string>;
+  /** A new incident's resource name, which messages name it by until it exists. */
+  resource?: pulumi.Input<string>;
   name: pulumi.Input<string>;
   severity: pulumi.Input<Severity>;
   status: pulumi.Input<IncidentStatus>;
@@ -58,11 +67,18 @@ export interface IncidentArgs {
   /** Allows moving a RESOLVED incident back to an open status. */
   reopen?: pulumi.Input<boolean>;
   /**
+   * What customers read, oldest first: each entry is posted once, in order, notifying the
+   * subscribers when it says so; the status is the last entry's. Required without `incidentId`.
+   */
+  updates?: pulumi.Input<pulumi.Input<DeclaredEntry>[]>;
+  /**
    * What the program read of the incident's updates in this run (`observe(updates)`), so the
    * diff sees status changes and posts made on the status page. Optional: without it only
    * git changes are applied.
    */
   observed?: pulumi.Input<Observation>;
+  /** A new incident: observations of the service's incidents that may be it, by id. */
+  candidates?: pulumi.Input<Record<string, Observation>>;
   /**
    * Record the incident in the state without applying it: `incident-sync up`'s claim run, so
    * a killed run cannot forget what it adopted (`src/incident/claim.ts`). The next update
@@ -96,8 +112,10 @@ export class Incident extends pulumi.CustomResource {
   declare readonly appliedAt: pulumi.Output<string>;
   /** The live status as the provider last knew it, and since when. */
   declare readonly live: pulumi.Output<IncidentState["live"]>;
-  /** Updates the last PUT returned that the program had not read before it. */
+  /** Updates the last apply made that the program had not read before it. */
   declare readonly appliedUpdates: pulumi.Output<IncidentState["appliedUpdates"]>;
+  /** With `updates`: the id of each entry's update on the status page. */
+  declare readonly updateIds: pulumi.Output<string[] | undefined>;
 
   constructor(name: string, args: IncidentArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -105,11 +123,14 @@ export class Incident extends pulumi.CustomResource {
       name,
       {
         onRemove: DEFAULT_ON_REMOVE,
+        // An output whether given or not: a new incident's id comes from the service.
+        incidentId: undefined,
         ...args,
         providerVersion: PROVIDER_VERSION,
         appliedAt: undefined,
         live: undefined,
         appliedUpdates: undefined,
+        updateIds: undefined,
         __provider: PROVIDER_SOURCE,
       },
       opts,

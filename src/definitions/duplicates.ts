@@ -15,13 +15,13 @@ const PLACES_NAMED = 3;
 export function findDuplicates(identities: readonly DefinitionIdentity[]): DefinitionProblem[] {
   const problems: DefinitionProblem[] = [];
   for (const group of groupBy(identities, (identity) => identity.id)) {
-    const places = sortedPlaces(group, (identity) => identity.idAt);
+    const places = sortedPlaces(group, (identity) => identity.idAt ?? { line: 1, column: 1 });
     for (const identity of group) {
       problems.push({
         file: identity.file,
-        ...identity.idAt,
+        ...(identity.idAt ?? { line: 1, column: 1 }),
         code: "duplicate-id",
-        message: `incident id ${quoteText(identity.id)} is also defined at ${elsewhere(places, identity)}; each incident must be defined once`,
+        message: `incident id ${quoteText(identity.id ?? "")} is also defined at ${elsewhere(places, identity)}; each incident must be defined once`,
       });
     }
   }
@@ -29,7 +29,8 @@ export function findDuplicates(identities: readonly DefinitionIdentity[]): Defin
     if (group.every((identity) => identity.id === group[0]?.id)) {
       if (group.every((identity) => identity.resourceAt === undefined)) continue;
     }
-    const positionOf = (identity: DefinitionIdentity) => identity.resourceAt ?? identity.idAt;
+    const positionOf = (identity: DefinitionIdentity) =>
+      identity.resourceAt ?? identity.idAt ?? { line: 1, column: 1 };
     const places = sortedPlaces(group, positionOf);
     for (const identity of group) {
       const origin = identity.resourceAt === undefined ? " (taken from its id)" : "";

@@ -2,7 +2,13 @@ import type { z } from "zod";
 import { type PathIdProblem, quoteText } from "../api/schemas";
 import type { Message } from "./file-problems";
 import type { ProblemCode } from "./problem";
-import { DEFINITION_KEYS, DefinitionServiceObject, Evidence, type TextProblem } from "./schema";
+import {
+  DECLARED_UPDATE_KEYS,
+  DEFINITION_KEYS,
+  DefinitionServiceObject,
+  Evidence,
+  type TextProblem,
+} from "./schema";
 import { closestMatch } from "./suggest";
 
 /** A zod issue turned into words, with where it should be pointed at. */
@@ -28,7 +34,18 @@ const FIELD_HINTS: Readonly<Record<string, string>> = {
   severity: "one of CRITICAL, MAJOR, MEDIUM, MINOR",
   status: "one of INVESTIGATING, IDENTIFIED, MONITORING, RESOLVED",
   services: "a list of service ids",
+  updates: "what customers read: a list of { status, message }",
+  message: "what customers read",
 };
+
+/** Codes of the rules between fields (`params.rule` of the schema's issues). */
+const RULE_CODES: ReadonlySet<ProblemCode> = new Set<ProblemCode>([
+  "missing-key",
+  "status-mismatch",
+  "notify-refused",
+  "out-of-order",
+  "reopen-without-flag",
+]);
 
 /**
  * Words for one zod issue. `input` is the whole document's value, used to quote what
@@ -38,6 +55,10 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): IssueTex
   const path = issue.path;
   const label = fieldLabel(path);
   const value = valueAt(input, path);
+  const rule = issue.code === "custom" ? (issue.params as { rule?: ProblemCode })?.rule : undefined;
+  if (rule !== undefined && RULE_CODES.has(rule)) {
+    return [{ code: rule, path, message: issue.message }];
+  }
   if (path.length > 0 && issue.code !== "unrecognized_keys" && !hasValueAt(input, path)) {
     return [missingKey(path)];
   }
@@ -80,6 +101,15 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): IssueTex
             code: "too-long",
             path,
             message: `${label} is ${value.length} characters long; the limit is ${issue.maximum}`,
+          },
+        ];
+      }
+      if (issue.origin === "array" && Array.isArray(value)) {
+        return [
+          {
+            code: "too-long",
+            path,
+            message: `${label} has ${value.length} entries; the limit is ${issue.maximum}${label === "updates" ? " (the service lists an incident's 100 latest updates)" : ""}`,
           },
         ];
       }
@@ -190,6 +220,7 @@ function missingKey(path: readonly PropertyKey[]): IssueText {
 function allowedKeysAt(path: readonly PropertyKey[]): readonly string[] {
   if (path[0] === "services") return SERVICE_KEYS;
   if (path[0] === "evidence") return EVIDENCE_KEYS;
+  if (path[0] === "updates") return DECLARED_UPDATE_KEYS;
   return DEFINITION_KEYS;
 }
 

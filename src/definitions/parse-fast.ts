@@ -56,7 +56,8 @@ export function parseDefinitionFileFast(file: SourceFile): ParsedFile | undefine
     if (!result.success) return undefined;
     const id = document.keys.find((key) => key.name === "id");
     const resource = document.keys.find((key) => key.name === "resource");
-    if (id === undefined) return undefined;
+    // A new incident (no id) and `updates` (free text, often in block scalars) take the full path.
+    if (id === undefined || document.keys.some((key) => key.name === "updates")) return undefined;
     const services = document.keys.find((key) => key.name === "services");
     const itemOffsets =
       services === undefined
@@ -74,8 +75,14 @@ export function parseDefinitionFileFast(file: SourceFile): ParsedFile | undefine
       resourceAt,
       servicesAt: itemOffsets.map((offset) => positions.at(offset)),
     });
-    const { id: idValue, resource: resourceName } = result.data;
-    identities.push({ file: file.path, id: idValue, idAt, resource: resourceName, resourceAt });
+    const { resource: resourceName } = result.data;
+    identities.push({
+      file: file.path,
+      id: result.data.id,
+      idAt,
+      resource: resourceName,
+      resourceAt,
+    });
   }
   return { definitions, identities, problems: [] };
 }

@@ -88,15 +88,22 @@ function identityOf(
   if (typeof value !== "object" || value === null) return undefined;
   const { id, resource } = value as { id?: unknown; resource?: unknown };
   const failed = (field: string) => issues.some((issue) => issue.path[0] === field);
-  if (typeof id !== "string" || failed("id")) return undefined;
   const written = locator.hasKey([], "resource");
-  const resourceValid = !written || (typeof resource === "string" && !failed("resource"));
+  const resourceValid = written && typeof resource === "string" && !failed("resource");
+  const resourceAt = written ? positions.at(locator.offsetOfPath(["resource"])) : undefined;
+  if (!locator.hasKey([], "id")) {
+    // A new incident: known by its resource name alone.
+    return resourceValid
+      ? { file, id: undefined, idAt: undefined, resource, resourceAt }
+      : undefined;
+  }
+  if (typeof id !== "string" || failed("id")) return undefined;
   return {
     file,
     id,
     idAt: positions.at(locator.offsetOfPath(["id"])),
-    resource: resourceValid ? (written ? (resource as string) : id) : undefined,
-    resourceAt: written ? positions.at(locator.offsetOfPath(["resource"])) : undefined,
+    resource: !written ? id : resourceValid ? resource : undefined,
+    resourceAt,
   };
 }
 

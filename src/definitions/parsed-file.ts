@@ -25,8 +25,8 @@ export interface LoadedDefinition {
   readonly document: number;
   /** Where the definition starts. */
   readonly at: Position;
-  /** Where the `id` value is. */
-  readonly idAt: Position;
+  /** Where the `id` value is; absent for a new incident (no id). */
+  readonly idAt: Position | undefined;
   /** Where `resource` is written, or `undefined` when it defaults to the id. */
   readonly resourceAt: Position | undefined;
   /** Where each item of `services` is written, in order. */
@@ -39,8 +39,9 @@ export interface LoadedDefinition {
  */
 export interface DefinitionIdentity {
   readonly file: string;
-  readonly id: string;
-  readonly idAt: Position;
+  /** Absent for a new incident, which names itself by `resource` alone. */
+  readonly id: string | undefined;
+  readonly idAt: Position | undefined;
   /** The resource name (the id when not written), or `undefined` when it is invalid. */
   readonly resource: string | undefined;
   /** Where `resource` is written, or `undefined` when it defaults to the id. */

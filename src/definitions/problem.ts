@@ -30,7 +30,11 @@ export type ProblemCode =
   | "duplicate-resource"
   | "alias-conflict"
   | "unnamed-service"
-  | "service-name-conflict";
+  | "service-name-conflict"
+  | "status-mismatch"
+  | "notify-refused"
+  | "out-of-order"
+  | "reopen-without-flag";
 
 /**
  * One problem in the definitions. `line` and `column` are 1-based and point at the

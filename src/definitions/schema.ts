@@ -4,6 +4,7 @@ import {
   findCharacter,
   IncidentRequest,
   IncidentStatus,
+  IncidentUpdateRequest,
   isHiddenCharacter,
   PathId,
   type PathIdProblem,
@@ -171,6 +172,56 @@ export const Evidence = z
 export type Evidence = z.infer<typeof Evidence>;
 
 /**
+ * The most entries `updates` may declare: the service lists an incident's 100 latest updates,
+ * so an older one could not be found again to tell whether it was posted.
+ */
+export const MAX_DECLARED_UPDATES = 100;
+
+/**
+ * One entry of `updates`: what customers read on the status page, posted once, in order.
+ * `notify: true` also sends it to every subscriber, which cannot be taken back; `at` backfills
+ * the date customers see, and is never notified.
+ */
+export const DeclaredUpdateFields = z.strictObject({
+  status: IncidentStatus.describe(
+    "The status the incident moves to with this update: INVESTIGATING, IDENTIFIED, MONITORING or RESOLVED.",
+  ),
+  message: IncidentUpdateRequest.shape.description
+    .check(notBlank)
+    .check(readableText)
+    .describe(
+      "What customers read, as written (it may run over several lines). Posted once; an edit later changes it in place, and never notifies again.",
+    ),
+  notify: z
+    .boolean()
+    .default(false)
+    .describe(
+      "true sends this update to every subscriber of the status page when it is posted (e-mail and other channels); it cannot be taken back. Default false.",
+    ),
+  at: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .describe(
+      "Backfills the date customers see (an RFC 3339 date-time such as 2026-11-26T09:40:00Z); left out, the update is dated when it is posted. A backfilled update notifies nobody.",
+    ),
+});
+export const DeclaredUpdate = DeclaredUpdateFields.superRefine((entry, ctx) => {
+  if (entry.notify && entry.at !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["notify"],
+      message:
+        'a backfilled entry (with "at") tells of the past, so it notifies nobody: remove "notify: true", or remove "at" to post it as news',
+      params: { rule: "notify-refused" },
+    });
+  }
+});
+export type DeclaredUpdate = z.output<typeof DeclaredUpdate>;
+
+/** Every allowed key of an entry of `updates`, for "did you mean" suggestions. */
+export const DECLARED_UPDATE_KEYS: readonly string[] = Object.keys(DeclaredUpdateFields.shape);
+
+/**
  * One incident definition as people write it in YAML (one YAML document each).
  * Field schemas come from the API schemas so the file and the request cannot disagree.
  */
@@ -181,7 +232,7 @@ export const IncidentDefinitionFields = z.strictObject({
     .check(visibleId)
     .optional()
     .describe(
-      "The Pulumi resource name, unique across all definitions. Defaults to `id`. Keep it stable: changing `id` under the same resource replaces the incident.",
+      "The Pulumi resource name, unique across all definitions. Defaults to `id`; required without `id`, where it is how git and Pulumi know the incident. Keep it stable: changing `id` under the same resource replaces the incident.",
     ),
   aliases: z
     .array(z.string().min(1).check(visibleId))
@@ -190,14 +241,16 @@ export const IncidentDefinitionFields = z.strictObject({
     .describe(
       "Resource names this definition had before (its earlier `resource`, or its id when it had none). Pulumi then treats the rename as the same resource, and `up` changes nothing on the status page.",
     ),
-  id: PathId.describe("The id of the incident on the status page (the `{incidentId}` of the API)."),
+  id: PathId.optional().describe(
+    "The id of an incident that exists on the status page (the `{incidentId}` of the API), which `up` adopts. Left out, the definition declares a new incident: the first `up` opens it with the first entry of `updates`, and the id the service gives it is kept in the stack's state.",
+  ),
   name: IncidentRequest.shape.name
     .check(notBlank)
     .check(visibleName)
     .describe("The incident title, at most 255 characters."),
   severity: Severity.describe("How bad it is: CRITICAL, MAJOR, MEDIUM or MINOR."),
-  status: IncidentStatus.describe(
-    "Where the incident stands; sent as `lastUpdateStatus`. Going from RESOLVED back to another status needs `reopen: true`.",
+  status: IncidentStatus.optional().describe(
+    "Where the incident stands. With `updates` it is the last entry's status (and may be left out); without, it is sent as `lastUpdateStatus`. Going from RESOLVED back to another status needs `reopen: true`.",
   ),
   services: z
     .array(DefinitionService)
@@ -209,6 +262,14 @@ export const IncidentDefinitionFields = z.strictObject({
   duration: IncidentRequest.shape.duration.describe(
     "Passed to the API as is; the API does not define its unit.",
   ),
+  updates: z
+    .array(DeclaredUpdate)
+    .min(1)
+    .max(MAX_DECLARED_UPDATES)
+    .optional()
+    .describe(
+      "What customers read, oldest first: each entry `{ status, message, notify, at }` is posted once, in this order, and the incident's status is the last entry's. Add an entry to tell customers more; never remove or reorder one that is posted.",
+    ),
   evidence: Evidence.optional(),
   stacks: z
     .array(StackName)
@@ -236,24 +297,138 @@ export const IncidentDefinitionFields = z.strictObject({
 /** Every allowed top-level key, for "did you mean" suggestions. */
 export const DEFINITION_KEYS: readonly string[] = Object.keys(IncidentDefinitionFields.shape);
 
+/** The rules between fields, each an issue at the field to change (`params.rule` names it). */
+function checkTogether(
+  definition: z.output<typeof IncidentDefinitionFields>,
+  ctx: z.RefinementCtx,
+) {
+  const issue = (path: PropertyKey[], rule: string, message: string) =>
+    ctx.addIssue({ code: "custom", path, message, params: { rule }, input: definition });
+  const { updates } = definition;
+  if (definition.id === undefined) {
+    if (definition.resource === undefined && updates === undefined) {
+      issue(
+        [],
+        "missing-key",
+        'missing required field "id" (the incident id on the status page), or "resource" and "updates" to open a new incident',
+      );
+    } else if (definition.resource === undefined) {
+      issue(
+        [],
+        "missing-key",
+        'a definition without "id" declares a new incident and needs a "resource": the name git and Pulumi know it by (the id is the service\'s, once it exists)',
+      );
+    } else if (updates === undefined) {
+      issue(
+        [],
+        "missing-key",
+        'a definition without "id" declares a new incident and needs "updates": its first entry is the message customers read when it opens',
+      );
+    }
+  }
+  const last = updates?.[updates.length - 1];
+  if (last === undefined) {
+    if (definition.status === undefined) {
+      issue(
+        [],
+        "missing-key",
+        'missing required field "status" (one of INVESTIGATING, IDENTIFIED, MONITORING, RESOLVED), or "updates" whose last entry gives it',
+      );
+    }
+  } else if (definition.status !== undefined && definition.status !== last.status) {
+    issue(
+      ["status"],
+      "status-mismatch",
+      `status is ${definition.status}, but the last entry of updates says ${last.status}: the incident's status is its last update's. Remove "status", or add an entry with status ${definition.status} that tells customers why`,
+    );
+  }
+  checkDates(updates ?? [], issue);
+  updates?.forEach((entry, index) => {
+    const before = updates[index - 1];
+    if (
+      before?.status === "RESOLVED" &&
+      entry.status !== "RESOLVED" &&
+      definition.reopen !== true
+    ) {
+      issue(
+        ["updates", index, "status"],
+        "reopen-without-flag",
+        `updates[${index}] moves the incident from RESOLVED back to ${entry.status}, which tells customers the problem is back: add "reopen: true" to the definition to mean it`,
+      );
+    }
+  });
+}
+
 /**
- * A validated definition. `resource` falls back to `id`, and `services` are objects
- * whichever way they were written.
+ * Backfilled dates tell what happened in order: each `at` is later than the one before, and
+ * no backfilled entry follows one posted as news (which is dated when it was posted).
  */
-export const IncidentDefinition = IncidentDefinitionFields.transform((definition) => ({
-  ...definition,
-  resource: definition.resource ?? definition.id,
-})).meta({
-  title: "incident-sync incident definition",
-  description:
-    "One status-page incident managed by incident-sync. A YAML file may hold several, separated by `---`.",
-});
+function checkDates(
+  updates: readonly DeclaredUpdate[],
+  issue: (path: PropertyKey[], rule: string, message: string) => void,
+): void {
+  let latest: { at: number; index: number } | undefined;
+  let live: number | undefined;
+  updates.forEach((entry, index) => {
+    if (entry.at === undefined) {
+      live ??= index;
+      return;
+    }
+    const at = Date.parse(entry.at);
+    if (live !== undefined) {
+      issue(
+        ["updates", index, "at"],
+        "out-of-order",
+        `a backfilled entry cannot follow updates[${live}], which is dated when it is posted: move it before, or remove its "at"`,
+      );
+    } else if (latest !== undefined && at <= latest.at) {
+      issue(
+        ["updates", index, "at"],
+        "out-of-order",
+        `${entry.at} is not after updates[${latest.index}].at; entries are oldest first`,
+      );
+    }
+    latest = { at, index };
+  });
+}
+
+/**
+ * A validated definition. `resource` falls back to `id`, `status` to the last entry of
+ * `updates`, and `services` are objects whichever way they were written.
+ */
+export const IncidentDefinition = IncidentDefinitionFields.superRefine(checkTogether, {
+  when: wellTyped,
+})
+  .transform((definition) => ({
+    ...definition,
+    // The rules above make sure one of each pair is there.
+    resource: definition.resource ?? definition.id ?? "",
+    status: definition.status ?? definition.updates?.at(-1)?.status ?? "INVESTIGATING",
+  }))
+  .meta({
+    title: "incident-sync incident definition",
+    description:
+      "One status-page incident managed by incident-sync. A YAML file may hold several, separated by `---`.",
+  });
 export type IncidentDefinition = z.output<typeof IncidentDefinition>;
 export type IncidentDefinitionInput = z.input<typeof IncidentDefinition>;
 
 /** Runs a list's check even when some items failed, so every problem is told at once. */
 function always(): boolean {
   return true;
+}
+
+/**
+ * Runs the rules between fields when the fields they read passed their own checks, so a
+ * definition with a typo in one field still hears about the others.
+ */
+function wellTyped(payload: z.core.ParsePayload): boolean {
+  const read = new Set(["id", "resource", "status", "updates"]);
+  return !payload.issues.some((issue) =>
+    (issue.path ?? []).length === 0
+      ? issue.code !== "unrecognized_keys"
+      : read.has(String(issue.path?.[0])),
+  );
 }
 
 /**

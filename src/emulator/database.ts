@@ -103,6 +103,15 @@ CREATE TABLE IF NOT EXISTS check_results (
 );
 `;
 
+/**
+ * How a data file of an earlier schema version becomes this one, by its version: the
+ * schema's `CREATE … IF NOT EXISTS` has added any new table already.
+ */
+const MIGRATIONS: Readonly<Record<string, string>> = {
+  // Version 2: an update's backfilled public date.
+  "1": "ALTER TABLE incident_updates ADD COLUMN public_ms INTEGER",
+};
+
 export type Row = Record<string, SQLInputValue>;
 
 /** The data file was written by another schema version. */
@@ -130,6 +139,13 @@ export function openDatabase(path: string | undefined): DatabaseSync {
       db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(
         String(SCHEMA_VERSION),
       );
+    } else if (Object.hasOwn(MIGRATIONS, String(row.value))) {
+      transaction(db, () => {
+        db.exec(MIGRATIONS[String(row.value)] ?? "");
+        db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(
+          String(SCHEMA_VERSION),
+        );
+      });
     } else if (row.value !== String(SCHEMA_VERSION)) {
       throw new DataFileVersionError(
         `${path} holds emulator data of schema version ${String(row.value)}, this emulator uses version ${SCHEMA_VERSION}: start with another --data file or delete this one.`,

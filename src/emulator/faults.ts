@@ -32,6 +32,12 @@ export const Faults = z
     retryAfterSeconds: z.int().min(0).max(3_600).default(1),
     /** Share of requests (0..1) whose connection is reset without a response. @default 0 */
     resetRate: z.number().min(0).max(1).default(0),
+    /**
+     * Share of writes (0..1: POST, PUT, PATCH, DELETE) carried out, then their connection
+     * reset before the answer: a write that happened while its client saw only a failure.
+     * @default 0
+     */
+    lostAnswerRate: z.number().min(0).max(1).default(0),
   })
   .refine(
     (faults) => faults.rateLimitEvery === 0 || faults.rateLimitBurst <= faults.rateLimitEvery,
@@ -118,6 +124,12 @@ export class FaultInjector {
         );
       }
       await next();
+      const write = c.req.method !== "GET" && c.req.method !== "HEAD";
+      if (write && faults.lostAnswerRate > 0 && this.random() < faults.lostAnswerRate) {
+        const socket = (c.env as SocketBindings | undefined)?.incoming?.socket;
+        socket?.destroy();
+        throw new ConnectionResetFault();
+      }
     };
   }
 }

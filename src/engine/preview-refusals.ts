@@ -2,6 +2,7 @@ import {
   type AppliedIncident,
   decideApply,
   type IncidentDeclaration,
+  incidentLabel,
   liveStatusObserved,
   type Observation,
   reopenMessage,
@@ -42,6 +43,6 @@ function adoptionRefusal(
 ): string | undefined {
   const live = liveStatusObserved(declared.observed);
   return live && reopenRefused(live.status, declared.status, declared.reopen)
-    ? reopenMessage(declared.incidentId, declared.status, live)
+    ? reopenMessage(incidentLabel(declared.incidentId, declared.resource), declared.status, live)
     : undefined;
 }

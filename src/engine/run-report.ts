@@ -27,8 +27,10 @@ export function exitCodeOf(outcome: OperationOutcome): number {
 /** What an engine step means for an incident, in the words of the status page. */
 export function stepLabel(step: IncidentStep, preview: boolean): string {
   const would = (done: string, planned: string) => (preview ? planned : done);
+  // A definition without an id declares an incident that its create opens.
+  const opens = step.inputs !== undefined && step.inputs.incidentId === undefined;
   const labels: Partial<Record<OpType, string>> = {
-    create: would("adopted", "to adopt"),
+    create: opens ? would("opened", "to open") : would("adopted", "to adopt"),
     update: would("updated", "to update"),
     replace: would("replaced", "to replace"),
     "create-replacement": would("adopted (replacement)", "to adopt (replacement)"),
@@ -56,11 +58,13 @@ const SYMBOLS: Partial<Record<OpType, string>> = {
 /** The engine's input keys that changed, in a person's words, each once. */
 function changeWords(keys: readonly string[]): string[] {
   const words = keys.map((key) =>
-    key === "observed"
+    key === "observed" || key === "candidates"
       ? "changed on the status page"
       : key === "providerVersion"
         ? "new incident-sync release"
-        : key,
+        : key === "updates"
+          ? "updates to post or change"
+          : key,
   );
   return [...new Set(words)];
 }

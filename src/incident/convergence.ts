@@ -1,14 +1,27 @@
 import type { IncidentStatus } from "../api/schemas";
 import type { Enforce } from "../settings/catalog";
-import type { IncidentDeclaration } from "./declaration";
-import { type AppliedField, diffDeclarations } from "./diff";
+import { type IncidentDeclaration, incidentLabel, postsUpdates } from "./declaration";
+import { APPLIED_FIELDS, type AppliedField, diffDeclarations } from "./diff";
+import { type DeclaredEntry, entryChanges } from "./entries";
 import { reopenRefused } from "./lifecycle";
 import type { LiveStatus } from "./live-status";
-import { liveStatusObserved, type Observation, postedSince } from "./observation";
+import {
+  fieldsChangedSince,
+  liveStatusObserved,
+  type Observation,
+  postedSince,
+} from "./observation";
 
 /** An incident as the last apply left it: its declaration and the server time of the PUT. */
 export interface AppliedIncident extends IncidentDeclaration {
   appliedAt: string;
+  /** With `updates`: the ids of the entries posted, in order (none before the first apply). */
+  updateIds?: string[];
+}
+
+/** The entries the last apply posted: as many of its `updates` as it recorded ids for. */
+export function postedEntries(applied: AppliedIncident): DeclaredEntry[] {
+  return (applied.updates ?? []).slice(0, applied.updateIds?.length ?? 0);
 }
 
 /** Why an incident is applied in this run. */
@@ -19,6 +32,8 @@ export type ApplyReason =
   | "live-status"
   /** Something was posted on the status page since the last apply. */
   | "outside-git"
+  /** The status page shows another name, severity or services than declared. */
+  | "drift"
   /** `enforce: always`. */
   | "enforce";
 
@@ -38,10 +53,14 @@ export interface ApplyDecision {
 /**
  * The convergence rule of an `up`: what the provider's diff decides for one incident, given
  * the state of its last apply, its declaration and what the program observed in this run.
- * Every `up` thus leaves the status page as git declares it, as far as the API lets anyone
- * see: status and updates are visible, name, severity and services are not (the API has no
- * read of an incident), which `enforce: always` covers by applying every incident.
- * A live RESOLVED is never reopened unless the definition says `reopen: true`.
+ * Every `up` leaves the status page as git declares it, as far as the API lets anyone see:
+ * a name, severity or services changed on the status page since the last apply are applied
+ * again (`drift`), and `enforce: always` applies every incident whatever was seen.
+ *
+ * A declaration with `updates` tells its status through them: a status changed on the status
+ * page is drift to report, never a reason to post again. Without `updates`, a live status
+ * that differs is applied again. A live RESOLVED is never reopened unless the definition says
+ * `reopen: true`.
  */
 export function decideApply(
   applied: AppliedIncident,
@@ -51,25 +70,51 @@ export function decideApply(
 ): ApplyDecision {
   const diff = diffDeclarations(applied, declared);
   const live = liveStatusObserved(observation, { status: applied.status, at: applied.appliedAt });
-  const changed = [...diff.changed];
-  const reasons: ApplyReason[] = changed.length > 0 || diff.replace ? ["git"] : [];
-  if (live?.status && live.status !== declared.status) {
-    if (!changed.includes("status")) changed.splice(statusIndex(changed), 0, "status");
+  const changed = new Set<AppliedField>(diff.changed);
+  const reasons: ApplyReason[] = changed.size > 0 || diff.replace ? ["git"] : [];
+  const entries = postsUpdates(declared);
+  if (!entries && live?.status && live.status !== declared.status) {
+    changed.add("status");
     reasons.push("live-status");
   }
-  if (postedSince(observation, applied.appliedAt)) reasons.push("outside-git");
+  if (fieldsChangedSince(observation, applied)) reasons.push("drift");
+  if (!entries && postedSince(observation, applied.appliedAt)) reasons.push("outside-git");
   if (enforce === "always") reasons.push("enforce");
-  const refusal =
-    !diff.replace && live && reopenRefused(live.status, declared.status, declared.reopen)
-      ? reopenMessage(declared.incidentId, declared.status, live)
-      : undefined;
-  return { replace: diff.replace, changed, reasons, apply: reasons.length > 0, live, refusal };
+  return {
+    replace: diff.replace,
+    changed: APPLIED_FIELDS.filter((field) => changed.has(field)),
+    reasons,
+    apply: reasons.length > 0,
+    live,
+    refusal: diff.replace || !live ? undefined : refusalOf(applied, declared, live),
+  };
 }
 
-/** Keeps `changed` in APPLIED_FIELDS order: status comes after name and severity. */
-function statusIndex(changed: readonly AppliedField[]): number {
-  const after = changed.findIndex((field) => field !== "name" && field !== "severity");
-  return after === -1 ? changed.length : after;
+/**
+ * A reopen the definition does not allow: without `updates`, a declared open status over a
+ * live RESOLVED; with them, a new entry with an open status posted over a live RESOLVED, or
+ * a posted entry removed, reordered or changed in a way the lifecycle refuses.
+ */
+function refusalOf(
+  applied: AppliedIncident,
+  declared: IncidentDeclaration,
+  live: LiveStatus,
+): string | undefined {
+  const label = incidentLabel(declared.incidentId ?? applied.incidentId, declared.resource);
+  if (!postsUpdates(declared)) {
+    return reopenRefused(live.status, declared.status, declared.reopen)
+      ? reopenMessage(label, declared.status, live)
+      : undefined;
+  }
+  const changes = entryChanges(postedEntries(applied), declared.updates);
+  if (changes.violations.length > 0) {
+    return `incident ${label}: ${changes.violations.map((violation) => violation.message).join(" ")}`;
+  }
+  const [next] = changes.added;
+  const entry = next === undefined ? undefined : declared.updates[next];
+  return entry && reopenRefused(live.status, entry.status, declared.reopen)
+    ? reopenMessage(label, entry.status, live)
+    : undefined;
 }
 
 /** Says which incident, who resolved it when (the update), and the two ways forward. */

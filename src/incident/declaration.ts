@@ -1,7 +1,14 @@
 import { join } from "node:path";
-import type { IncidentRequest, IncidentStatus, Severity } from "../api/schemas";
+import type {
+  IncidentCreateRequest,
+  IncidentRequest,
+  IncidentStatus,
+  IncidentUpdateRequest,
+  Severity,
+} from "../api/schemas";
 import { DEFAULT_ON_REMOVE, IncidentDefinition } from "../definitions/schema";
 import { UserError } from "../user-error";
+import type { DeclaredEntry } from "./entries";
 
 /**
  * A service as applied: its id and its name. Definitions loaded from a directory always have
@@ -19,20 +26,44 @@ export interface IncidentService {
  * provider and are never sent.
  */
 export interface IncidentDeclaration {
-  incidentId: string;
+  /** The incident to adopt; absent: a new incident, which the first apply creates. */
+  incidentId?: string;
+  /** A new incident's resource name (without `incidentId`), which names it until it exists. */
+  resource?: string;
   name: string;
   severity: Severity;
+  /** With `updates`, the last entry's. */
   status: IncidentStatus;
   services: IncidentService[];
   duration?: number | null;
   onRemove: "release" | "resolve";
   reopen?: boolean;
+  /**
+   * What customers read, oldest first, each posted once. Absent: the status is applied with
+   * `PUT`'s `lastUpdateStatus`, and nothing is posted.
+   */
+  updates?: DeclaredEntry[];
+}
+
+/** Whether the declaration tells its status through posted updates (it has `updates`). */
+export function postsUpdates(
+  declaration: Pick<IncidentDeclaration, "updates">,
+): declaration is { updates: DeclaredEntry[] } {
+  return declaration.updates !== undefined;
+}
+
+/** How messages name an incident: its id, else the resource that will create it. */
+export function incidentLabel(incidentId: string | undefined, resource?: string): string {
+  if (incidentId) return incidentId;
+  return resource ? `(new: ${resource})` : "(new)";
 }
 
 /** The declaration of a validated definition: the one mapping the program and `plan` use. */
 export function declarationOf(definition: IncidentDefinition): IncidentDeclaration {
   return {
-    incidentId: definition.id,
+    ...(definition.id === undefined
+      ? { resource: definition.resource }
+      : { incidentId: definition.id }),
     name: definition.name,
     severity: definition.severity,
     status: definition.status,
@@ -42,6 +73,16 @@ export function declarationOf(definition: IncidentDefinition): IncidentDeclarati
     onRemove: definition.onRemove,
     ...(definition.duration === undefined ? {} : { duration: definition.duration }),
     ...(definition.reopen === undefined ? {} : { reopen: definition.reopen }),
+    ...(definition.updates === undefined
+      ? {}
+      : {
+          updates: definition.updates.map((entry) => ({
+            status: entry.status,
+            message: entry.message,
+            notify: entry.notify,
+            ...(entry.at === undefined ? {} : { at: entry.at }),
+          })),
+        }),
   };
 }
 
@@ -64,6 +105,7 @@ export function checkDeclaration(
 ): { declaration: IncidentDeclaration } | { failures: DeclarationFailure[] } {
   const parsed = IncidentDefinition.safeParse({
     id: news.incidentId,
+    resource: news.resource,
     name: news.name,
     severity: news.severity,
     status: news.status,
@@ -71,6 +113,7 @@ export function checkDeclaration(
     onRemove: news.onRemove,
     duration: news.duration,
     reopen: news.reopen,
+    updates: news.updates,
   });
   if (!parsed.success) {
     return {
@@ -91,9 +134,9 @@ export function unnamedServices(services: readonly IncidentService[]): string[] 
 }
 
 /** Why a service without a name cannot be sent, and where its name goes. */
-export function unnamedServicesMessage(incidentId: string, ids: readonly string[]): string {
+export function unnamedServicesMessage(incident: string, ids: readonly string[]): string {
   const list = ids.map((id) => JSON.stringify(id)).join(", ");
-  return `incident ${incidentId}: the API requires a name for every service, and ${ids.length === 1 ? `service ${list} has` : `services ${list} have`} none. Write it in the definition (\`{ id, name }\`) or once in the services catalog (services.yaml in the definitions directory).`;
+  return `incident ${incident}: the API requires a name for every service, and ${ids.length === 1 ? `service ${list} has` : `services ${list} have`} none. Write it in the definition (\`{ id, name }\`) or once in the services catalog (services.yaml in the definitions directory).`;
 }
 
 /** A PUT body cannot be built: a service has no name. */
@@ -122,7 +165,9 @@ export function requestOf(
 ): IncidentRequest {
   const unnamed = unnamedServices(declaration.services);
   if (unnamed.length > 0) {
-    throw new UnnamedServiceError(unnamedServicesMessage(declaration.incidentId, unnamed));
+    throw new UnnamedServiceError(
+      unnamedServicesMessage(incidentLabel(declaration.incidentId, declaration.resource), unnamed),
+    );
   }
   const request: IncidentRequest = {
     name: declaration.name,
@@ -136,6 +181,37 @@ export function requestOf(
   if (options.status !== undefined) request.lastUpdateStatus = options.status;
   if (declaration.duration !== undefined) request.duration = declaration.duration;
   return request;
+}
+
+/**
+ * The body of `POST /v1/status-pages/incidents` that opens a declared incident: the fields a
+ * PUT sends and its first entry as the one update the service requires. No `lastUpdateStatus`:
+ * the update carries the status, as the vendor's own CLI sends it.
+ */
+export function createRequestOf(
+  declaration: Omit<IncidentDeclaration, "status" | "onRemove">,
+  first: DeclaredEntry,
+  options: { accountId: string },
+): IncidentCreateRequest {
+  const { lastUpdateStatus: _status, ...incident } = requestOf(declaration, options);
+  return { ...incident, incidentUpdates: [entryRequest(first, { notify: first.notify })] };
+}
+
+/**
+ * The body that posts an entry (`notify` as declared) or changes it in place (`notify:
+ * false`: an edit never notifies again). `notifySubscribers` is always sent, never left to
+ * the service's default.
+ */
+export function entryRequest(
+  entry: DeclaredEntry,
+  options: { notify: boolean },
+): IncidentUpdateRequest {
+  return {
+    description: entry.message,
+    status: entry.status,
+    notifySubscribers: options.notify,
+    ...(entry.at === undefined ? {} : { publicIncidentUpdateDate: entry.at }),
+  };
 }
 
 /**

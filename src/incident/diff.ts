@@ -1,12 +1,17 @@
 import type { IncidentDeclaration, IncidentService } from "./declaration";
+import type { DeclaredEntry } from "./entries";
 
-/** Fields of a declaration whose change is applied with a PUT; `incidentId` replaces instead. */
+/**
+ * Fields of a declaration whose change is applied (with a PUT, or for `updates` by posting and
+ * editing entries); `incidentId` replaces instead.
+ */
 export const APPLIED_FIELDS = [
   "name",
   "severity",
   "status",
   "services",
   "duration",
+  "updates",
   "onRemove",
   "reopen",
 ] as const;
@@ -21,7 +26,11 @@ export interface ServiceChanges {
 }
 
 export interface DeclarationDiff {
-  /** The incident id changed: the old incident is let go and another one managed. */
+  /**
+   * The incident id changed: the old incident is let go and another one managed. A definition
+   * that leaves `id` out keeps the incident it created, and one that adds the id it has changes
+   * nothing.
+   */
   readonly replace: boolean;
   /** Applied fields that differ, in `APPLIED_FIELDS` order. */
   readonly changed: AppliedField[];
@@ -35,22 +44,33 @@ export interface DeclarationDiff {
  * - Services are a set keyed by id: their order is no change; a new name for the same id is.
  * - `reopen: false` and no `reopen` mean the same.
  * - `duration: null` (clear it) differs from no `duration` (leave it as it is).
+ * - Entries of `updates` compare by status, message, notify and date; with `updates` the
+ *   status is theirs, so `status` is not a change of its own.
  */
 export function diffDeclarations(
   before: IncidentDeclaration,
   after: IncidentDeclaration,
 ): DeclarationDiff {
   const services = diffServices(before.services, after.services);
-  const changed = APPLIED_FIELDS.filter((field) =>
-    field === "services"
-      ? services.added.length + services.removed.length + services.renamed.length > 0
-      : comparable(field, before[field]) !== comparable(field, after[field]),
-  );
-  return { replace: before.incidentId !== after.incidentId, changed, services };
+  const entries = after.updates !== undefined;
+  const changed = APPLIED_FIELDS.filter((field) => {
+    if (field === "services") {
+      return services.added.length + services.removed.length + services.renamed.length > 0;
+    }
+    if (field === "status" && entries && before.updates !== undefined) return false;
+    return comparable(field, before[field]) !== comparable(field, after[field]);
+  });
+  const replace =
+    before.incidentId !== undefined &&
+    before.incidentId !== "" &&
+    after.incidentId !== undefined &&
+    before.incidentId !== after.incidentId;
+  return { replace, changed, services };
 }
 
 function comparable(field: AppliedField, value: unknown): unknown {
   if (field === "reopen") return value === true;
+  if (field === "updates") return entriesKey(value as readonly DeclaredEntry[] | undefined);
   return value === undefined ? "(unset)" : value;
 }
 
@@ -76,4 +96,12 @@ function diffServices(
     removed: before.filter((service) => !now.has(service.id)),
     renamed,
   };
+}
+
+/** Entries as one comparable text, whatever order the state gives their keys in. */
+function entriesKey(entries: readonly DeclaredEntry[] | undefined): string {
+  if (entries === undefined) return "(unset)";
+  return JSON.stringify(
+    entries.map((entry) => [entry.status, entry.message, entry.notify === true, entry.at ?? null]),
+  );
 }

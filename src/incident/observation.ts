@@ -1,4 +1,6 @@
-import { escapeLine, type IncidentUpdate } from "../api/schemas";
+import { createHash } from "node:crypto";
+import { escapeLine, type IncidentUpdate, type Service } from "../api/schemas";
+import type { IncidentDeclaration } from "./declaration";
 import {
   type AppliedStatus,
   hasStatus,
@@ -26,19 +28,75 @@ export interface ObservedStatus {
  * happened gives the same value as the last one and the engine writes no new state for it.
  */
 export type Observation =
-  | { kind: "read"; newestAt: string | null; status: ObservedStatus | null }
+  | {
+      kind: "read";
+      newestAt: string | null;
+      status: ObservedStatus | null;
+      /**
+       * The name, severity and services the status page shows (`fieldsDigest`); absent when
+       * the read gave only the updates. It changes only when they change there.
+       */
+      fields?: string;
+    }
   | { kind: "missing" }
   | { kind: "unavailable"; reason: string };
 
+/** Fields an incident's read shows besides its updates, which someone may change outside git. */
+export const DRIFTED_FIELDS = ["name", "severity", "services"] as const;
+export type DriftedField = (typeof DRIFTED_FIELDS)[number];
+
+/** What a read of a whole incident shows of the fields a declaration sets. */
+export interface ObservedFields {
+  name: string;
+  severity: string;
+  services: readonly Pick<Service, "id">[];
+}
+
+/**
+ * The declared fields the status page shows otherwise: the name as written, the severity, and
+ * the services as a set of ids (their names are the service's own, and need not be ours).
+ */
+export function driftedFields(
+  declared: Pick<IncidentDeclaration, "name" | "severity" | "services">,
+  live: ObservedFields,
+): DriftedField[] {
+  const ids = (services: readonly { id: string }[]) =>
+    [...new Set(services.map((service) => service.id))].sort().join("\n");
+  return DRIFTED_FIELDS.filter((field) => {
+    if (field === "services") return ids(declared.services) !== ids(live.services);
+    return declared[field] !== live[field];
+  });
+}
+
 const DESCRIPTION_LIMIT = 120;
 
-/** The observation of a list of updates as the API returns it. */
-export function observe(updates: readonly IncidentUpdate[]): Observation {
+/**
+ * Name, severity and services (as a set of ids) in a few bytes: what the observation keeps of
+ * them, so that it stays small in the state and the same from run to run until they change.
+ */
+export function fieldsDigest(fields: {
+  name: string;
+  severity: string;
+  services: readonly { id: string }[];
+}): string {
+  const ids = [...new Set(fields.services.map((service) => service.id))].sort();
+  return createHash("sha256")
+    .update(JSON.stringify([fields.name, fields.severity, ids]))
+    .digest("base64url")
+    .slice(0, 16);
+}
+
+/**
+ * The observation of an incident: of its updates as the API returns them, and with `fields`
+ * (a read of the whole incident) of its name, severity and services.
+ */
+export function observe(updates: readonly IncidentUpdate[], fields?: ObservedFields): Observation {
   const ordered = newestFirst(updates);
   const newest = ordered[0];
   const withStatus = ordered.find(hasStatus);
   return {
     kind: "read",
+    ...(fields ? { fields: fieldsDigest(fields) } : {}),
     newestAt: newest ? new Date(publishedAt(newest)).toISOString() : null,
     status: withStatus?.status
       ? {
@@ -85,4 +143,16 @@ export function liveStatusObserved(
 export function postedSince(observation: Observation | undefined, appliedAt: string): boolean {
   if (observation?.kind !== "read" || observation.newestAt === null) return false;
   return Date.parse(observation.newestAt) > (Date.parse(appliedAt) || 0);
+}
+
+/**
+ * Whether the status page shows another name, severity or services than the last apply set:
+ * changed there, outside git. `false` when the observation did not read them.
+ */
+export function fieldsChangedSince(
+  observation: Observation | undefined,
+  applied: { name: string; severity: string; services: readonly { id: string }[] },
+): boolean {
+  if (observation?.kind !== "read" || observation.fields === undefined) return false;
+  return observation.fields !== fieldsDigest(applied);
 }

@@ -1,6 +1,6 @@
 import type { IncidentDefinition } from "../definitions/schema";
 import { serviceLabel } from "./policy";
-import type { IncidentChange, Plan } from "./types";
+import type { EntryChange, IncidentChange, Plan } from "./types";
 
 /** One line of a change, shared by the Markdown and text renderers. */
 export interface ChangeRow {
@@ -90,4 +90,19 @@ export function findingsSentence(plan: Plan): string {
     warnings > 0 ? `${warnings} ${warnings === 1 ? "warning" : "warnings"}` : "",
   ].filter(Boolean);
   return parts.length === 0 ? "no findings" : parts.join(", ");
+}
+
+/**
+ * What one entry does, for a reviewer: where it is, what happens, its status and whom it
+ * reaches. `updates[0]: post, INVESTIGATING, notifies every subscriber`.
+ */
+export function entryHeading(entry: EntryChange): string {
+  const what =
+    entry.kind === "edit"
+      ? "changed in place (notifies nobody)"
+      : entry.notify
+        ? "posted, and sent to every subscriber"
+        : "posted (notifies nobody)";
+  const when = entry.at === undefined ? "" : `, dated ${entry.at}`;
+  return `updates[${entry.index}] ${what}: ${entry.status}${when}`;
 }

@@ -1,8 +1,15 @@
 import type { LoadedDefinition } from "../definitions/parsed-file";
 import { compareText } from "../definitions/problem";
 import type { IncidentDefinition } from "../definitions/schema";
-import { declarationOf, diffDeclarations } from "../incident";
-import type { FieldChange, IncidentChange, ListChanges } from "./types";
+import {
+  type DeclaredEntry,
+  declarationOf,
+  diffDeclarations,
+  type EntryViolation,
+  entryChanges,
+  incidentLabel,
+} from "../incident";
+import type { EntryChange, FieldChange, IncidentChange, ListChanges } from "./types";
 
 export interface DefinitionDiff {
   readonly changes: IncidentChange[];
@@ -34,9 +41,10 @@ export function diffDefinitions(
       changes.push({
         kind: "add",
         resource,
-        incidentId: current.definition.id,
+        incidentId: labelOf(current.definition),
         file: current.file,
         after: current.definition,
+        entries: entriesOf([], current.definition.updates ?? []).entries,
       });
       continue;
     }
@@ -48,7 +56,7 @@ export function diffDefinitions(
     changes.push({
       kind: "update",
       resource,
-      incidentId: current.definition.id,
+      incidentId: labelOf(current.definition),
       file: current.file,
       before: previous.definition,
       after: current.definition,
@@ -59,11 +67,12 @@ export function diffDefinitions(
   for (const [resource, previous] of before) {
     if (after.has(resource) || renamed.has(resource)) continue;
     // The provider releases an incident another resource declares, whatever onRemove says.
-    const redeclaredBy = declaring.get(previous.definition.id)?.resource;
+    const { id } = previous.definition;
+    const redeclaredBy = id === undefined ? undefined : declaring.get(id)?.resource;
     changes.push({
       kind: "remove",
       resource,
-      incidentId: previous.definition.id,
+      incidentId: labelOf(previous.definition),
       file: previous.file,
       before: previous.definition,
       onRemove: redeclaredBy === undefined ? previous.definition.onRemove : "release",
@@ -85,7 +94,7 @@ function compare(
 ):
   | Pick<
       Extract<IncidentChange, { kind: "update" }>,
-      "replace" | "applies" | "fields" | "services" | "evidence"
+      "replace" | "applies" | "fields" | "services" | "evidence" | "entries"
     >
   | undefined {
   const applied = diffDeclarations(declarationOf(before), declarationOf(after));
@@ -93,9 +102,11 @@ function compare(
   if (before.resource !== after.resource) {
     fields.push({ field: "resource", before: before.resource, after: after.resource });
   }
-  if (applied.replace) fields.push({ field: "id", before: before.id, after: after.id });
+  if (applied.replace || before.id !== after.id) {
+    fields.push({ field: "id", before: before.id, after: after.id });
+  }
   for (const field of applied.changed) {
-    if (field !== "services")
+    if (field !== "services" && field !== "updates")
       fields.push({ field, before: show(before[field]), after: show(after[field]) });
   }
   if (before.reason !== after.reason) {
@@ -110,8 +121,11 @@ function compare(
     heartbeats: compareLists(before.evidence?.heartbeats, after.evidence?.heartbeats),
     checks: compareLists(before.evidence?.checks, after.evidence?.checks),
   };
+  const { entries } = entriesOf(before.updates ?? [], after.updates ?? []);
   const changed =
     fields.length > 0 ||
+    entries.length > 0 ||
+    applied.changed.includes("updates") ||
     services.added.length + services.removed.length + services.renamed.length > 0 ||
     evidence.heartbeats.added.length + evidence.heartbeats.removed.length > 0 ||
     evidence.checks.added.length + evidence.checks.removed.length > 0;
@@ -122,7 +136,43 @@ function compare(
     fields,
     services,
     evidence,
+    entries,
   };
+}
+
+/**
+ * The entries a change posts and edits, by the one rule of `entryChanges` (posted entries are
+ * those of the base), and what it does to posted ones that the lifecycle refuses.
+ */
+export function entriesOf(
+  before: readonly DeclaredEntry[],
+  after: readonly DeclaredEntry[],
+): { entries: EntryChange[]; violations: EntryViolation[] } {
+  const changes = entryChanges(before, after);
+  const entries: EntryChange[] = [];
+  for (const { index, before: old } of changes.edited) {
+    const entry = after[index] as DeclaredEntry;
+    entries.push({ ...entryOf(entry, index, "edit"), before: old.message });
+  }
+  for (const index of changes.added)
+    entries.push(entryOf(after[index] as DeclaredEntry, index, "post"));
+  return { entries, violations: changes.violations };
+}
+
+function entryOf(entry: DeclaredEntry, index: number, kind: EntryChange["kind"]): EntryChange {
+  return {
+    kind,
+    index,
+    status: entry.status,
+    notify: kind === "post" && entry.notify,
+    ...(entry.at === undefined ? {} : { at: entry.at }),
+    message: entry.message,
+  };
+}
+
+/** How a plan names an incident: its id, or the resource that will open it. */
+function labelOf(definition: IncidentDefinition): string {
+  return incidentLabel(definition.id, definition.resource);
 }
 
 function compareLists(before: readonly string[] = [], after: readonly string[] = []): ListChanges {

@@ -1,6 +1,7 @@
 import { SEVERITY_ORDER } from "../api/schemas";
 import { compareText } from "../definitions/problem";
 import { type IncidentService, reopenRefused, reopenWithoutFlagMessage } from "../incident";
+import { entriesOf } from "./diff";
 import type { IncidentChange, PolicyFinding } from "./types";
 
 /**
@@ -14,6 +15,8 @@ import type { IncidentChange, PolicyFinding } from "./types";
  * - A new incident id under the same resource name is a replace (error).
  * - A resource renamed without its old name in `aliases` (error): the engine would create one
  *   resource and delete the other.
+ * - An entry of `updates` that is posted (in the base) removed, reordered, given another
+ *   status or set to notify (error): customers have read it; only its message may change.
  */
 export function checkPolicy(changes: readonly IncidentChange[]): PolicyFinding[] {
   const findings: PolicyFinding[] = [];
@@ -50,6 +53,9 @@ export function checkPolicy(changes: readonly IncidentChange[]): PolicyFinding[]
         `the incident id changed from "${before.id}" to "${after.id}" under resource "${change.resource}", which replaces the incident: "${before.id}" would be ${before.onRemove === "resolve" ? "resolved" : "released"} and "${after.id}" taken over. Keep the id, or remove this definition and add a new one with its own resource name.`,
       );
       continue;
+    }
+    for (const violation of entriesOf(before.updates ?? [], after.updates ?? []).violations) {
+      finding("error", violation.rule, violation.message);
     }
     if (reopenRefused(before.status, after.status, after.reopen)) {
       finding("error", "reopen-without-flag", reopenWithoutFlagMessage(after.status));

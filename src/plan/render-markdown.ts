@@ -1,14 +1,15 @@
 import { formatLocation } from "../definitions/problem";
-import { codeSpan, htmlCode, mdCell, mdCode } from "../markdown";
+import { codeSpan, htmlCode, mdCell, mdCode, mdText } from "../markdown";
 import {
   type ChangeRow,
   countsSentence,
   definitionRows,
+  entryHeading,
   findingsSentence,
   removeOutcome,
   updateRows,
 } from "./describe";
-import type { IncidentChange, Plan } from "./types";
+import type { EntryChange, IncidentChange, Plan } from "./types";
 
 /** Marks the comment so sticky-comment actions find and replace it on the next push. */
 export const PLAN_COMMENT_MARKER = "<!-- incident-sync-plan -->";
@@ -106,17 +107,41 @@ function changeDetails(change: IncidentChange): string[] {
       "| Field | Value |",
       "|---|---|",
       ...definitionRows(change.after).map((row) => `| ${row.field} | ${cell(row.after)} |`),
+      ...entryBlocks(change.entries),
     ];
   }
+  const rows = updateRows(change);
   return [
     title,
-    "",
-    "| Field | Before | After |",
-    "|---|---|---|",
-    ...updateRows(change).map(
-      (row: ChangeRow) => `| ${row.field}${mark(row)} | ${cell(row.before)} | ${cell(row.after)} |`,
-    ),
+    ...(rows.length === 0
+      ? []
+      : [
+          "",
+          "| Field | Before | After |",
+          "|---|---|---|",
+          ...rows.map(
+            (row: ChangeRow) =>
+              `| ${row.field}${mark(row)} | ${cell(row.before)} | ${cell(row.after)} |`,
+          ),
+        ]),
+    ...entryBlocks(change.entries),
   ];
+}
+
+/**
+ * What customers will read: each entry posted or changed, its message quoted as written
+ * (inert: nothing in it becomes a link, a mention or markup), an edit with its old text too.
+ */
+function entryBlocks(entries: readonly EntryChange[]): string[] {
+  const quote = (text: string) => text.split("\n").map((line) => `> ${mdText(line)}`);
+  return entries.flatMap((entry) => [
+    "",
+    `${entry.kind === "post" && entry.notify ? "🔔 " : ""}**${mdText(entryHeading(entry))}**`,
+    "",
+    ...(entry.before === undefined
+      ? quote(entry.message)
+      : ["Before:", "", ...quote(entry.before), "", "After:", "", ...quote(entry.message)]),
+  ]);
 }
 
 /**

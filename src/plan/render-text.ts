@@ -2,11 +2,12 @@ import { formatLocation } from "../definitions/problem";
 import {
   countsSentence,
   definitionRows,
+  entryHeading,
   findingsSentence,
   removeOutcome,
   updateRows,
 } from "./describe";
-import type { Plan } from "./types";
+import type { EntryChange, Plan } from "./types";
 
 /** The plan for a terminal: one block per change, `+` add, `~` update, `-` remove. */
 export function renderPlanText(plan: Plan): string {
@@ -20,6 +21,7 @@ export function renderPlanText(plan: Plan): string {
       lines.push(`+ ${change.incidentId} ${where}`);
       for (const row of definitionRows(change.after))
         lines.push(`    ${row.field}: ${row.after ?? ""}`);
+      lines.push(...entryLines(change.entries));
     } else if (change.kind === "remove") {
       lines.push(`- ${change.incidentId} ${where}`, `    ${removeOutcome(change)}`);
     } else {
@@ -33,6 +35,7 @@ export function renderPlanText(plan: Plan): string {
           lines.push(`    ${row.field}: - ${row.before ?? ""}`);
         }
       }
+      lines.push(...entryLines(change.entries));
     }
   }
   lines.push("");
@@ -52,4 +55,17 @@ export function renderPlanText(plan: Plan): string {
       lines.push(`  ${formatLocation(problem)} ${problem.message}`);
   }
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The entries posted or changed, each message as customers will read it, line by line behind
+ * a bar (so no line of it starts a line of the plan, nor a CI log's command).
+ */
+function entryLines(entries: readonly EntryChange[]): string[] {
+  const quoted = (text: string) => text.split("\n").map((line) => `      | ${line}`);
+  return entries.flatMap((entry) => [
+    `    ${entryHeading(entry)}`,
+    ...(entry.before === undefined ? [] : ["      was:", ...quoted(entry.before), "      now:"]),
+    ...quoted(entry.message),
+  ]);
 }

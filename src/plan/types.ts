@@ -1,6 +1,7 @@
+import type { IncidentStatus } from "../api/schemas";
 import type { DefinitionProblem } from "../definitions/problem";
 import type { IncidentDefinition, OnRemove } from "../definitions/schema";
-import type { ServiceChanges } from "../incident";
+import type { EntryRule, ServiceChanges } from "../incident";
 
 /** A field whose value differs between the base and the working tree. */
 export interface FieldChange {
@@ -31,13 +32,35 @@ export interface ListChanges {
   readonly removed: string[];
 }
 
+/**
+ * What an entry of `updates` does on the status page when the change is applied: `post` (new,
+ * notifying subscribers when it says so) or `edit` (posted before, changed in place, notifying
+ * nobody). The message is what customers read, as written.
+ */
+export interface EntryChange {
+  readonly kind: "post" | "edit";
+  /** Its place in `updates`, from 0. */
+  readonly index: number;
+  readonly status: IncidentStatus;
+  /** Whether posting it sends it to every subscriber; never for an edit. */
+  readonly notify: boolean;
+  /** A backfilled date. */
+  readonly at?: string;
+  readonly message: string;
+  /** An edit: the message customers read until now. */
+  readonly before?: string;
+}
+
 export type IncidentChange =
   | {
       readonly kind: "add";
       readonly resource: string;
+      /** The id, or `(new: <resource>)` for an incident the first `up` opens. */
       readonly incidentId: string;
       readonly file: string;
       readonly after: IncidentDefinition;
+      /** The entries of `updates` posted when it is applied. */
+      readonly entries: EntryChange[];
     }
   | {
       readonly kind: "remove";
@@ -70,6 +93,8 @@ export type IncidentChange =
       readonly fields: FieldChange[];
       readonly services: ServiceChanges;
       readonly evidence: { readonly heartbeats: ListChanges; readonly checks: ListChanges };
+      /** The entries of `updates` posted or changed in place. */
+      readonly entries: EntryChange[];
     };
 
 export type PolicyRule =
@@ -80,7 +105,9 @@ export type PolicyRule =
   | "services-removed"
   | "incident-id-changed"
   /** A resource renamed without the old name in `aliases`: Pulumi deletes one and creates the other. */
-  | "renamed-without-alias";
+  | "renamed-without-alias"
+  /** A posted entry of `updates` removed, reordered, given another status, or set to notify. */
+  | EntryRule;
 
 /** A lifecycle policy finding: errors fail the plan (exit 3), warnings are for reviewers. */
 export interface PolicyFinding {

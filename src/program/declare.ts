@@ -7,8 +7,13 @@ import {
   ADOPTIONS_AT_RISK_WARNING,
   adoptionsAtRisk,
   type ClaimPhase,
+  type DeclaredEntry,
+  type DriftedField,
   declarationOf,
+  driftedFields,
   driftStateOf,
+  type IncidentDeclaration,
+  incidentLabel,
   liveStatusOf,
   newestFirst,
   type Observation,
@@ -20,6 +25,7 @@ import {
   updatesCutForState,
 } from "../incident";
 import type { StackSettings } from "../settings";
+import { type IncidentReads, type ReadIncident, readIncidents } from "./incident-reads";
 import {
   type DriftEntry,
   heartbeatsSummary,
@@ -35,17 +41,19 @@ import {
   readBack,
   readErrorGroups,
   readHeartbeat,
-  readIncidentUpdates,
   settle,
   type Unavailable,
 } from "./read-backs";
 
-/** One definition, its resource, and this run's read of the incident's updates. */
+/** One definition, its resource, and this run's read of the incident. */
 export interface DeclaredIncident {
   readonly loaded: LoadedDefinition;
   readonly resource: Incident;
-  /** The incident's updates as read before any apply in this run; absent when not read. */
-  readonly read: pulumi.Output<ReadBack<IncidentUpdate[]>> | undefined;
+  /**
+   * The incident as read before any apply in this run (a new one's, once the apply gave its
+   * id); absent when not read.
+   */
+  readonly read: pulumi.Output<ReadBack<ReadIncident>> | undefined;
 }
 
 export interface DeclareOptions {
@@ -62,26 +70,55 @@ export interface DeclareOptions {
   phase?: ClaimPhase | undefined;
 }
 
+/** The most candidates a new incident passes to its provider: the newest of its name. */
+const CANDIDATES_MAX = 5;
+
 /**
- * One `Incident` resource per definition, named by its `resource` (default: its id). Each
- * incident's updates are read first (all of them, or with `readBack: open` only those of
- * incidents declared open) and passed to the provider as an observation, so `preview` and
- * `up` see what happened on the status page. A read that fails is a warning, not a failure.
+ * One `Incident` resource per definition, named by its `resource` (default: its id). The
+ * incidents are read first, all at once (`readIncidents`: the service's list, then one read
+ * for each it did not give), and each definition's read is passed to the provider as an
+ * observation, so `preview` and `up` see what happened on the status page. A new incident
+ * (no id) gets the reads of the incidents that may be it. With `readBack: open` only the
+ * incidents declared open are read. A read that fails is a warning, not a failure.
  */
 export function declareIncidents(
   definitions: readonly LoadedDefinition[],
   options: DeclareOptions,
 ): DeclaredIncident[] {
   if (adoptionsAtRisk()) pulumi.log.warn(ADOPTIONS_AT_RISK_WARNING);
-  return withoutPromiseStacks(() => definitions.map((loaded) => declareOne(loaded, options)));
+  const wanted =
+    options.phase === "claim" ? [] : definitions.filter((loaded) => isRead(loaded, options));
+  const reads =
+    wanted.length === 0
+      ? undefined
+      : readBack(options.client, (client) => readIncidents(client, wantedOf(wanted)));
+  return withoutPromiseStacks(() =>
+    definitions.map((loaded) =>
+      declareOne(loaded, options, wanted.includes(loaded) ? reads : undefined),
+    ),
+  );
+}
+
+function isRead(loaded: LoadedDefinition, options: DeclareOptions): boolean {
+  return options.settings.readBack === "all" || loaded.definition.status !== "RESOLVED";
+}
+
+function wantedOf(definitions: readonly LoadedDefinition[]) {
+  const ids: string[] = [];
+  const fresh: { resource: string; name: string; first: DeclaredEntry }[] = [];
+  for (const { definition } of definitions) {
+    const first = definition.updates?.[0];
+    if (definition.id !== undefined) ids.push(definition.id);
+    else if (first) fresh.push({ resource: definition.resource, name: definition.name, first });
+  }
+  return { ids, fresh };
 }
 
 /**
  * The Pulumi SDK records a stack trace on every promise it makes for a resource's properties
  * and outputs, only to name leaked promises in a debug report, and under the SDK's source-map
- * support each trace costs about 0.2 ms: at 1,000 incidents that was 2.3 of the program's 10 s
- * of CPU (BENCHMARKS.md, "Scale"). Declaring resources and outputs without frames in those
- * traces removes the cost; errors thrown later keep their stacks.
+ * support each trace costs about 0.2 ms a promise (BENCHMARKS.md, "Scale"). Declaring resources
+ * and outputs without frames in those traces removes the cost; errors thrown later keep theirs.
  */
 function withoutPromiseStacks<T>(declare: () => T): T {
   const limit = Error.stackTraceLimit;
@@ -93,41 +130,97 @@ function withoutPromiseStacks<T>(declare: () => T): T {
   }
 }
 
-/** One definition's read of its updates, observation and resource. */
-function declareOne(loaded: LoadedDefinition, options: DeclareOptions): DeclaredIncident {
+/** One definition's observation, resource and read. */
+function declareOne(
+  loaded: LoadedDefinition,
+  options: DeclareOptions,
+  reads: pulumi.Output<IncidentReads> | undefined,
+): DeclaredIncident {
   const { definition } = loaded;
+  const declaration = declarationOf(definition);
   const claim = options.phase === "claim";
-  const wanted =
-    !claim && (options.settings.readBack === "all" || definition.status !== "RESOLVED");
-  const read = wanted
-    ? readBack(options.client, (client) => readIncidentUpdates(client, definition.id))
-    : undefined;
-  const observed = read?.apply(observationOf);
+  const id = definition.id;
+  const known = id === undefined ? undefined : reads?.apply((all) => all.byId(id));
+  const candidates =
+    id === undefined
+      ? reads?.apply((all) => candidatesInput(all.candidatesOf(definition.resource)))
+      : undefined;
+  const observed = known?.apply(observationOf);
   const resource = new Incident(
     definition.resource,
     {
-      ...declarationOf(definition),
+      ...declaration,
       ...(observed ? { observed } : {}),
+      ...(candidates ? { candidates } : {}),
       ...(claim ? { claimOnly: true } : {}),
     },
     withAliases(options.resourceOptions, definition.aliases),
   );
+  const read =
+    known ?? (reads && resourceRead(resource, reads, options.client, definition.resource));
   read?.apply((result) => {
-    for (const cut of result.ok ? updatesCutForState(result.value) : []) {
+    const label = incidentLabel(result.ok ? result.value.id : id, definition.resource);
+    for (const cut of result.ok ? updatesCutForState(result.value.updates) : []) {
       pulumi.log.warn(
-        `${where(loaded, options.projectDir)}: update ${cut.id ?? "(no id)"} of incident ${definition.id} has a description of ${cut.description.length} characters; the stack outputs keep its first ${STATE_TEXT_LIMIT}.`,
+        `${where(loaded, options.projectDir)}: update ${cut.id ?? "(no id)"} of incident ${label} has a description of ${cut.description.length} characters; the stack outputs keep its first ${STATE_TEXT_LIMIT}.`,
         resource,
       );
     }
-    if (!result.ok && !result.missing) {
+    if (!result.ok && !result.missing && !result.skipped) {
       pulumi.log.warn(
-        `${where(loaded, options.projectDir)}: could not read the updates of incident ${definition.id}, so this run cannot see changes made on the status page (the live status is unknown): ${result.reason}`,
+        `${where(loaded, options.projectDir)}: could not read incident ${label}, so this run cannot see changes made on the status page (the live status is unknown): ${result.reason}`,
         resource,
       );
     }
   });
   return { loaded, resource, read };
 }
+
+/** A new incident's candidates as its provider takes them: the newest few, observed. */
+function candidatesInput(candidates: readonly ReadIncident[]): Record<string, Observation> {
+  const newest = [...candidates]
+    .sort((a, b) => (Date.parse(b.created_at ?? "") || 0) - (Date.parse(a.created_at ?? "") || 0))
+    .slice(0, CANDIDATES_MAX);
+  return Object.fromEntries(
+    newest.map((candidate) => [candidate.id, observationOf({ ok: true, value: candidate })]),
+  );
+}
+
+/**
+ * A new incident's read for the outputs, once its apply gave its id: among the candidates the
+ * run read, else a read of its own. Before it exists, there is nothing to read.
+ */
+function resourceRead(
+  resource: Incident,
+  reads: pulumi.Output<IncidentReads>,
+  client: pulumi.Output<MonitoringClient>,
+  name: string,
+): pulumi.Output<ReadBack<ReadIncident>> {
+  return pulumi.unsecret(
+    pulumi.all([resource.incidentId, reads, client]).apply(async ([incidentId, all, api]) => {
+      if (!incidentId) return notCreated(name);
+      const listed = all.candidatesOf(name).find((candidate) => candidate.id === incidentId);
+      if (listed) return { ok: true as const, value: listed };
+      return settle(async () => {
+        const incident = await api.incidents.get(incidentId);
+        return {
+          id: incident.id,
+          updates: incident.incidentUpdates,
+          fields: incident,
+          created_at: incident.created_at,
+          updated_at: incident.updated_at,
+        };
+      });
+    }),
+  );
+}
+
+const notCreated = (resource: string): ReadBack<ReadIncident> => ({
+  ok: false,
+  missing: false,
+  skipped: true,
+  reason: `not opened yet: resource ${resource} opens it on its first up`,
+});
 
 /**
  * The definition's earlier resource names become Pulumi aliases, so a rename is the same
@@ -144,9 +237,11 @@ function withAliases(
   };
 }
 
-function observationOf(result: ReadBack<IncidentUpdate[]>): Observation {
-  if (result.ok) return observe(result.value);
-  return result.missing ? { kind: "missing" } : { kind: "unavailable", reason: result.reason };
+function observationOf(result: ReadBack<ReadIncident>): Observation {
+  if (!result.ok) {
+    return result.missing ? { kind: "missing" } : { kind: "unavailable", reason: result.reason };
+  }
+  return observe(result.value.updates, result.value.fields);
 }
 
 function where(loaded: LoadedDefinition, projectDir: string): string {
@@ -187,12 +282,18 @@ function outputsOf(
 ): IncidentOutputs {
   const perIncident = declared.map(({ loaded, resource, read }) =>
     pulumi
-      .all([resource.status, resource.appliedAt, resource.appliedUpdates, read ?? notRead()])
-      .apply(([status, appliedAt, appliedUpdates, result]) =>
+      .all([
+        resource.incidentId,
+        resource.status,
+        resource.appliedAt,
+        resource.appliedUpdates,
+        read ?? notRead(),
+      ])
+      .apply(([incidentId, status, appliedAt, appliedUpdates, result]) =>
         incidentReadBack(
           loaded.definition,
           shownFile(options.projectDir, loaded.file),
-          { status, appliedAt, appliedUpdates: appliedUpdates ?? [] },
+          { incidentId, status, appliedAt, appliedUpdates: appliedUpdates ?? [] },
           result,
         ),
       ),
@@ -223,21 +324,24 @@ function outputsOf(
 
 /** What the last apply left, from the incident's resource outputs. */
 export interface AppliedReadBack {
+  /** The incident's id (a new incident's, once opened; empty before). */
+  incidentId: string;
   status: IncidentStatus;
   appliedAt: string;
-  /** Updates the apply's PUT returned that the read before it had not seen. */
+  /** Updates the apply made that the read before it had not seen. */
   appliedUpdates: IncidentUpdate[];
 }
 
 /**
- * One incident's outputs from this run's read of its updates and what the last apply left:
- * the status page as this run left it, by the one live-status rule.
+ * One incident's outputs from this run's read of it and what the last apply left: the status
+ * page as this run left it, by the one live-status rule, and the declared fields it shows
+ * otherwise.
  */
 export function incidentReadBack(
   definition: LoadedDefinition["definition"],
   file: string,
   applied: AppliedReadBack,
-  result: ReadBack<IncidentUpdate[]>,
+  result: ReadBack<ReadIncident>,
 ): {
   id: string;
   output: IncidentOutput;
@@ -246,17 +350,23 @@ export function incidentReadBack(
   /** The live status as the `summary` output counts it. */
   live: LiveCount;
 } {
-  const updates = result.ok ? merge(result.value, applied.appliedUpdates) : undefined;
+  const id = incidentLabel(applied.incidentId || definition.id, definition.resource);
+  const updates = result.ok ? merge(result.value.updates, applied.appliedUpdates) : undefined;
   const live = updates
     ? liveStatusOf(updates, { status: applied.status, at: applied.appliedAt })
     : undefined;
+  const declaration = declarationOf(definition);
+  // A read older than this run's apply is no word on the fields: the apply checked them.
+  const fields =
+    result.ok && !readBeforeApply(result.value, applied) ? result.value.fields : undefined;
   const output: IncidentOutput = {
     file,
+    resource: definition.resource,
     declared: {
       name: definition.name,
       severity: definition.severity,
       status: definition.status,
-      services: declarationOf(definition).services,
+      services: declaration.services,
     },
     applied: { status: applied.status, at: applied.appliedAt },
     live: live
@@ -267,17 +377,16 @@ export function incidentReadBack(
         }
       : { unavailable: result.ok ? "not read" : result.reason },
   };
+  const drifted = fields ? fieldDrift(declaration, fields) : [];
   const drift = driftOf(
-    definition.id,
-    file,
-    definition.status,
-    applied.appliedAt,
+    { id, file, declaredStatus: definition.status, appliedAt: applied.appliedAt },
     live?.status,
     updates,
     result,
+    drifted,
   );
   return {
-    id: definition.id,
+    id,
     output,
     updates: updates ?? { unavailable: result.ok ? "not read" : result.reason },
     drift,
@@ -285,14 +394,47 @@ export function incidentReadBack(
   };
 }
 
-const notRead = (): ReadBack<IncidentUpdate[]> => ({
+/**
+ * Whether the read shows nothing changed after the apply: the service's time of its last
+ * change (its creation, when it was never changed) is not after the apply's, which is the
+ * service's time too.
+ */
+function readBeforeApply(read: ReadIncident, applied: AppliedReadBack): boolean {
+  const changed = Date.parse(read.updated_at ?? read.created_at ?? "");
+  const appliedAt = Date.parse(applied.appliedAt);
+  return Number.isFinite(changed) && Number.isFinite(appliedAt) && changed <= appliedAt;
+}
+
+/** The declared fields the status page shows otherwise, with both values. */
+function fieldDrift(
+  declaration: IncidentDeclaration,
+  live: NonNullable<ReadIncident["fields"]>,
+): NonNullable<DriftEntry["fields"]> {
+  const shown = (
+    field: DriftedField,
+    from: { name: string; severity: string; services: readonly { id: string }[] },
+  ) =>
+    field === "services"
+      ? from.services
+          .map((service) => service.id)
+          .sort()
+          .join(", ")
+      : from[field];
+  return driftedFields(declaration, live).map((field) => ({
+    field,
+    declared: shown(field, declaration),
+    live: shown(field, live),
+  }));
+}
+
+const notRead = (): ReadBack<ReadIncident> => ({
   ok: false,
   missing: false,
   skipped: true,
   reason: "not read (readBack: open reads only incidents declared open)",
 });
 
-/** The updates read before the apply and those its PUT returned, newest first, at most 100. */
+/** The updates read before the apply and those it made, newest first, at most 100. */
 function merge(
   read: readonly IncidentUpdate[],
   applied: readonly IncidentUpdate[],
@@ -305,44 +447,41 @@ function merge(
 }
 
 function driftOf(
-  incidentId: string,
-  file: string,
-  declaredStatus: IncidentStatus,
-  appliedAt: string,
+  incident: Pick<DriftEntry, "file" | "declaredStatus" | "appliedAt"> & { id: string },
   liveStatus: IncidentStatus | null | undefined,
   updates: IncidentUpdate[] | undefined,
-  result: ReadBack<IncidentUpdate[]>,
+  result: ReadBack<ReadIncident>,
+  fields: NonNullable<DriftEntry["fields"]>,
 ): DriftEntry | undefined {
+  const { id: incidentId, ...rest } = incident;
   if (!updates) {
-    // `readBack: open` skips resolved incidents on purpose: that is not an unknown.
+    // `readBack: open` skips resolved incidents on purpose, and a new incident before its
+    // first up has nothing to read: neither is an unknown.
     if (result.ok === false && result.skipped) return undefined;
     return {
       incidentId,
-      file,
-      declaredStatus,
+      ...rest,
       liveStatus: "unknown",
-      appliedAt,
       updatesOutsideGit: [],
       reason: result.ok ? "not read" : result.reason,
     };
   }
   // Updates posted on the status page that keep the declared status are ordinary activity,
   // not drift.
-  if (driftStateOf(liveStatus, declaredStatus) === "in-sync") return undefined;
-  const live = liveStatus ?? "unknown";
-  const outside = updatesAfter(updates, appliedAt);
+  const inSync = driftStateOf(liveStatus, incident.declaredStatus) === "in-sync";
+  if (inSync && fields.length === 0) return undefined;
+  const outside = updatesAfter(updates, incident.appliedAt);
   return {
     incidentId,
-    file,
-    declaredStatus,
-    liveStatus: live,
-    appliedAt,
+    ...rest,
+    liveStatus: liveStatus ?? "unknown",
     updatesOutsideGit: outside.map((update) => ({
       id: update.id ?? null,
       at: new Date(publishedAt(update)).toISOString(),
       status: update.status ?? null,
       description: update.description,
     })),
+    ...(fields.length > 0 ? { fields } : {}),
   };
 }
 

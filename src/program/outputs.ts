@@ -13,6 +13,8 @@ import type { ErrorGroupsReadBack, HeartbeatReadBack, Unavailable } from "./read
 /** An incident in the stack outputs: what git declares, what was applied, what is live. */
 export interface IncidentOutput {
   file: string;
+  /** The Pulumi resource name: how git names a new incident before the service gives its id. */
+  resource: string;
   declared: {
     name: string;
     severity: string;
@@ -44,6 +46,8 @@ export interface DriftEntry {
   }[];
   /** Why the live status is unknown, when it is. */
   reason?: string;
+  /** Declared fields the status page shows otherwise (services as their ids, sorted). */
+  fields?: { field: "name" | "severity" | "services"; declared: string; live: string }[];
 }
 
 /**
@@ -95,7 +99,10 @@ export type HeartbeatSummary = Omit<HeartbeatReadBack, "events">;
 export interface StackOutputs {
   accountId: string;
   summary: SummaryOutput;
-  /** The incidents whose live status differs from the declared one, or is unknown; normally none. */
+  /**
+   * The incidents whose live status differs from the declared one, or is unknown, or whose
+   * name, severity or services differ on the status page; normally none.
+   */
   drift: DriftEntry[];
   /** Per check in any `evidence.checks`. */
   errorGroups: Record<string, ErrorGroupsReadBack | Unavailable>;

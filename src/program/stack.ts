@@ -24,7 +24,7 @@ export interface IncidentStackOptions {
 
 /** What `declareIncidentStack` declared, and the stack outputs drift and reports read. */
 export interface IncidentStack {
-  /** The `Incident` resources, by incident id. */
+  /** The `Incident` resources, by incident id (a new incident's by its resource name). */
   readonly resources: Readonly<Record<string, Incident>>;
   /**
    * The outputs of incident-sync's own program (`StackOutputs`): `accountId`, `summary`
@@ -71,7 +71,10 @@ export async function declareIncidentStack(
   const declared = declareIncidents(definitions, declareOptions);
   return {
     resources: Object.fromEntries(
-      declared.map(({ loaded, resource }) => [loaded.definition.id, resource]),
+      declared.map(({ loaded, resource }) => [
+        loaded.definition.id ?? loaded.definition.resource,
+        resource,
+      ]),
     ),
     outputs: {
       accountId: config.settings.accountId,

@@ -335,7 +335,7 @@ describe("drift", () => {
         expect(result.stderr).toMatchInlineSnapshot(`
           "incident-sync drift: the definitions in incidents are not valid (3 problems); fix them first:
             incidents/broken.yaml:1:1: missing required field "services" (a list of service ids) [missing-key]
-            incidents/broken.yaml:1:1: missing required field "status" (one of INVESTIGATING, IDENTIFIED, MONITORING, RESOLVED) [missing-key]
+            incidents/broken.yaml:1:1: missing required field "status" (one of INVESTIGATING, IDENTIFIED, MONITORING, RESOLVED), or "updates" whose last entry gives it [missing-key]
             incidents/broken.yaml:3:11: severity "HUGE" is not allowed; use one of CRITICAL, MAJOR, MEDIUM, MINOR [invalid-value]
           "
         `);

@@ -83,13 +83,13 @@ describe("the services catalog", () => {
     const result = await loadDefinitions(dir);
     expect(problemLines(result.problems).replaceAll(dir, "<dir>")).toMatchInlineSnapshot(`
       "<dir>/a.yaml:5:12 unnamed-service: service "svc-api" has no name, and the API requires one for every service: write it as { id: svc-api, name: <name> } here, or name it once in the services catalog (add "svc-api: <name>" to services.yaml in the definitions directory)
-      <dir>/team/services.yaml:1:1 missing-key: missing required field "id" (the incident id on the status page)
+      <dir>/team/services.yaml:1:1 missing-key: missing required field "id" (the incident id on the status page), or "resource" and "updates" to open a new incident
       <dir>/team/services.yaml:1:1 missing-key: missing required field "name" (the incident title)
       <dir>/team/services.yaml:1:1 missing-key: missing required field "services" (a list of service ids)
       <dir>/team/services.yaml:1:1 missing-key: missing required field "severity" (one of CRITICAL, MAJOR, MEDIUM, MINOR)
-      <dir>/team/services.yaml:1:1 missing-key: missing required field "status" (one of INVESTIGATING, IDENTIFIED, MONITORING, RESOLVED)
-      <dir>/team/services.yaml:1:1 unknown-key: unknown field "svc-api"; allowed fields are resource, aliases, id, name, severity, status, services, duration, evidence, stacks, onRemove, reopen, reason
-      <dir>/team/services.yaml:2:1 unknown-key: unknown field "svc-web"; allowed fields are resource, aliases, id, name, severity, status, services, duration, evidence, stacks, onRemove, reopen, reason"
+      <dir>/team/services.yaml:1:1 missing-key: missing required field "status" (one of INVESTIGATING, IDENTIFIED, MONITORING, RESOLVED), or "updates" whose last entry gives it
+      <dir>/team/services.yaml:1:1 unknown-key: unknown field "svc-api"; allowed fields are resource, aliases, id, name, severity, status, services, duration, updates, evidence, stacks, onRemove, reopen, reason
+      <dir>/team/services.yaml:2:1 unknown-key: unknown field "svc-web"; allowed fields are resource, aliases, id, name, severity, status, services, duration, updates, evidence, stacks, onRemove, reopen, reason"
     `);
   });
 

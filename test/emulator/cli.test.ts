@@ -88,12 +88,11 @@ describe("incident-sync emulator", () => {
       // An empty variable (unset in a CI file) is the default, as for the emulator itself.
       behaviourOf([], { [PUT_STATUS_ENV]: "" }),
     ]);
-    expect([flag, variable, both, empty].map((behaviour) => (behaviour as { putStatus?: string }).putStatus)).toEqual([
-      "sets-field",
-      "sets-field",
-      "posts-update",
-      "posts-update",
-    ]);
+    expect(
+      [flag, variable, both, empty].map(
+        (behaviour) => (behaviour as { putStatus?: string }).putStatus,
+      ),
+    ).toEqual(["sets-field", "sets-field", "posts-update", "posts-update"]);
   });
 
   it("takes --reference-operations: a service without the operations that open incidents answers them 404 or 405", async () => {

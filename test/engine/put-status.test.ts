@@ -82,7 +82,7 @@ describe.each<PutStatus>(["sets-field"])("with a service whose PUT %s", (putStat
       expect(up.result.ok).toBe(true);
       expect(changesOf(up)).toEqual({ create: 4 });
       for (const { definition } of definitions) {
-        expect(live().get(definition.id)).toMatchObject({
+        expect(live().get(definition.id ?? "")).toMatchObject({
           name: definition.name,
           severity: definition.severity,
           status: definition.status,

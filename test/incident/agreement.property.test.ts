@@ -83,6 +83,7 @@ describe("plan and the provider agree (generated, 1,000 cases each)", () => {
         );
         const state = {
           ...declarationOf(before),
+          incidentId: before.id ?? "",
           providerVersion: "1",
           appliedAt: "2026-11-23T08:00:00.000Z",
           live: {
@@ -176,8 +177,8 @@ describe("drift and the stack outputs agree (generated, 1,000 cases)", () => {
         const outputs = incidentReadBack(
           declared,
           "incidents/a.yaml",
-          { ...applied, appliedUpdates: [] },
-          { ok: true, value: updates },
+          { ...applied, incidentId: declared.id ?? "", appliedUpdates: [] },
+          { ok: true, value: { id: declared.id ?? "", updates } },
         );
         const drift = await computeDrift(
           { listUpdates: async () => updates },

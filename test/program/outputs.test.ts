@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { IncidentStatus, IncidentUpdate } from "../../src/api";
 import { IncidentDefinition } from "../../src/definitions/schema";
 import { incidentReadBack } from "../../src/program";
+import type { ReadIncident } from "../../src/program/incident-reads";
 import { heartbeatsSummary, summaryOf } from "../../src/program/outputs";
 import type { ReadBack } from "../../src/program/read-backs";
 
@@ -31,8 +32,8 @@ const readBack = (id: string, declared: IncidentStatus, read: ReadBack<IncidentU
   incidentReadBack(
     definition(id, declared),
     `incidents/${id}.yaml`,
-    { status: declared, appliedAt: APPLIED_AT, appliedUpdates: [] },
-    read,
+    { incidentId: id, status: declared, appliedAt: APPLIED_AT, appliedUpdates: [] },
+    read.ok ? { ok: true, value: { id, updates: read.value } satisfies ReadIncident } : read,
   );
 
 describe("the summary output", () => {

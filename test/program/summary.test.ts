@@ -106,6 +106,7 @@ describe("the summary of an up's outputs", () => {
   it("with the per-incident outputs of outputs full, lists each incident and its latest update, not the counts", () => {
     const incident: IncidentOutput = {
       file: "incidents/checkout.yaml",
+      resource: "checkout",
       declared: {
         name: "Checkout is slow",
         severity: "MAJOR",

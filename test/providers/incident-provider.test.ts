@@ -36,6 +36,7 @@ const inputs: IncidentInputs = {
 /** The state of `inputs` once applied. */
 const applied: IncidentState = {
   ...inputs,
+  incidentId: "inc-api-errors",
   appliedAt: "2026-11-01T00:00:00.000Z",
   live: { status: "MONITORING", at: "2026-11-01T00:00:00.000Z", source: "applied" },
   appliedUpdates: [],
@@ -100,7 +101,7 @@ describe("the incident provider's check and diff", () => {
       {
         property: "incidentId",
         reason:
-          'Incident "inc-api-errors" does not exist. The API cannot create incidents: create it on the status page first, or fix the id in its definition.',
+          'Incident "inc-api-errors" does not exist. Fix the id in its definition, or leave "id" out (with "resource" and "updates") to open a new incident.',
       },
     ]);
   });

@@ -76,8 +76,8 @@ describe("drift --applied", () => {
     });
     expect(await readAppliedFile(file)).toEqual(
       new Map([
-        ["inc-api", { status: "MONITORING", at: "2026-01-01T10:00:00.000Z" }],
-        ["inc-db", { status: "RESOLVED", at: "2025-12-24T08:00:00.000Z" }],
+        ["inc-api", { status: "MONITORING", at: "2026-01-01T10:00:00.000Z", resource: "inc-api" }],
+        ["inc-db", { status: "RESOLVED", at: "2025-12-24T08:00:00.000Z", resource: "inc-db" }],
       ]),
     );
   });

@@ -181,12 +181,12 @@ describe("report incident, on the demo seed", () => {
     expect(timeline?.headers).toEqual(["Time", "Source", "What", "Detail"]);
     expect(timeline?.rows.map((r) => r[2])).toEqual([
       "error group first seen",
-      "status INVESTIGATING",
+      "status INVESTIGATING, sent to subscribers",
       "new error group",
       "new error group",
       "error group last seen",
       "error group last seen",
-      "status IDENTIFIED",
+      "status IDENTIFIED, sent to subscribers",
       "new error group",
       "error group last seen",
       "status MONITORING",
@@ -209,6 +209,7 @@ describe("report incident, on the demo seed", () => {
       "source",
       "state",
       "ref",
+      "notified",
       "text",
     ]);
     expect(rows.filter((r) => r.incidentId === "inc-api-errors")).toHaveLength(10);

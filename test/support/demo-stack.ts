@@ -62,7 +62,7 @@ export function demoStack(sandbox: EmulatorSandbox, project: () => string) {
       const { definitions, problems } = await loadDefinitions(incidentsDir());
       expect(problems).toEqual([]);
       for (const { definition } of definitions) {
-        expect(incidentRows(db, account).get(definition.id)).toMatchObject({
+        expect(incidentRows(db, account).get(definition.id ?? "")).toMatchObject({
           name: definition.name,
           severity: definition.severity,
           status: definition.status,

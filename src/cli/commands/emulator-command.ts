@@ -91,6 +91,12 @@ export function emulatorCommand(): Command {
       rate("--reset-rate"),
       0,
     )
+    .option(
+      "--lost-answer-rate <0..1>",
+      "share of API writes (POST, PUT, DELETE) carried out whose answer is then lost (the connection reset)",
+      rate("--lost-answer-rate"),
+      0,
+    )
     .addOption(
       new Option(
         "--put-status <behaviour>",

@@ -18,6 +18,7 @@ export interface EmulatorFlags {
   rateLimitBurst: number;
   retryAfter: number;
   resetRate: number;
+  lostAnswerRate: number;
   putStatus?: (typeof PUT_STATUSES)[number];
   referenceOperations?: (typeof REFERENCE_OPERATIONS)[number];
   format: "text" | "json";
@@ -74,6 +75,7 @@ export async function runEmulator(options: EmulatorFlags, io: CommandIo): Promis
         rateLimitBurst: options.rateLimitBurst,
         retryAfterSeconds: options.retryAfter,
         resetRate: options.resetRate,
+        lostAnswerRate: options.lostAnswerRate,
       },
     });
     // The start-up line is the whole of stdout, and whoever started us waits for it.

@@ -50,6 +50,8 @@ async function liveReopen(
   change: Exclude<Plan["changes"][number], { kind: "remove" }>,
 ): Promise<PolicyFinding | undefined> {
   const declared = change.after;
+  // A new incident has nothing live to reopen.
+  if (declared.id === undefined) return undefined;
   if (declared.status === "RESOLVED" || declared.reopen === true) return undefined;
   let live: LiveStatus;
   try {

@@ -11,8 +11,17 @@ import { UserError } from "../../user-error";
  */
 const AppliedOutput = z.record(
   z.string(),
-  z.object({ applied: z.object({ status: IncidentStatus, at: z.string() }) }),
+  z.object({
+    applied: z.object({ status: IncidentStatus, at: z.string() }),
+    resource: z.string().optional(),
+  }),
 );
+
+/** What the last apply of one incident set, and the resource that declares it. */
+export interface AppliedRecord extends AppliedStatus {
+  /** The resource name: how drift finds a new incident, whose definition has no id. */
+  resource?: string;
+}
 
 /**
  * The stack's state (`pulumi stack export`), whatever the stack exports: every resource, of
@@ -53,7 +62,7 @@ export class AppliedFileError extends UserError {
  * stack's state (`pulumi stack export`) or the stack output `incidents`
  * (`pulumi stack output incidents --json`, under `incident-sync:outputs full`).
  */
-export async function readAppliedFile(file: string): Promise<Map<string, AppliedStatus>> {
+export async function readAppliedFile(file: string): Promise<Map<string, AppliedRecord>> {
   const hint = `write it with \`pulumi stack export > ${file}\`, or with \`pulumi stack output incidents --json > ${file}\` from a stack with \`incident-sync:outputs full\``;
   let text: string;
   try {
@@ -72,7 +81,14 @@ export async function readAppliedFile(file: string): Promise<Map<string, Applied
   if (isObject(json) && "deployment" in json) return appliedOfExport(json, file, hint);
   const parsed = AppliedOutput.safeParse(json);
   if (parsed.success) {
-    return new Map(Object.entries(parsed.data).map(([id, entry]) => [id, entry.applied]));
+    return new Map(
+      Object.entries(parsed.data).map(([id, entry]) => [
+        id,
+        entry.resource === undefined
+          ? entry.applied
+          : { ...entry.applied, resource: entry.resource },
+      ]),
+    );
   }
   // `pulumi stack output --json` of a stack that exports only the summary: no `incidents`.
   if (isObject(json) && "summary" in json && !("incidents" in json)) {
@@ -86,14 +102,14 @@ export async function readAppliedFile(file: string): Promise<Map<string, Applied
 }
 
 /** The last apply of every `Incident` in a stack export, skipping those claimed, not applied. */
-function appliedOfExport(json: unknown, file: string, hint: string): Map<string, AppliedStatus> {
+function appliedOfExport(json: unknown, file: string, hint: string): Map<string, AppliedRecord> {
   const parsed = StackExport.safeParse(json);
   if (!parsed.success) {
     throw new AppliedFileError(
       `--applied ${file} is not a \`pulumi stack export\` (${problems(parsed.error)}); ${hint}.`,
     );
   }
-  const applied = new Map<string, AppliedStatus>();
+  const applied = new Map<string, AppliedRecord>();
   for (const resource of parsed.data.deployment.resources ?? []) {
     if (resource.type !== INCIDENT_TYPE || resource.delete === true) continue;
     const state = IncidentState.safeParse(resource.outputs);
@@ -103,7 +119,10 @@ function appliedOfExport(json: unknown, file: string, hint: string): Map<string,
       );
     }
     const { incidentId, status, appliedAt } = state.data;
-    if (appliedAt !== "") applied.set(incidentId, { status, at: appliedAt });
+    const name = resource.urn?.slice(resource.urn.lastIndexOf("::") + 2);
+    if (appliedAt !== "" && incidentId !== "") {
+      applied.set(incidentId, { status, at: appliedAt, ...(name ? { resource: name } : {}) });
+    }
   }
   return applied;
 }

@@ -3,6 +3,7 @@ import {
   type AppliedStatus,
   driftStateOf,
   hasStatus,
+  incidentLabel,
   liveStatusOf,
   newestFirst,
   updatesAfter,
@@ -24,7 +25,8 @@ export interface IncidentUpdatesReader {
 
 /** What drift needs of a definition (a subset of the loader's `LoadedDefinition`). */
 export interface DriftDefinition {
-  definition: { id: string; name: string; status: IncidentStatus };
+  /** A new incident has no `id`: its `resource` finds it in `applied`. */
+  definition: { id?: string | undefined; resource?: string; name: string; status: IncidentStatus };
   /** The definition file as shown to people. */
   file: string;
   /** Where git finds the file, when `file` is relative to another directory. @default file */
@@ -40,7 +42,7 @@ export interface DriftOptions {
    * status the apply set: right whether the service's PUT posts a status update or only sets
    * the field. Without it, the newest update with a status is the live status.
    */
-  applied?: ReadonlyMap<string, AppliedStatus>;
+  applied?: ReadonlyMap<string, AppliedStatus & { resource?: string }>;
   /** Only updates after this time count as posted outside git; overrides the git baseline. */
   since?: Date;
   /** Tells whether an error means the incident does not exist (404). */
@@ -71,8 +73,10 @@ export async function computeDrift(
     (item) => checkOne(reader, item, options),
   );
   for await (const result of checked) results.push(result);
-  const order = new Map(declared.map((d, i) => [d.definition.id, i]));
-  results.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  const order = new Map(declared.map((d, i) => [d.file + String(d.at.line), i]));
+  results.sort(
+    (a, b) => (order.get(a.file + String(a.line)) ?? 0) - (order.get(b.file + String(b.line)) ?? 0),
+  );
   const count = (state: DefinitionDrift["state"]) =>
     results.filter((r) => r.state === state).length;
   const updates = results.flatMap((r) => r.updatesOutsideGit);
@@ -102,24 +106,34 @@ async function checkOne(
 ): Promise<DefinitionDrift> {
   const { definition } = item;
   const baseline = await baselineFor(item.path ?? item.file, options.since);
+  const incidentId = definition.id ?? appliedIdOf(definition.resource, options.applied);
   const base = {
-    id: definition.id,
+    id: incidentLabel(incidentId, definition.resource),
     name: definition.name,
     file: item.file,
     line: item.at.line,
     declaredStatus: definition.status,
     baseline,
   };
+  if (incidentId === undefined) {
+    return {
+      ...base,
+      liveStatus: null,
+      state: "unknown",
+      updatesOutsideGit: [],
+      reason: `a new incident: its id is in the stack's state once the first up has opened it; pass --applied with \`pulumi stack export\` to check it`,
+    };
+  }
   let updates: IncidentUpdate[];
   try {
-    updates = await reader.listUpdates(definition.id);
+    updates = await reader.listUpdates(incidentId);
   } catch (error) {
     if (options.isNotFound(error)) {
       return { ...base, liveStatus: null, state: "missing", updatesOutsideGit: [] };
     }
     throw error;
   }
-  const live = liveStatusOf(updates, options.applied?.get(definition.id)).status;
+  const live = liveStatusOf(updates, options.applied?.get(incidentId)).status;
   const outside: DriftUpdate[] = (
     baseline.at === null ? newestFirst(updates) : updatesAfter(updates, baseline.at)
   ).map((u) => ({
@@ -131,6 +145,16 @@ async function checkOne(
   }));
   const state = driftStateOf(live, definition.status);
   return { ...base, liveStatus: live, state, updatesOutsideGit: outside };
+}
+
+/** The id of the incident a new definition opened, from the stack's record of its resource. */
+function appliedIdOf(
+  resource: string | undefined,
+  applied: DriftOptions["applied"],
+): string | undefined {
+  if (resource === undefined || applied === undefined) return undefined;
+  for (const [id, record] of applied) if (record.resource === resource) return id;
+  return undefined;
 }
 
 async function baselineFor(file: string, since: Date | undefined): Promise<DriftBaseline> {

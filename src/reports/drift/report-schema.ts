@@ -48,6 +48,8 @@ export const DefinitionDrift = z.object({
   baseline: DriftBaseline,
   /** Updates newer than the baseline, newest first. */
   updatesOutsideGit: z.array(DriftUpdate),
+  /** Why the state is unknown, when the incident could not be read. */
+  reason: z.string().optional(),
 });
 export type DefinitionDrift = z.infer<typeof DefinitionDrift>;
 

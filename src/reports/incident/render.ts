@@ -16,7 +16,7 @@ import {
 export const INCIDENT_REPORT_FORMATS = ["md", "csv", "json", "html"] as const;
 export type IncidentReportFormat = (typeof INCIDENT_REPORT_FORMATS)[number];
 
-const CSV_COLUMNS = ["incidentId", "at", "kind", "source", "state", "ref", "text"];
+const CSV_COLUMNS = ["incidentId", "at", "kind", "source", "state", "ref", "notified", "text"];
 
 /** Writes an incident report; CSV holds one row per timeline entry of every incident. */
 export async function writeIncidentReport(

@@ -30,6 +30,8 @@ export const TimelineEntry = z.object({
   /** The update, event or error group id. */
   ref: z.string().nullable(),
   text: z.string(),
+  /** An update: whether it was sent to the status page's subscribers. */
+  notified: z.boolean().optional(),
 });
 export type TimelineEntry = z.infer<typeof TimelineEntry>;
 

@@ -65,8 +65,10 @@ export function checkSummary(check: IncidentReportCheck): string {
 /** What a timeline entry is, in a few words. */
 export function entryWhat(entry: TimelineEntry): string {
   switch (entry.kind) {
-    case "update":
-      return entry.state ? `status ${entry.state}` : "update";
+    case "update": {
+      const sent = entry.notified ? ", sent to subscribers" : "";
+      return `${entry.state ? `status ${entry.state}` : "update"}${sent}`;
+    }
     case "heartbeat":
       return `heartbeat ${entry.state ?? ""}`.trim();
     case "error-group-first-seen":

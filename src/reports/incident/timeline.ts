@@ -22,6 +22,7 @@ export function buildTimeline(incident: Omit<IncidentReportIncident, "timeline">
       state: update.status ?? null,
       ref: update.id ?? null,
       text: update.description,
+      notified: update.notifySubscribers === true,
     });
   }
   // An event without a readable timestamp has no place on the axis: it is left out here,

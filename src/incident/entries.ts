@@ -1,0 +1,155 @@
+import { type IncidentStatus, type IncidentUpdate, knownStatus } from "../api/schemas";
+
+/*
+ * The entries of a definition's `updates`: what customers read, posted once each, in order.
+ * One posted is never posted again, removed or reordered; its message may be edited, which
+ * changes it in place. These rules serve `plan` (the base against the working tree) and the
+ * provider (the last apply against the declaration, then against what the service shows).
+ */
+
+/** One entry of `updates`, as a declaration carries it. */
+export interface DeclaredEntry {
+  status: IncidentStatus;
+  message: string;
+  /** Sent to every subscriber when posted; never again. */
+  notify: boolean;
+  /** The date customers see, backfilled; absent: when it is posted. */
+  at?: string;
+}
+
+/** Why a change of posted entries is refused; `plan` reports it as a lifecycle violation. */
+export type EntryRule =
+  | "posted-update-removed"
+  | "posted-updates-reordered"
+  | "posted-update-status-changed"
+  | "posted-update-notify";
+
+export interface EntryViolation {
+  readonly rule: EntryRule;
+  /** The entry the violation is about, from 0. */
+  readonly index: number;
+  readonly message: string;
+}
+
+/** How the entries of a declaration differ from those posted before. */
+export interface EntryChanges {
+  /** Entries past the posted ones, to post in order (indexes from 0). */
+  readonly added: number[];
+  /** Posted entries whose message or date changed: changed in place, notifying nobody. */
+  readonly edited: { readonly index: number; readonly before: DeclaredEntry }[];
+  readonly violations: EntryViolation[];
+}
+
+/** Whether two texts are the same message, whatever line endings and outer blanks. */
+export function sameMessage(a: string, b: string): boolean {
+  return normalize(a) === normalize(b);
+}
+
+function normalize(text: string): string {
+  return text.replace(/\r\n?/g, "\n").trim();
+}
+
+/**
+ * Compares the declared entries with those posted before (`posted`, in order). Posted ones
+ * must stay, in their order, with their status, and cannot start to notify; a changed message
+ * or date is an edit. Entries past them are added.
+ */
+export function entryChanges(
+  posted: readonly DeclaredEntry[],
+  declared: readonly DeclaredEntry[],
+): EntryChanges {
+  const violations: EntryViolation[] = [];
+  const edited: EntryChanges["edited"][number][] = [];
+  posted.forEach((before, index) => {
+    const after = declared[index];
+    const moved = declared.findIndex(
+      (entry, at) => at !== index && sameMessage(entry.message, before.message),
+    );
+    if (after === undefined || (moved !== -1 && !sameMessage(after.message, before.message))) {
+      violations.push(
+        moved === -1
+          ? {
+              rule: "posted-update-removed",
+              index,
+              message: `updates[${index}] ("${preview(before.message)}") is posted, and is no longer declared: customers have read it, and it stays on the status page. Put the entry back (edit its message to correct it) and add a new entry to say more.`,
+            }
+          : {
+              rule: "posted-updates-reordered",
+              index,
+              message: `updates[${index}] ("${preview(before.message)}") is posted, and is now updates[${moved}]: posted updates keep their order. Put the entries back in the order they were posted, and add new ones after them.`,
+            },
+      );
+      return;
+    }
+    if (after.status !== before.status) {
+      violations.push({
+        rule: "posted-update-status-changed",
+        index,
+        message: `updates[${index}] was posted with status ${before.status}; a posted update keeps its status. Put ${before.status} back, and add a new entry with status ${after.status} that tells customers why.`,
+      });
+    }
+    if (after.notify && !before.notify) {
+      violations.push({
+        rule: "posted-update-notify",
+        index,
+        message: `updates[${index}] is posted already, and subscribers are notified only when an update is posted: set "notify: false" back, and add a new entry with "notify: true" to tell them.`,
+      });
+    }
+    if (!sameMessage(after.message, before.message) || after.at !== before.at) {
+      edited.push({ index, before });
+    }
+  });
+  const added = declared.slice(posted.length).map((_, offset) => posted.length + offset);
+  return { added, edited, violations };
+}
+
+/** When an update was posted: its creation, else its public date; 0 when it has neither. */
+export function postedAt(update: IncidentUpdate): number {
+  return Date.parse(update.created_at ?? update.publicIncidentUpdateDate ?? "") || 0;
+}
+
+/** Updates in the order they were posted, oldest first; ties keep the service's order. */
+export function oldestFirst(updates: readonly IncidentUpdate[]): IncidentUpdate[] {
+  return [...updates].sort((a, b) => postedAt(a) - postedAt(b));
+}
+
+/** Whether a service's update is the posting of `entry`: its message and its status. */
+export function isPostingOf(update: IncidentUpdate, entry: DeclaredEntry): boolean {
+  return (
+    sameMessage(update.description, entry.message) && knownStatus(update.status) === entry.status
+  );
+}
+
+/**
+ * Which of the added entries the service shows posted already, by a run that was stopped
+ * before it could record them: in order, each matched to the next update the record does not
+ * know (`known` ids) with its message and status. Matching stops at the first entry not
+ * found; it and the ones after it are still to post. Returns the update id of each found one.
+ */
+export function foundPosted(
+  declared: readonly DeclaredEntry[],
+  added: readonly number[],
+  live: readonly IncidentUpdate[],
+  known: ReadonlySet<string>,
+): Map<number, string> {
+  const unknown = oldestFirst(live).filter((update) => update.id && !known.has(update.id));
+  const found = new Map<number, string>();
+  let from = 0;
+  for (const index of added) {
+    const entry = declared[index];
+    if (entry === undefined) break;
+    const at = unknown.findIndex(
+      (update, position) => position >= from && isPostingOf(update, entry),
+    );
+    if (at === -1) break;
+    found.set(index, unknown[at]?.id ?? "");
+    from = at + 1;
+  }
+  return found;
+}
+
+/** A message as quoted in a sentence: its first line, at most 60 characters. */
+export function preview(message: string): string {
+  const line = normalize(message).split("\n")[0] ?? "";
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}

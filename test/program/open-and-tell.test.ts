@@ -1,0 +1,342 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import program from "../../index";
+import { createClient, type IncidentResponse } from "../../src/api";
+import type { PutStatus } from "../../src/emulator";
+import { oldestFirst } from "../../src/incident";
+import { configKey } from "../../src/settings";
+import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
+import { changesOf, failuresOf, MockEngine } from "./support/mock-engine";
+import { setProjectDirectory } from "./support/project-directory";
+
+/** A new incident's definition: no id, a resource, two updates, the first one notifying. */
+function newIncident(resource: string, service: string): string {
+  return [
+    `resource: ${resource}`,
+    `name: ${resource} is failing`,
+    "severity: MAJOR",
+    `services: [${service}]`,
+    "updates:",
+    "  - status: INVESTIGATING",
+    `    message: We are looking into failures of ${resource}.`,
+    "    notify: true",
+    "  - status: IDENTIFIED",
+    "    message: |",
+    "      We found the cause: a bad deploy.",
+    "      We are rolling it back.",
+    "",
+  ].join("\n");
+}
+
+const RESOURCES = ["checkout-down", "login-down", "search-down"];
+
+/**
+ * Opening incidents from git and telling customers what happens, in process under Pulumi's
+ * mocks against the emulator over HTTP, under each PUT behaviour the service may have: the
+ * updates are posted, never sent through PUT's status, so they are right under both.
+ */
+describe.each<PutStatus>(["posts-update", "sets-field"])(
+  "new incidents and their updates, with a service whose PUT %s",
+  (putStatus) => {
+    let sandbox: EmulatorSandbox;
+    let project: string;
+    let engine: MockEngine;
+    const control = () => sandbox.emulator.emulator.control;
+    const account = () => sandbox.emulator.demo.accountId;
+    const client = () =>
+      createClient({
+        baseUrl: sandbox.emulator.url,
+        accountId: account(),
+        apiKey: sandbox.emulator.demo.apiKey,
+      });
+    const file = (resource: string) => join(project, "incidents", `${resource}.yaml`);
+    const edit = (resource: string, change: (text: string) => string) =>
+      writeFileSync(file(resource), change(readFileSync(file(resource), "utf8")));
+    const up = () => engine.run(program);
+    const opened = async (resource: string): Promise<IncidentResponse> => {
+      const id = engine.stateOf(resource)?.incidentId ?? "";
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      return client().incidents.get(id);
+    };
+    /** What reached the subscribers' inboxes about the incidents these definitions opened. */
+    const sent = () => {
+      const ids = new Set(RESOURCES.map((resource) => engine.stateOf(resource)?.incidentId));
+      return control()
+        .notifications(account())
+        .filter((notification) => ids.has(notification.incidentId));
+    };
+    const messages = async (resource: string) =>
+      oldestFirst((await opened(resource)).incidentUpdates).map((update) => ({
+        status: update.status,
+        description: update.description,
+        notified: update.notifySubscribers,
+      }));
+
+    beforeAll(async () => {
+      sandbox = await startEmulatorSandbox(`open-${putStatus}`, "demo", { putStatus });
+      project = mkdtempSync(join(tmpdir(), "incident-sync-open-"));
+      mkdirSync(join(project, "incidents"));
+      writeFileSync(join(project, "Pulumi.yaml"), "name: incident-sync\nruntime: nodejs\n");
+      ["svc-api", "svc-auth", "svc-web"].forEach((service, index) => {
+        const resource = RESOURCES[index] ?? "";
+        writeFileSync(file(resource), newIncident(resource, service));
+      });
+      writeFileSync(
+        join(project, "incidents", "services.yaml"),
+        "svc-api: Public API\nsvc-auth: Login and SSO\nsvc-web: Web app\n",
+      );
+      setProjectDirectory(project);
+      engine = new MockEngine({
+        [configKey("baseUrl")]: sandbox.emulator.url,
+        [configKey("accountId")]: account(),
+        [configKey("apiKey")]: sandbox.emulator.demo.apiKey,
+        [configKey("outputs")]: "full",
+      });
+    });
+
+    afterAll(async () => {
+      await sandbox?.close();
+      rmSync(project, { recursive: true, force: true });
+    });
+
+    it("opens three incidents in one up, each with both messages in order and one notification", async () => {
+      const run = await up();
+      expect(run.error).toBeUndefined();
+      expect(changesOf(run)).toEqual({ create: 3 });
+      for (const resource of RESOURCES) {
+        expect(await messages(resource)).toEqual([
+          {
+            status: "INVESTIGATING",
+            description: `We are looking into failures of ${resource}.`,
+            notified: true,
+          },
+          {
+            status: "IDENTIFIED",
+            description: "We found the cause: a bad deploy.\nWe are rolling it back.\n",
+            notified: false,
+          },
+        ]);
+        expect((await opened(resource)).lastUpdateStatus).toBe("IDENTIFIED");
+      }
+      const notifications = sent();
+      expect(notifications).toHaveLength(3);
+      expect(new Set(notifications.map((sent) => sent.incidentId)).size).toBe(3);
+      // The outputs name each by the id the service gave it.
+      const ids = RESOURCES.map((resource) => engine.stateOf(resource)?.incidentId);
+      expect(Object.keys(run.outputs?.incidents as object).sort()).toEqual([...ids].sort());
+      expect(run.outputs?.drift).toEqual([]);
+    });
+
+    it("changes nothing on a second up, and writes nothing", async () => {
+      control().resetStats();
+      const run = await up();
+      expect(run.error).toBeUndefined();
+      expect(changesOf(run)).toEqual({});
+      const { byOperation } = control().stats();
+      for (const write of [
+        "createIncident",
+        "postIncidentUpdate",
+        "updateIncidentUpdate",
+        "updateIncident",
+      ]) {
+        expect(byOperation[write], write).toBeUndefined();
+      }
+    });
+
+    it("posts exactly one update for a third entry, notifying as it says", async () => {
+      edit(
+        "checkout-down",
+        (text) =>
+          `${text}  - status: RESOLVED\n    message: The rollback is done; checkouts work again.\n    notify: true\n`,
+      );
+      control().resetStats();
+      const run = await up();
+      expect(run.error).toBeUndefined();
+      expect(changesOf(run)).toEqual({ update: 1 });
+      expect(control().stats().byOperation.postIncidentUpdate?.total).toBe(1);
+      expect((await messages("checkout-down")).map((update) => update.status)).toEqual([
+        "INVESTIGATING",
+        "IDENTIFIED",
+        "RESOLVED",
+      ]);
+      expect((await opened("checkout-down")).lastUpdateStatus).toBe("RESOLVED");
+      expect(sent()).toHaveLength(4);
+      expect(changesOf(await up())).toEqual({});
+    });
+
+    it("changes an edited message in place: no new update, no notification", async () => {
+      edit("login-down", (text) =>
+        text.replace("failures of login-down.", "failed logins with SSO."),
+      );
+      const before = await messages("login-down");
+      control().resetStats();
+      const run = await up();
+      expect(run.error).toBeUndefined();
+      expect(changesOf(run)).toEqual({ update: 1 });
+      const { byOperation } = control().stats();
+      expect(byOperation.updateIncidentUpdate?.total).toBe(1);
+      expect(byOperation.postIncidentUpdate).toBeUndefined();
+      const after = await messages("login-down");
+      expect(after).toHaveLength(2);
+      expect(after[0]?.description).toBe("We are looking into failed logins with SSO.");
+      expect(after[1]).toEqual(before[1]);
+      expect(sent()).toHaveLength(4);
+    });
+
+    it("refuses to remove a posted entry, sending nothing, and says how to fix it", async () => {
+      const text = readFileSync(file("search-down"), "utf8");
+      edit("search-down", (current) => current.slice(0, current.indexOf("  - status: IDENTIFIED")));
+      control().resetStats();
+      try {
+        const run = await up();
+        expect(failuresOf(run)).toEqual([
+          expect.stringMatching(
+            /^search-down: incident [0-9a-f-]{36}: updates\[1\] \("We found the cause: a bad deploy\."\) is posted, and is no longer declared: customers have read it, and it stays on the status page\. Put the entry back/,
+          ),
+        ]);
+        expect(control().stats().byOperation.postIncidentUpdate).toBeUndefined();
+      } finally {
+        writeFileSync(file("search-down"), text);
+      }
+      expect(changesOf(await up())).toEqual({});
+    });
+
+    it("never posts an update twice when the answer of a post is lost after the service made it", async () => {
+      edit(
+        "search-down",
+        (text) => `${text}  - status: MONITORING\n    message: A fix is out; we are watching.\n`,
+      );
+      control().setFaults({ lostAnswerRate: 1 });
+      control().resetStats();
+      let run: Awaited<ReturnType<typeof up>>;
+      try {
+        run = await up();
+      } finally {
+        control().setFaults({});
+      }
+      // The post's answer was lost: the provider read the incident, found it, and sent no more.
+      expect(run.error).toBeUndefined();
+      expect(control().stats().byOperation.postIncidentUpdate?.total).toBe(1);
+      const updates = await messages("search-down");
+      expect(updates.map((update) => update.status)).toEqual([
+        "INVESTIGATING",
+        "IDENTIFIED",
+        "MONITORING",
+      ]);
+      expect(changesOf(await up())).toEqual({});
+    });
+
+    it("opens an incident once when the answers of its create and posts are lost, taking what the service made", async () => {
+      writeFileSync(file("payments-down"), newIncident("payments-down", "svc-api"));
+      control().setFaults({ lostAnswerRate: 1 });
+      control().resetStats();
+      let run: Awaited<ReturnType<typeof up>>;
+      try {
+        run = await up();
+      } finally {
+        control().setFaults({});
+        rmSync(file("payments-down"));
+      }
+      expect(run.error).toBeUndefined();
+      const { byOperation } = control().stats();
+      expect(byOperation.createIncident?.total).toBe(1);
+      expect(byOperation.postIncidentUpdate?.total).toBe(1);
+      const named = await client().incidents.listPage({ limit: 100 });
+      expect(
+        named.entries.filter((incident) => incident.name === "payments-down is failing"),
+      ).toHaveLength(1);
+      expect((await messages("payments-down")).map((update) => update.notified)).toEqual([
+        true,
+        false,
+      ]);
+      // Removed from git (onRemove: release), it stays on the status page as it is.
+      const removed = await up();
+      expect(removed.steps).toContainEqual({ name: "payments-down", op: "delete" });
+    });
+
+    it("takes an incident a stopped run opened instead of opening another, and refuses an old look-alike", async () => {
+      // What a run stopped after the create and before its state was written leaves: the
+      // incident on the status page, and no record of it.
+      await client().incidents.create({
+        name: "orders-down is failing",
+        severity: "MAJOR",
+        services: [{ id: "svc-api", name: "Public API", accountId: account() }],
+        incidentUpdates: [
+          {
+            description: "We are looking into failures of orders-down.",
+            status: "INVESTIGATING",
+            notifySubscribers: true,
+          },
+        ],
+      });
+      // And an incident of two days ago written the same way.
+      control().loadSeed({
+        accounts: [
+          {
+            id: account(),
+            apiKeys: [sandbox.emulator.demo.apiKey],
+            services: [{ id: "svc-api", name: "Public API" }],
+            incidents: [
+              {
+                id: "inc-old-lookalike",
+                name: "refunds-down is failing",
+                severity: "MAJOR",
+                services: ["svc-api"],
+                created_at: "-2d",
+                updates: [
+                  {
+                    description: "We are looking into failures of refunds-down.",
+                    status: "INVESTIGATING",
+                    created_at: "-2d",
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      });
+      writeFileSync(file("orders-down"), newIncident("orders-down", "svc-api"));
+      writeFileSync(file("refunds-down"), newIncident("refunds-down", "svc-api"));
+      control().resetStats();
+      try {
+        const run = await up();
+        const failures = failuresOf(run);
+        expect(failures).toHaveLength(1);
+        expect(failures[0]).toMatch(
+          /^refunds-down: incident "refunds-down is failing" \(resource refunds-down\) is not opened: incident inc-old-lookalike, opened at \S+, has the same name and the same first message \("We are looking into failures of refunds-down\."\), and opening another would put the same text on the status page twice\. If inc-old-lookalike is this one, add "id: inc-old-lookalike" to the definition; if this is a new incident, make its first message say so/,
+        );
+        const { byOperation } = control().stats();
+        expect(byOperation.createIncident).toBeUndefined();
+        // The stopped run's incident is taken: only its second entry is posted.
+        expect(byOperation.postIncidentUpdate?.total).toBe(1);
+        expect((await messages("orders-down")).map((update) => update.status)).toEqual([
+          "INVESTIGATING",
+          "IDENTIFIED",
+        ]);
+      } finally {
+        rmSync(file("orders-down"));
+        rmSync(file("refunds-down"));
+      }
+    });
+
+    it("says a service without the operations that open incidents cannot open one, and opens nothing", async () => {
+      writeFileSync(file("mail-down"), newIncident("mail-down", "svc-web"));
+      control().setBehaviour({ referenceOperations: "method-not-allowed" });
+      control().resetStats();
+      try {
+        const run = await up();
+        expect(failuresOf(run)).toContainEqual(
+          expect.stringMatching(
+            /^mail-down: The service answered GET \/v1\/status-pages\/incidents\?limit=100 with 405: it does not offer the operations that open incidents and post updates \(the public reference's, beyond the spec\)\. Nothing was sent\. Open the incident on the status page, put its id in the definition, and declare its status with "status:" instead of "updates:"\.$/,
+          ),
+        );
+        expect(control().stats().byOperation.createIncident).toBeUndefined();
+      } finally {
+        control().setBehaviour({ referenceOperations: "available" });
+        rmSync(file("mail-down"));
+      }
+    });
+  },
+);
