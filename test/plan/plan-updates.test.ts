@@ -1,0 +1,133 @@
+import { describe, expect, it } from "vitest";
+import { buildPlan, type Plan, renderPlanMarkdown, renderPlanText } from "../../src/plan";
+import { load } from "../definitions/helpers";
+
+function plan(base: Record<string, string>, head: Record<string, string>): Plan {
+  const before = load(base);
+  const after = load(head);
+  expect(after.problems).toEqual([]);
+  return buildPlan({
+    dir: "incidents",
+    head: after.definitions,
+    base: { ref: "main", commit: "0123456789abcdef", ...before },
+  });
+}
+
+/** A new incident (no id) with `entries` as its updates, each `[status, message, notify?]`. */
+function opening(entries: readonly [string, string, boolean?][], extra = ""): string {
+  return [
+    "resource: checkout-down",
+    "name: Checkout fails",
+    "severity: MAJOR",
+    "services: [{ id: svc-checkout, name: Checkout }]",
+    "updates:",
+    ...entries.flatMap(([status, message, notify]) => [
+      `  - status: ${status}`,
+      `    message: ${JSON.stringify(message)}`,
+      ...(notify ? ["    notify: true"] : []),
+    ]),
+    extra,
+  ].join("\n");
+}
+
+const FIRST: [string, string, boolean] = [
+  "INVESTIGATING",
+  "Card payments fail at checkout.\nWe are looking into it.",
+  true,
+];
+const SECOND: [string, string] = ["IDENTIFIED", "A bad deploy; we are rolling it back."];
+
+describe("plan of what customers will read", () => {
+  it("shows a new incident's messages verbatim, each with its status and whether it notifies", () => {
+    const result = plan({}, { "incidents/checkout.yaml": opening([FIRST, SECOND]) });
+    expect(result.changes[0]).toMatchObject({ kind: "add", incidentId: "(new: checkout-down)" });
+    expect(renderPlanText(result)).toMatchInlineSnapshot(`
+      "Plan for incidents/ against main (0123456789ab): 1 to add, 0 unchanged.
+
+      + (new: checkout-down) (resource checkout-down, incidents/checkout.yaml)
+          name: Checkout fails
+          severity: MAJOR
+          status: IDENTIFIED
+          services: Checkout (svc-checkout)
+          updates[0] posted, and sent to every subscriber: INVESTIGATING
+            | Card payments fail at checkout.
+            | We are looking into it.
+          updates[1] posted (notifies nobody): IDENTIFIED
+            | A bad deploy; we are rolling it back.
+
+      Policy passed: no findings.
+      "
+    `);
+  });
+
+  it("shows a new entry to post and an edited one with its old and new text, and passes", () => {
+    const base = opening([FIRST, SECOND]);
+    const head = opening([
+      [FIRST[0], FIRST[1].replace("Card payments", "Some card payments"), true],
+      SECOND,
+      ["RESOLVED", "Checkouts work again.", true],
+    ]);
+    const result = plan({ "incidents/checkout.yaml": base }, { "incidents/checkout.yaml": head });
+    expect(result.verdict).toBe("changes");
+    const text = renderPlanText(result);
+    expect(text).toContain(
+      [
+        "    updates[0] changed in place (notifies nobody): INVESTIGATING",
+        "      was:",
+        "      | Card payments fail at checkout.",
+        "      | We are looking into it.",
+        "      now:",
+        "      | Some card payments fail at checkout.",
+        "      | We are looking into it.",
+        "    updates[2] posted, and sent to every subscriber: RESOLVED",
+        "      | Checkouts work again.",
+      ].join("\n"),
+    );
+    const markdown = renderPlanMarkdown(result);
+    expect(markdown).toContain(
+      "🔔 **updates\\[2\\] posted, and sent to every subscriber: RESOLVED**\n\n> Checkouts work again.",
+    );
+    expect(markdown).toContain("Before:\n\n> Card payments fail at checkout.");
+  });
+
+  it("refuses to remove, reorder, restate or newly notify a posted entry, with the fix (exit 3)", () => {
+    const base = opening([FIRST, SECOND]);
+    const cases: [string, string, string][] = [
+      [opening([FIRST]), "posted-update-removed", "updates[1]"],
+      [opening([SECOND, FIRST]), "posted-updates-reordered", "updates[0]"],
+      [opening([FIRST, ["MONITORING", SECOND[1]]]), "posted-update-status-changed", "updates[1]"],
+      [opening([FIRST, [SECOND[0], SECOND[1], true]]), "posted-update-notify", "updates[1]"],
+    ];
+    for (const [head, rule, entry] of cases) {
+      const result = plan({ "incidents/checkout.yaml": base }, { "incidents/checkout.yaml": head });
+      expect(result.verdict, rule).toBe("policy-violated");
+      expect(result.findings.map((finding) => finding.rule)).toContain(rule);
+      expect(result.findings.find((finding) => finding.rule === rule)?.message).toContain(entry);
+    }
+    const removed = plan(
+      { "incidents/checkout.yaml": base },
+      { "incidents/checkout.yaml": opening([FIRST]) },
+    );
+    expect(removed.findings[0]?.message).toMatchInlineSnapshot(
+      `"updates[1] ("A bad deploy; we are rolling it back.") is posted, and is no longer declared: customers have read it, and it stays on the status page. Put the entry back (edit its message to correct it) and add a new entry to say more."`,
+    );
+  });
+
+  it("keeps a line of a message from starting a line of the plan or a CI log's command", () => {
+    const result = plan(
+      {},
+      {
+        "incidents/checkout.yaml": opening([
+          ["INVESTIGATING", "::error file=x::pwned\n# Heading\n@team see https://evil.example"],
+        ]),
+      },
+    );
+    const text = renderPlanText(result);
+    expect(text).toContain("      | ::error file=x::pwned");
+    expect(text.split("\n").some((line) => line.startsWith("::"))).toBe(false);
+    const markdown = renderPlanMarkdown(result);
+    expect(markdown).toContain("> \\::error file=x::pwned");
+    expect(markdown).toContain("> \\# Heading");
+    expect(markdown).toContain("`@team`");
+  });
+});
