@@ -158,8 +158,10 @@ function declareOne(
   );
   const read =
     known ?? (reads && resourceRead(resource, reads, options.client, definition.resource));
-  read?.apply((result) => {
-    const label = incidentLabel(result.ok ? result.value.id : id, definition.resource);
+  const opened = id === undefined ? resource.incidentId : pulumi.output(id);
+  pulumi.all([read ?? notRead(), opened]).apply(([result, incidentId]) => {
+    if (read === undefined) return;
+    const label = incidentLabel(incidentId || undefined, definition.resource);
     for (const cut of result.ok ? updatesCutForState(result.value.updates) : []) {
       pulumi.log.warn(
         `${where(loaded, options.projectDir)}: update ${cut.id ?? "(no id)"} of incident ${label} has a description of ${cut.description.length} characters; the stack outputs keep its first ${STATE_TEXT_LIMIT}.`,

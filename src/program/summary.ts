@@ -1,5 +1,5 @@
 import type { OutputMap } from "@pulumi/pulumi/automation";
-import type { HeartbeatStats, IncidentUpdate } from "../api";
+import { escapeLine, type HeartbeatStats, type IncidentUpdate } from "../api";
 import {
   type DriftEntry,
   type HeartbeatSummary,
@@ -86,7 +86,8 @@ function incidentLines(
     for (const update of Array.isArray(list) ? list.slice(0, latestUpdates) : []) {
       const at = update.publicIncidentUpdateDate ?? update.created_at ?? "";
       lines.push(
-        `      latest update ${minute(at)}${update.status ? ` [${update.status}]` : ""}: ${update.description}`,
+        // Server text, on one line of the terminal or CI log it is printed to.
+        `      latest update ${minute(at)}${update.status ? ` [${update.status}]` : ""}: ${escapeLine(update.description)}`,
       );
     }
   }

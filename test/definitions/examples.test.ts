@@ -30,7 +30,7 @@ const Seed = z.object({
 });
 
 describe("the example definitions in incidents/", () => {
-  it("describe the demo seed's incidents as they are, so a fresh demo shows no drift", async () => {
+  it("describe the demo seed's incidents as they are, so a fresh demo shows no drift, and open one more", async () => {
     const seed = Seed.parse(
       parse(readFileSync(path.join(root, "examples/seed/demo.yaml"), "utf8")),
     );
@@ -38,10 +38,20 @@ describe("the example definitions in incidents/", () => {
     expect(account).toBeDefined();
     const { definitions, problems } = await loadDefinitions(path.join(root, "incidents"));
     expect(problems).toEqual([]);
-    expect(definitions.map((loaded) => loaded.definition.id).sort()).toEqual(
+    const adopted = definitions.filter((loaded) => loaded.definition.id !== undefined);
+    expect(adopted.map((loaded) => loaded.definition.id).sort()).toEqual(
       account?.incidents.map((incident) => incident.id).sort(),
     );
-    for (const { definition } of definitions) {
+    // The demo opens one incident of its own, on services of the demo account, with a message.
+    const opened = definitions.filter((loaded) => loaded.definition.id === undefined);
+    expect(opened.map((loaded) => loaded.definition.resource)).toEqual(["card-payments-declined"]);
+    for (const { definition } of opened) {
+      expect(definition.updates?.length).toBeGreaterThan(0);
+      for (const service of definition.services) {
+        expect(account?.services.map((known) => known.id)).toContain(service.id);
+      }
+    }
+    for (const { definition } of adopted) {
       const incident = account?.incidents.find((candidate) => candidate.id === definition.id);
       expect(
         {

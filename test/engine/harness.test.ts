@@ -278,7 +278,7 @@ describe("incident-sync up on the real engine against the emulator", () => {
         const lines = failureLines(up);
         expect(lines).toMatchInlineSnapshot(`
           [
-            "✗ inc-does-not-exist: Incident "inc-does-not-exist" does not exist in account "acct-demo". The API cannot create incidents: create it on the status page first, or fix the id in its definition.",
+            "✗ inc-does-not-exist: Incident "inc-does-not-exist" does not exist in account "acct-demo". Fix the id in its definition, or leave "id" out (with "resource" and "updates") to open a new incident.",
           ]
         `);
         const text = renderText(up, project).trim().split("\n");

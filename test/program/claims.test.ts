@@ -27,23 +27,31 @@ describe("the program in the claim run and the apply run after it", () => {
     started.sandbox.emulator.emulator.control.resetStats();
     const run = await started.engine.run(program);
     expect(run.error).toBeUndefined();
-    expect(changesOf(run)).toEqual({ create: 4 });
+    // Four adoptions and one new incident, whose claim records the intent to open it.
+    expect(changesOf(run)).toEqual({ create: 5 });
     expect(stats().updateIncident).toBeUndefined();
     expect(stats().listIncidentUpdates?.total).toBe(4);
     expect(stats().listHeartbeatEvents).toBeUndefined();
     expect(run.outputs).toEqual({ accountId: started.sandbox.emulator.demo.accountId });
     expect(started.engine.stateOf("inc-api-errors")).toMatchObject({ claimed: true });
+    expect(started.engine.stateOf("card-payments-declined")).toMatchObject({
+      claimed: true,
+      incidentId: "",
+      intentAt: expect.any(String),
+    });
+    expect(stats().createIncident).toBeUndefined();
   });
 
   it("adopts the claimed incidents in the apply run, as a first up would", async () => {
     vi.stubEnv(CLAIM_PHASE_VARIABLE, "apply");
     const run = await started.engine.run(program);
     expect(run.error).toBeUndefined();
-    expect(changesOf(run)).toEqual({ update: 4 });
+    expect(changesOf(run)).toEqual({ update: 5 });
     expect(run.warnings).toEqual([]);
     await started.stack.expectLiveMatchesDefinitions();
     expect(started.engine.stateOf("inc-api-errors")).not.toHaveProperty("claimed");
-    expect(run.outputs?.summary).toMatchObject({ incidents: 4, live: { unknown: 0 }, drifted: 0 });
+    expect(run.outputs?.summary).toMatchObject({ incidents: 5, live: { unknown: 0 }, drifted: 0 });
+    expect(stats().createIncident?.total).toBe(1);
   });
 
   it("warns once when the plain CLI skips checkpoints, where nothing claimed the new incidents", async () => {

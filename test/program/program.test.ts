@@ -8,6 +8,7 @@ import type { AppliedStatus } from "../../src/incident";
 import { formatSummary, type SummaryOutput } from "../../src/program";
 import {
   appliedOf,
+  DEMO_NEW_INCIDENT,
   DEMO_SUMMARY_IN_SYNC,
   DEMO_SUMMARY_LINES,
   SUMMARY_OUTPUT_KEYS,
@@ -64,7 +65,7 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
     it("adopts every definition, and by default exports counts, drift and evidence but no per-incident outputs", async () => {
       const run = await up();
       expect(run.error).toBeUndefined();
-      expect(changesOf(run)).toEqual({ create: 4 });
+      expect(changesOf(run)).toEqual({ create: 5 });
       await expectLiveMatchesDefinitions();
       const outputs = run.outputs ?? {};
       expect(Object.keys(outputs).sort()).toEqual(SUMMARY_OUTPUT_KEYS);
@@ -101,13 +102,23 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
         "incidents",
         "summary",
       ]);
-      expect(outputs.summary).toMatchObject({ outputs: "full", incidents: 4, drifted: 0 });
+      expect(outputs.summary).toMatchObject({ outputs: "full", incidents: 5, drifted: 0 });
+      // The new incident is named by the id the service gave it.
+      const opened = engine.stateOf(DEMO_NEW_INCIDENT.resource)?.incidentId ?? "";
+      expect(opened).toMatch(/^[0-9a-f-]{36}$/);
       expect(Object.keys(outputs.incidents as object).sort()).toEqual([
+        opened,
         "inc-api-errors",
         "inc-checkout-latency",
         "inc-db-maintenance",
         "inc-login-failures",
       ]);
+      expect((outputs.incidents as Record<string, unknown>)[opened]).toMatchObject({
+        file: "incidents/card-payments.yaml",
+        resource: DEMO_NEW_INCIDENT.resource,
+        declared: { status: "IDENTIFIED" },
+        live: { status: "IDENTIFIED" },
+      });
       expect((outputs.incidents as Record<string, unknown>)["inc-db-maintenance"]).toMatchObject({
         file: "incidents/db-maintenance.yaml",
         declared: { status: "RESOLVED" },
@@ -121,7 +132,8 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       const heartbeats = outputs.heartbeats as Record<string, { events: unknown[] }>;
       expect(heartbeats["hb-billing-sync"]?.events).toHaveLength(3);
       expect(summaryLines(outputs)).toEqual([
-        "Incidents (4), as declared in git and as live on the status page:",
+        "Incidents (5), as declared in git and as live on the status page:",
+        `  ${opened}  declared IDENTIFIED, live IDENTIFIED`,
         "  inc-api-errors  declared MONITORING, live MONITORING",
         "  inc-checkout-latency  declared INVESTIGATING, live INVESTIGATING",
         "  inc-db-maintenance  declared RESOLVED, live RESOLVED",
@@ -181,7 +193,7 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       expect(changesOf(await up())).toEqual({});
       control().resetStats();
       const enforced = await up({ enforce: "always" });
-      expect(changesOf(enforced)).toEqual({ update: 4 });
+      expect(changesOf(enforced)).toEqual({ update: 5 });
       expect(live().get("inc-api-errors")).toEqual(before);
       expect(control().stats().byOperation.updateIncident?.total).toBeGreaterThanOrEqual(4);
     });
@@ -292,16 +304,19 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       const readWarnings = run.warnings.filter((warning) =>
         warning.includes("could not read incident"),
       );
-      expect(readWarnings).toHaveLength(4);
-      // The list failed, so each incident was read alone, and that failed too.
-      expect(readWarnings[0]).toMatch(
-        /^incidents\/\S+\.yaml:\d+: could not read incident inc-\S+, so this run cannot see changes made on the status page \(the live status is unknown\): GET \/v1\/status-pages\/incidents\/inc-[^/\s]+ failed: 503/,
-      );
+      // The list failed, so each incident was read alone, and that failed too: the opened one
+      // by the id its apply gave it.
+      expect(readWarnings).toHaveLength(5);
+      for (const warning of readWarnings) {
+        expect(warning).toMatch(
+          /^incidents\/\S+\.yaml:\d+: could not read incident \S+, so this run cannot see changes made on the status page \(the live status is unknown\): GET \/v1\/status-pages\/incidents\/[^/\s]+ failed: 503/,
+        );
+      }
       const drift = run.outputs?.drift as { liveStatus: string }[];
-      expect(drift.map((entry) => entry.liveStatus)).toEqual(Array(4).fill("unknown"));
+      expect(drift.map((entry) => entry.liveStatus)).toEqual(Array(5).fill("unknown"));
       expect(run.outputs?.summary).toMatchObject({
-        incidents: 4,
-        live: { INVESTIGATING: 0, MONITORING: 0, RESOLVED: 0, unknown: 4, notRead: 0 },
+        incidents: 5,
+        live: { INVESTIGATING: 0, MONITORING: 0, RESOLVED: 0, unknown: 5, notRead: 0 },
         drifted: 0,
       });
     });
@@ -399,15 +414,8 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       );
       const run = await up();
       expect(run.error).toBeUndefined();
-      expect(changesOf(run)).toEqual({ create: 4 });
-      const { definitions } = await loadDefinitions(join(project, "incidents"));
-      for (const { definition } of definitions) {
-        expect(live().get(definition.id ?? "")).toMatchObject({
-          name: definition.name,
-          severity: definition.severity,
-          status: definition.status,
-        });
-      }
+      expect(changesOf(run)).toEqual({ create: 5 });
+      await started.stack.expectLiveMatchesDefinitions();
       expect(run.outputs?.drift).toEqual([]);
     });
 
@@ -420,7 +428,7 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       const again = await up();
       expect(changesOf(again)).toEqual({});
       const report = await driftWith(outputsApplied(again));
-      expect(report.summary).toMatchObject({ definitions: 4, inSync: 4, drifted: 0 });
+      expect(report.summary).toMatchObject({ definitions: 5, inSync: 5, drifted: 0 });
     });
 
     it("refuses to reopen an incident resolved on the status page; drift and refresh see the resolve", async () => {
@@ -438,7 +446,7 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
         state: "drifted",
         liveStatus: "RESOLVED",
       });
-      expect(report.summary).toMatchObject({ inSync: 3, drifted: 1 });
+      expect(report.summary).toMatchObject({ inSync: 4, drifted: 1 });
       const refreshed = await engine.refresh();
       // Every refresh records when it read the live status; only one incident's status moved.
       const moved = refreshed.filter((step) => step.diffs?.includes("status"));

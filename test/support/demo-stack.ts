@@ -17,12 +17,25 @@ import type { EmulatorSandbox } from "../engine/support/emulator-sandbox";
 /** The stack outputs of `incident-sync:outputs summary` (the default), sorted. */
 export const SUMMARY_OUTPUT_KEYS = ["accountId", "drift", "errorGroups", "heartbeats", "summary"];
 
+/**
+ * The demo's new incident: its definition has no id, and the first `up` opens it with its
+ * first update (notifying the subscribers), then posts its second.
+ */
+export const DEMO_NEW_INCIDENT = {
+  resource: "card-payments-declined",
+  name: "Some card payments are declined",
+  updates: 2,
+} as const;
+
+/** The demo's incidents: the four it adopts and the one it opens. */
+export const DEMO_INCIDENTS = 5;
+
 /** The demo stack's `summary` output once every definition is applied and in sync. */
 export const DEMO_SUMMARY_IN_SYNC: SummaryOutput = {
   outputs: "summary",
-  incidents: 4,
-  declared: { INVESTIGATING: 1, IDENTIFIED: 0, MONITORING: 1, RESOLVED: 2 },
-  live: { INVESTIGATING: 1, IDENTIFIED: 0, MONITORING: 1, RESOLVED: 2, unknown: 0, notRead: 0 },
+  incidents: DEMO_INCIDENTS,
+  declared: { INVESTIGATING: 1, IDENTIFIED: 1, MONITORING: 1, RESOLVED: 2 },
+  live: { INVESTIGATING: 1, IDENTIFIED: 1, MONITORING: 1, RESOLVED: 2, unknown: 0, notRead: 0 },
   drifted: 0,
 };
 
@@ -31,14 +44,16 @@ export const DEMO_SUMMARY_IN_SYNC: SummaryOutput = {
  * heads, each incident's and heartbeat's line and the counts, not the error groups' detail.
  */
 export function summaryLinesOf(text: string): string[] {
-  return text.split("\n").filter((line) => /^( {2}inc-| {2}hb-| {2}\w+ |\w)/.test(line));
+  return text
+    .split("\n")
+    .filter((line) => /^( {2}inc-| {2}[0-9a-f]{8}-| {2}hb-| {2}\w+ |\w)/.test(line));
 }
 
 /** Those lines for the demo stack under `incident-sync:outputs summary`, once in sync. */
 export const DEMO_SUMMARY_LINES = [
-  "Incidents (4), counted by status (incident-sync:outputs summary):",
-  "  declared  1 INVESTIGATING, 1 MONITORING, 2 RESOLVED",
-  "  live      1 INVESTIGATING, 1 MONITORING, 2 RESOLVED",
+  "Incidents (5), counted by status (incident-sync:outputs summary):",
+  "  declared  1 INVESTIGATING, 1 IDENTIFIED, 1 MONITORING, 2 RESOLVED",
+  "  live      1 INVESTIGATING, 1 IDENTIFIED, 1 MONITORING, 2 RESOLVED",
   "  Each incident's detail is not in the stack outputs: `pulumi config set incident-sync:outputs full` adds it from the next up, and `incident-sync drift` reads the status page now.",
   "Heartbeats (success ratio, last 24 h / last 7 days):",
   "  hb-billing-sync  84.62% / 85.71%  (3 events in 24 h)",
@@ -57,12 +72,18 @@ export function demoStack(sandbox: EmulatorSandbox, project: () => string) {
     /** The incidents as the emulator holds them. */
     live: () => incidentRows(db, account),
     client,
-    /** Every definition is live as declared: name, severity, status and services. */
+    /**
+     * Every definition is live as declared: name, severity, status and services; a new
+     * incident (no id) is found by its name, opened once.
+     */
     async expectLiveMatchesDefinitions() {
       const { definitions, problems } = await loadDefinitions(incidentsDir());
       expect(problems).toEqual([]);
+      const rows = incidentRows(db, account);
       for (const { definition } of definitions) {
-        expect(incidentRows(db, account).get(definition.id ?? "")).toMatchObject({
+        const named = [...rows.values()].filter((row) => row.name === definition.name);
+        if (definition.id === undefined) expect(named, definition.resource).toHaveLength(1);
+        expect(rows.get(definition.id ?? named[0]?.id ?? "")).toMatchObject({
           name: definition.name,
           severity: definition.severity,
           status: definition.status,
@@ -79,7 +100,7 @@ export function demoStack(sandbox: EmulatorSandbox, project: () => string) {
       writeFileSync(path, changed);
     },
     /** `incident-sync drift --applied` with these applied statuses. */
-    async driftWith(applied: Map<string, AppliedStatus>) {
+    async driftWith(applied: Map<string, AppliedStatus & { resource?: string }>) {
       const { definitions } = await loadDefinitions(incidentsDir());
       return computeDrift(client().incidents, definitions, {
         applied,
@@ -90,11 +111,13 @@ export function demoStack(sandbox: EmulatorSandbox, project: () => string) {
 }
 
 /** What `pulumi stack output incidents` tells `incident-sync drift --applied`. */
-export function appliedOf(incidents: unknown): Map<string, AppliedStatus> {
+export function appliedOf(incidents: unknown): Map<string, AppliedStatus & { resource?: string }> {
   return new Map(
-    Object.entries(incidents as Record<string, { applied: AppliedStatus }>).map(([id, entry]) => [
-      id,
-      entry.applied,
-    ]),
+    Object.entries(incidents as Record<string, { applied: AppliedStatus; resource?: string }>).map(
+      ([id, entry]) => [
+        id,
+        { ...entry.applied, ...(entry.resource ? { resource: entry.resource } : {}) },
+      ],
+    ),
   );
 }
