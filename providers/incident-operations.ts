@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
-import { type IncidentStatus, NotFoundError } from "../src/api";
+import { ApiError, type IncidentStatus, NotFoundError } from "../src/api";
 import {
   checkDeclaration,
   decideApply,
@@ -157,8 +157,14 @@ async function observationFor(
   if (!olds.incidentId || olds.claimed) return undefined;
   const candidate = news.candidates?.[olds.incidentId];
   if (candidate !== undefined) return candidate;
-  const incident = await readIncident(session, olds.incidentId);
-  return observe(incident.incidentUpdates, incident);
+  // Observation, not desired state: a read that fails leaves the diff to what git changed.
+  try {
+    const incident = await client(session).incidents.get(olds.incidentId);
+    return observe(incident.incidentUpdates, incident, news);
+  } catch (error) {
+    if (error instanceof ApiError) return undefined;
+    throw error;
+  }
 }
 
 /**

@@ -78,7 +78,7 @@ export interface IncidentArgs {
    */
   observed?: pulumi.Input<Observation>;
   /** A new incident: observations of the service's incidents that may be it, by id. */
-  candidates?: pulumi.Input<Record<string, Observation>>;
+  candidates?: pulumi.Input<Record<string, Observation> | undefined>;
   /**
    * Record the incident in the state without applying it: `incident-sync up`'s claim run, so
    * a killed run cannot forget what it adopted (`src/incident/claim.ts`). The next update

@@ -137,17 +137,29 @@ function cleanDiagnostic(message: string): string {
   );
 }
 
-/** The top-level inputs whose values differ, the provider's own bookkeeping left out. */
+/**
+ * The top-level inputs whose values differ, the provider's own bookkeeping left out. An
+ * observation that differs only in when the service last changed the incident (which it keeps
+ * while git and the status page differ: `observe`) saw nothing new on the status page.
+ */
 function changedInputs(
   before: Record<string, unknown> | undefined,
   after: Record<string, unknown> | undefined,
 ): string[] {
   if (!before || !after) return [];
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  const seen = (inputs: Record<string, unknown>, key: string) =>
+    JSON.stringify(key === "observed" ? withoutChangedAt(inputs[key]) : inputs[key]);
   return [...keys]
     .filter((key) => key !== "__provider")
-    .filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+    .filter((key) => seen(before, key) !== seen(after, key))
     .sort();
+}
+
+function withoutChangedAt(observed: unknown): unknown {
+  if (typeof observed !== "object" || observed === null) return observed;
+  const { changedAt: _changedAt, ...rest } = observed as Record<string, unknown>;
+  return rest;
 }
 
 /**

@@ -79,7 +79,13 @@ function counts(steps: readonly IncidentStep[], preview: boolean): string {
   const byLabel = new Map<string, number>();
   for (const step of steps)
     byLabel.set(stepLabel(step, preview), (byLabel.get(stepLabel(step, preview)) ?? 0) + 1);
-  return [...byLabel].map(([label, count]) => `${count} ${label}`).join(", ") || "no incidents";
+  // In the order of the labels, not of the engine's steps, which differs from run to run.
+  return (
+    [...byLabel]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([label, count]) => `${count} ${label}`)
+      .join(", ") || "no incidents"
+  );
 }
 
 /** `inc-api-errors` (and its resource name when that differs). */

@@ -37,6 +37,8 @@ export type Observation =
        * the read gave only the updates. It changes only when they change there.
        */
       fields?: string;
+      /** The service's time of the incident's last change, when it gave one. */
+      changedAt?: string;
     }
   | { kind: "missing" }
   | { kind: "unavailable"; reason: string };
@@ -50,6 +52,7 @@ export interface ObservedFields {
   name: string;
   severity: string;
   services: readonly Pick<Service, "id">[];
+  updated_at?: string | null | undefined;
 }
 
 /**
@@ -88,15 +91,25 @@ export function fieldsDigest(fields: {
 
 /**
  * The observation of an incident: of its updates as the API returns them, and with `fields`
- * (a read of the whole incident) of its name, severity and services.
+ * (a read of the whole incident) of its name, severity and services. When they differ from
+ * `declared`, it also keeps when the service last changed the incident, which tells a change
+ * made after the last apply from one this run is about to make; when they agree it leaves the
+ * time out, so the observation stays the same from run to run.
  */
-export function observe(updates: readonly IncidentUpdate[], fields?: ObservedFields): Observation {
+export function observe(
+  updates: readonly IncidentUpdate[],
+  fields?: ObservedFields,
+  declared?: Parameters<typeof fieldsDigest>[0],
+): Observation {
   const ordered = newestFirst(updates);
   const newest = ordered[0];
   const withStatus = ordered.find(hasStatus);
   return {
     kind: "read",
     ...(fields ? { fields: fieldsDigest(fields) } : {}),
+    ...(fields?.updated_at && !(declared && fieldsDigest(declared) === fieldsDigest(fields))
+      ? { changedAt: fields.updated_at }
+      : {}),
     newestAt: newest ? new Date(publishedAt(newest)).toISOString() : null,
     status: withStatus?.status
       ? {
@@ -147,12 +160,22 @@ export function postedSince(observation: Observation | undefined, appliedAt: str
 
 /**
  * Whether the status page shows another name, severity or services than the last apply set:
- * changed there, outside git. `false` when the observation did not read them.
+ * changed there, outside git. `false` when the observation did not read them, or was made
+ * before the apply (the service's time of the last change is not after it): an apply checks
+ * what the service kept, and a refresh diffs the inputs of the run before it.
  */
 export function fieldsChangedSince(
   observation: Observation | undefined,
-  applied: { name: string; severity: string; services: readonly { id: string }[] },
+  applied: {
+    name: string;
+    severity: string;
+    services: readonly { id: string }[];
+    appliedAt: string;
+  },
 ): boolean {
   if (observation?.kind !== "read" || observation.fields === undefined) return false;
+  const changed = Date.parse(observation.changedAt ?? "");
+  const appliedAt = Date.parse(applied.appliedAt);
+  if (Number.isFinite(changed) && Number.isFinite(appliedAt) && changed <= appliedAt) return false;
   return observation.fields !== fieldsDigest(applied);
 }

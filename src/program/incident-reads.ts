@@ -12,8 +12,11 @@ import { type ReadBack, settle } from "./read-backs";
 export interface ReadIncident {
   id: string;
   updates: IncidentUpdate[];
-  /** Name, severity and services: absent when only the spec's list of updates could be read. */
-  fields?: Pick<IncidentResponse, "name" | "severity" | "services">;
+  /**
+   * Name, severity and services, and the service's time of the last change: absent when only
+   * the spec's list of updates could be read.
+   */
+  fields?: Pick<IncidentResponse, "name" | "severity" | "services" | "updated_at">;
   created_at?: string;
   /** The service's time of the incident's last change, when it gave one. */
   updated_at?: string | null | undefined;
@@ -123,7 +126,12 @@ function readOfResponse(incident: IncidentResponse): ReadIncident {
   return {
     id: incident.id,
     updates: incident.incidentUpdates,
-    fields: { name: incident.name, severity: incident.severity, services: incident.services },
+    fields: {
+      name: incident.name,
+      severity: incident.severity,
+      services: incident.services,
+      updated_at: incident.updated_at,
+    },
     created_at: incident.created_at,
     updated_at: incident.updated_at,
   };

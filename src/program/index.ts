@@ -1,14 +1,8 @@
 export { programClient } from "./client";
 export { type ProgramConfig, projectDirectory, readProgramConfig } from "./config";
-export {
-  type DeclaredIncident,
-  type DeclareOptions,
-  declareIncidents,
-  type IncidentOutputs,
-  incidentOutputs,
-  incidentReadBack,
-} from "./declare";
+export { type DeclaredIncident, type DeclareOptions, declareIncidents } from "./declare";
 export { loadProgramDefinitions } from "./definitions";
+export { type IncidentOutputs, incidentOutputs, incidentReadBack } from "./incident-outputs";
 export type {
   DriftEntry,
   HeartbeatSummary,

@@ -9,8 +9,9 @@ import {
 } from "../definitions";
 import { programClient } from "./client";
 import { readProgramConfig } from "./config";
-import { declareIncidents, incidentOutputs } from "./declare";
+import { declareIncidents } from "./declare";
 import { loadProgramDefinitions } from "./definitions";
+import { incidentOutputs } from "./incident-outputs";
 
 export interface IncidentStackOptions {
   /**

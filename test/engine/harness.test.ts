@@ -84,7 +84,7 @@ describe("incident-sync up on the real engine against the emulator", () => {
     async () => {
       const up = ran(await run("up"));
       expect(up.result.ok).toBe(true);
-      expect(changesOf(up)).toEqual({ create: 4 });
+      expect(changesOf(up)).toEqual({ create: 5 });
       await expectLiveMatchesDefinitions();
       const outputs = up.outputs ?? {};
       expect(Object.keys(outputs).sort()).toEqual(SUMMARY_OUTPUT_KEYS);
@@ -102,8 +102,12 @@ describe("incident-sync up on the real engine against the emulator", () => {
       ]);
       expect(summaryLinesOf(formatSummary(outputs))).toEqual(DEMO_SUMMARY_LINES);
       const text = renderText(up, project).split("\n");
-      expect(text[0]).toMatch(/^Stack harness: changes applied \(4 adopted; \d+\.\d s\)$/);
-      expect(text.slice(1, 5).sort()).toEqual([
+      expect(text[0]).toMatch(
+        /^Stack harness: changes applied \(4 adopted, 1 opened; \d+\.\d s\)$/,
+      );
+      // The new incident is named by the id the service gave it.
+      expect(text.slice(1, 6).sort()).toEqual([
+        expect.stringMatching(/^ {2}\+ [0-9a-f-]{36} \(resource card-payments-declined\) opened$/),
         "  + inc-api-errors adopted",
         "  + inc-checkout-latency adopted",
         "  + inc-db-maintenance (resource db-maintenance) adopted",
@@ -114,14 +118,16 @@ describe("incident-sync up on the real engine against the emulator", () => {
   );
 
   it(
-    "finds nothing to change on a second up and on a refreshing preview, at one request per incident",
+    "finds nothing to change on a second up and on a refreshing preview, at one request for the whole incident list",
     async () => {
       emulator.emulator.control.resetStats();
       const up = ran(await run("up"));
       expect(up.result.changed).toBe(false);
       expect(changesOf(up)).toEqual({});
       const { byOperation } = emulator.emulator.control.stats();
-      expect(byOperation.listIncidentUpdates?.total).toBe(4);
+      expect(byOperation.listIncidents?.total).toBe(1);
+      expect(byOperation.listIncidentUpdates).toBeUndefined();
+      expect(byOperation.getIncident).toBeUndefined();
       expect(byOperation.updateIncident).toBeUndefined();
       const preview = ran(await run("preview", { refresh: true, expectNoChanges: true }));
       expect(preview.result.ok).toBe(true);
@@ -150,7 +156,7 @@ describe("incident-sync up on the real engine against the emulator", () => {
     const providers = state.checkpoint.latest.resources
       .filter((resource) => resource.type === INCIDENT_TYPE)
       .flatMap((resource) => [resource.inputs?.__provider, resource.outputs?.__provider]);
-    expect(providers).toEqual(Array.from({ length: 8 }, () => PROVIDER_SOURCE));
+    expect(providers).toEqual(Array.from({ length: 10 }, () => PROVIDER_SOURCE));
     expect(PROVIDER_SOURCE).toContain('"incident-sync/provider-operations"');
     expect(PROVIDER_SOURCE).not.toContain(root);
     expect(PROVIDER_SOURCE).not.toContain("/dist/");

@@ -14,7 +14,8 @@ function stable(text: string): string {
     .replace(/\d+\.\d s\)/g, "<s> s)")
     .replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:<port>")
     .replace(/\d{4}-\d\d-\d\d \d\d:\d\d/g, "<time>")
-    .replace(/\d+(\.\d+)?% \/ \d+(\.\d+)?%/g, "<ratio> / <ratio>");
+    .replace(/\d+(\.\d+)?% \/ \d+(\.\d+)?%/g, "<ratio> / <ratio>")
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<uuid>");
 }
 
 /**
@@ -42,7 +43,11 @@ describe("incident-sync up --emulator, the main job behind npm start", () => {
       const first = await runCli(["up", "--emulator"], project);
       expect(first.exitCode).toBe(0);
       const lines = stable(first.stdout).split("\n");
-      expect(lines[0]).toBe("Stack dev: changes applied (4 adopted; <s> s)");
+      expect(lines[0]).toBe("Stack dev: changes applied (4 adopted, 1 opened; <s> s)");
+      // The demo's new incident, opened with the id the service gave it.
+      expect(lines).toContainEqual(
+        expect.stringMatching(/^ {2}\+ <uuid> \(resource card-payments-declined\) opened$/),
+      );
       expect(first.stderr).toMatch(
         /^Emulator \(demo seed\) listening on http:\/\/127\.0\.0\.1:\d+/,
       );
@@ -50,9 +55,13 @@ describe("incident-sync up --emulator, the main job behind npm start", () => {
       const second = await runCli(["up", "--emulator"], project);
       expect(second.exitCode).toBe(0);
       expect(stable(second.stdout)).toMatchInlineSnapshot(`
-        "Stack dev: no changes (4 unchanged; <s> s)
+        "Stack dev: no changes (5 unchanged; <s> s)
 
-        Incidents (4), as declared in git and as live on the status page:
+        Incidents (5), as declared in git and as live on the status page:
+          <uuid>  declared IDENTIFIED, live IDENTIFIED
+              declared: MAJOR  Some card payments are declined
+              declared services: Checkout
+              latest update <time> [IDENTIFIED]: A certificate of our payment provider's endpoint expired.\\nA new one is being rolled out; declined payments can be retried within the hour.\\n
           inc-api-errors  declared MONITORING, live MONITORING
               declared: MAJOR  Elevated error rate on the public API
               declared services: Public API, Web app
@@ -103,7 +112,7 @@ describe("incident-sync up --emulator, the main job behind npm start", () => {
         expect(failed.exitCode).toBe(1);
         const lines = failed.stdout.trim().split("\n");
         const cause =
-          '✗ inc-does-not-exist: Incident "inc-does-not-exist" does not exist in account "acct-demo". The API cannot create incidents: create it on the status page first, or fix the id in its definition.';
+          '✗ inc-does-not-exist: Incident "inc-does-not-exist" does not exist in account "acct-demo". Fix the id in its definition, or leave "id" out (with "resource" and "updates") to open a new incident.';
         expect(lines[0]).toBe(cause);
         expect(lines.at(-1)).toBe(cause);
       } finally {

@@ -92,8 +92,9 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
     "applies every definition with up, then finds nothing to change on a second up",
     async () => {
       const [, preview, up] = await runBlock("apply");
-      expect(preview?.output).toContain("+ 5 to create");
-      expect(up?.output).toContain("+ 5 created");
+      // The stack and five incidents, one of them opened.
+      expect(preview?.output).toContain("+ 6 to create");
+      expect(up?.output).toContain("+ 6 created");
       for (const id of [
         "inc-api-errors",
         "inc-checkout-latency",
@@ -103,7 +104,7 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
         expect(live().get(id)).toBeDefined();
       }
       const again = await run("pulumi up --yes --skip-preview");
-      expect(again.output).toContain("5 unchanged");
+      expect(again.output).toContain("6 unchanged");
     },
     timeout,
   );
@@ -123,15 +124,16 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
       const summary = await run("pulumi stack output summary --json");
       expect(JSON.parse(summary.output)).toMatchObject({
         outputs: "summary",
-        incidents: 4,
+        incidents: 5,
         drifted: 0,
       });
 
       const [, up, incidents] = await runBlock("outputs");
       // The setting changes what is exported, never a resource.
-      expect(up?.output).toContain("5 unchanged");
+      expect(up?.output).toContain("6 unchanged");
       expect(printedOutputs(up?.output ?? "")).toMatch(/^\s+[+~]?\s*incidentUpdates\s*: \{/m);
       expect(Object.keys(JSON.parse(incidents?.output ?? "")).sort()).toEqual([
+        expect.stringMatching(/^[0-9a-f-]{36}$/),
         "inc-api-errors",
         "inc-checkout-latency",
         "inc-db-maintenance",
@@ -142,7 +144,7 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
       writeFileSync(join(root, "state.json"), exported.output);
       writeFileSync(join(root, "applied.json"), incidents?.output ?? "");
       const fromState = await readAppliedFile(join(root, "state.json"));
-      expect(fromState.size).toBe(4);
+      expect(fromState.size).toBe(5);
       expect(fromState).toEqual(await readAppliedFile(join(root, "applied.json")));
       // The rest of this stack's story runs with the default.
       expect((await run("pulumi config rm incident-sync:outputs")).code).toBe(0);

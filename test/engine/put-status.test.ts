@@ -80,14 +80,8 @@ describe.each<PutStatus>(["sets-field"])("with a service whose PUT %s", (putStat
 
       const up = await run("up");
       expect(up.result.ok).toBe(true);
-      expect(changesOf(up)).toEqual({ create: 4 });
-      for (const { definition } of definitions) {
-        expect(live().get(definition.id ?? "")).toMatchObject({
-          name: definition.name,
-          severity: definition.severity,
-          status: definition.status,
-        });
-      }
+      expect(changesOf(up)).toEqual({ create: 5 });
+      await stack().expectLiveMatchesDefinitions();
       expect(up.outputs?.drift?.value).toEqual([]);
     },
     timeout,
@@ -109,7 +103,7 @@ describe.each<PutStatus>(["sets-field"])("with a service whose PUT %s", (putStat
 
       // drift with the stack's applied statuses: in sync, whatever the updates still show.
       const report = await driftWith(outputsApplied(again));
-      expect(report.summary).toMatchObject({ definitions: 4, inSync: 4, drifted: 0 });
+      expect(report.summary).toMatchObject({ definitions: 5, inSync: 5, drifted: 0 });
     },
     timeout,
   );
@@ -133,7 +127,7 @@ describe.each<PutStatus>(["sets-field"])("with a service whose PUT %s", (putStat
         state: "drifted",
         liveStatus: "RESOLVED",
       });
-      expect(report.summary).toMatchObject({ inSync: 3, drifted: 1 });
+      expect(report.summary).toMatchObject({ inSync: 4, drifted: 1 });
 
       const refreshed = await run("refresh");
       expect(refreshed.result.ok).toBe(true);

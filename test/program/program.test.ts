@@ -375,7 +375,6 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
   (putStatus) => {
     let started: ProgramStack;
     let engine: MockEngine;
-    let project: string;
 
     const account = () => started.sandbox.emulator.demo.accountId;
     const live = () => started.stack.live();
@@ -393,7 +392,7 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
 
     beforeAll(async () => {
       started = await startProgramStack(`converge-${putStatus}`, putStatus);
-      ({ engine, project } = started);
+      ({ engine } = started);
     });
 
     afterAll(async () => {

@@ -1,0 +1,181 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  SCALE_ACCOUNT,
+  SCALE_API_KEY,
+  writeScaleProject,
+} from "../../bench/support/scale-project.mjs";
+import { CLI, runCli } from "../cli/run-cli";
+import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
+import { killAll, killEverythingIn, processesIn, processTree } from "../engine/support/processes";
+
+const timeout = 3_600_000;
+const INCIDENTS = 50;
+const ENTRIES = 3;
+const ROUNDS = 8;
+const KILLS_PER_ROUND = 2;
+
+/** The definitions of round `round`: INCIDENTS new incidents of ENTRIES updates, every one notifying. */
+function definitions(round: number): string {
+  return Array.from({ length: INCIDENTS }, (_, index) => {
+    const name = `Round ${round} incident ${index}`;
+    const entries = ["INVESTIGATING", "IDENTIFIED", "RESOLVED"].slice(0, ENTRIES);
+    return [
+      `resource: r${round}-i${index}`,
+      `name: ${name}`,
+      "severity: MAJOR",
+      "services: [svc-scale-a]",
+      "updates:",
+      ...entries.flatMap((status, entry) => [
+        `  - status: ${status}`,
+        `    message: ${name}, update ${entry + 1}.`,
+        "    notify: true",
+      ]),
+    ].join("\n");
+  }).join("\n---\n");
+}
+
+/**
+ * R7 of the reliability suite (`npm run reliability`): opening incidents and posting their
+ * updates is not idempotent, and a kill -9 may land between a request the service carried
+ * out and the record of it. Each round declares INCIDENTS new incidents of ENTRIES updates
+ * (each notifying subscribers), kills the whole `incident-sync up` process tree at random
+ * moments KILLS_PER_ROUND times, then lets one more `up` finish: the account must then hold
+ * each incident once, each update once, and have notified each update once.
+ */
+describe("kill -9 while opening incidents and posting their updates", () => {
+  let sandbox: EmulatorSandbox;
+  let project: string;
+  let state: string;
+
+  const args = () => [
+    "up",
+    "--project",
+    project,
+    "--stack",
+    "open",
+    "--state",
+    state,
+    "--api-url",
+    sandbox.emulator.url,
+    "--account-id",
+    SCALE_ACCOUNT,
+  ];
+  const env = () => ({
+    MONITORING_API_KEY: SCALE_API_KEY,
+    PULUMI_CONFIG_PASSPHRASE: "kill-loop-open",
+    HOME: process.env.HOME ?? tmpdir(),
+  });
+  const start = (): ChildProcess =>
+    spawn(process.execPath, [CLI, ...args()], {
+      cwd: project,
+      env: { PATH: process.env.PATH, ...env() },
+      stdio: "ignore",
+    });
+  const kill = async (run: ChildProcess) => {
+    const exited = new Promise((resolve) => {
+      if (run.exitCode !== null || run.signalCode !== null) resolve(undefined);
+      else run.once("exit", resolve);
+    });
+    killAll([...processTree(run.pid ?? 0), ...processesIn(project)]);
+    await exited;
+    expect(await killEverythingIn(project)).toBe(true);
+  };
+  /** What the account holds of round `round`: its incidents, their updates, the notifications. */
+  const heldOf = (round: number) => {
+    const incidents = sandbox.db
+      .prepare("SELECT id FROM incidents WHERE account_id = ? AND name LIKE ?")
+      .all(SCALE_ACCOUNT, `Round ${round} incident %`) as { id: string }[];
+    const ids = incidents.map((row) => row.id);
+    const count = (sql: string) =>
+      ids.reduce(
+        (sum, id) =>
+          sum + Number((sandbox.db.prepare(sql).get(SCALE_ACCOUNT, id) as { n: number }).n),
+        0,
+      );
+    return {
+      incidents: ids.length,
+      updates: count(
+        "SELECT COUNT(*) AS n FROM incident_updates WHERE account_id = ? AND incident_id = ?",
+      ),
+      notifications: count(
+        "SELECT COUNT(*) AS n FROM notifications WHERE account_id = ? AND incident_id = ?",
+      ),
+      notifiedTwice: Number(
+        (
+          sandbox.db
+            .prepare(
+              "SELECT COUNT(*) AS n FROM (SELECT update_id FROM notifications WHERE account_id = ? GROUP BY update_id HAVING COUNT(*) > 1)",
+            )
+            .get(SCALE_ACCOUNT) as { n: number }
+        ).n,
+      ),
+    };
+  };
+
+  beforeAll(async () => {
+    sandbox = await startEmulatorSandbox("kill-loop-open", {
+      accounts: [
+        {
+          id: SCALE_ACCOUNT,
+          apiKeys: [SCALE_API_KEY],
+          services: [{ id: "svc-scale-a", name: "Scale A" }],
+        },
+      ],
+    });
+    state = join(sandbox.root, "state");
+    mkdirSync(state);
+    project = writeScaleProject(join(sandbox.root, "project"));
+    writeFileSync(join(project, "incidents", "services.yaml"), "svc-scale-a: Scale A\n");
+  }, timeout);
+
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  it(
+    `opens ${INCIDENTS} incidents of ${ENTRIES} updates once each through ${ROUNDS} rounds of ${KILLS_PER_ROUND} kills`,
+    async () => {
+      // How long a whole round takes, so the kills land anywhere in it.
+      writeFileSync(join(project, "incidents", "open.yaml"), definitions(0));
+      const begun = Date.now();
+      const whole = await runCli(args(), project, env());
+      expect(whole.exitCode, whole.stdout + whole.stderr).toBe(0);
+      const span = Date.now() - begun;
+      expect(heldOf(0)).toEqual({
+        incidents: INCIDENTS,
+        updates: INCIDENTS * ENTRIES,
+        notifications: INCIDENTS * ENTRIES,
+        notifiedTwice: 0,
+      });
+      const outcomes = { killed: 0, finishedBeforeKill: 0, progressAtKill: [] as number[] };
+      for (let round = 1; round <= ROUNDS; round += 1) {
+        writeFileSync(join(project, "incidents", "open.yaml"), definitions(round));
+        for (let attempt = 0; attempt < KILLS_PER_ROUND; attempt += 1) {
+          const run = start();
+          await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * span));
+          if (run.exitCode !== null) outcomes.finishedBeforeKill += 1;
+          else outcomes.killed += 1;
+          await kill(run);
+          outcomes.progressAtKill.push(heldOf(round).updates);
+        }
+        const last = await runCli(args(), project, env());
+        expect(last.exitCode, last.stdout + last.stderr).toBe(0);
+        expect(heldOf(round), `round ${round}`).toEqual({
+          incidents: INCIDENTS,
+          updates: INCIDENTS * ENTRIES,
+          notifications: INCIDENTS * ENTRIES,
+          notifiedTwice: 0,
+        });
+      }
+      expect(outcomes.killed).toBeGreaterThanOrEqual((ROUNDS * KILLS_PER_ROUND) / 2);
+      console.log(
+        `R7 kill -9 while opening ${INCIDENTS} incidents of ${ENTRIES} updates, ${ROUNDS} rounds: ${JSON.stringify({ ...outcomes, roundMs: span })}`,
+      );
+    },
+    timeout,
+  );
+});
