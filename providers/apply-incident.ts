@@ -393,6 +393,22 @@ async function openIncident(
   }
 }
 
+/**
+ * The incident a stopped run opened for a new incident claimed at `intentAt` and never
+ * recorded, if the service shows one: what a removal of its definition must still resolve.
+ */
+export async function findOpened(
+  session: ProviderSession,
+  declaration: IncidentDeclaration & { updates: DeclaredEntry[] },
+  intentAt: string | undefined,
+): Promise<string | undefined> {
+  const first = declaration.updates[0];
+  if (first === undefined) return undefined;
+  const matches = await openingsOf(session, declaration, first, await listedIncidents(session));
+  const decision = decideCreation(declaration, first, matches, { intentAt, now: Date.now() });
+  return decision.kind === "adopt" ? decision.incidentId : undefined;
+}
+
 /** A 404 or 405 from an operation beyond the spec: the service does not have it. */
 function lacksOperation(error: unknown): Error | undefined {
   return error instanceof ApiError && (error.status === 404 || error.status === 405)

@@ -17,7 +17,7 @@ import {
   unnamedServicesMessage,
 } from "../src/incident";
 import { API_KEY_SETTING, configKey, readStackSettings, SETTINGS } from "../src/settings";
-import { applyIncident, listUpdates, put } from "./apply-incident";
+import { applyIncident, findOpened, listUpdates, put } from "./apply-incident";
 import type {
   IncidentInputs,
   IncidentProvider,
@@ -264,7 +264,16 @@ export async function remove(
     }
     return "released-redeclared";
   }
-  if (props.onRemove !== "resolve" || !props.incidentId) return "released";
+  if (props.onRemove !== "resolve") return "released";
+  if (!props.incidentId) {
+    // A new incident claimed and never recorded as opened: a stopped run may have opened it.
+    const opened =
+      props.updates === undefined
+        ? undefined
+        : await findOpened(session, { ...props, updates: props.updates }, props.intentAt);
+    if (opened === undefined) return "released";
+    return resolveWithUpdate(session, { ...props, incidentId: opened });
+  }
   const named = await withCatalogNames(session, props);
   if (props.claimed && !(await exists(session, props.incidentId))) return "released";
   if (props.updates !== undefined) return resolveWithUpdate(session, props);

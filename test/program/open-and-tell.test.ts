@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import program from "../../index";
 import { createClient, type IncidentResponse } from "../../src/api";
 import type { PutStatus } from "../../src/emulator";
-import { oldestFirst } from "../../src/incident";
+import { CLAIM_PHASE_VARIABLE, oldestFirst } from "../../src/incident";
 import { configKey } from "../../src/settings";
 import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
 import { changesOf, failuresOf, MockEngine } from "./support/mock-engine";
@@ -66,6 +66,13 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       return control()
         .notifications(account())
         .filter((notification) => ids.has(notification.incidentId));
+    };
+    /** The id of the one incident of the account with that name. */
+    const idOfName = async (name: string) => {
+      const page = await client().incidents.listPage({ limit: 100 });
+      const named = page.entries.filter((incident) => incident.name === name);
+      expect(named).toHaveLength(1);
+      return named[0]?.id ?? "";
     };
     const messages = async (resource: string) =>
       oldestFirst((await opened(resource)).incidentUpdates).map((update) => ({
@@ -319,6 +326,58 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
         rmSync(file("orders-down"));
         rmSync(file("refunds-down"));
       }
+    });
+
+    it("resolves a removed incident whose onRemove says so with one last update, notifying nobody", async () => {
+      writeFileSync(
+        file("billing-down"),
+        `${newIncident("billing-down", "svc-web")}onRemove: resolve\n`,
+      );
+      expect((await up()).error).toBeUndefined();
+      rmSync(file("billing-down"));
+      const before = sent().length;
+      control().resetStats();
+      const removed = await up();
+      expect(removed.steps).toContainEqual({ name: "billing-down", op: "delete" });
+      expect(control().stats().byOperation.postIncidentUpdate?.total).toBe(1);
+      const incident = await client().incidents.get(
+        removed.steps.length > 0 ? await idOfName("billing-down is failing") : "",
+      );
+      expect(oldestFirst(incident.incidentUpdates).at(-1)).toMatchObject({
+        status: "RESOLVED",
+        description: "This incident is resolved.",
+        notifySubscribers: false,
+      });
+      expect(incident.lastUpdateStatus).toBe("RESOLVED");
+      expect(sent()).toHaveLength(before);
+    });
+
+    it("resolves, on removal, an incident a stopped run opened after the claim recorded its intent", async () => {
+      writeFileSync(file("cdn-down"), `${newIncident("cdn-down", "svc-web")}onRemove: resolve\n`);
+      vi.stubEnv(CLAIM_PHASE_VARIABLE, "claim");
+      try {
+        expect((await up()).error).toBeUndefined();
+      } finally {
+        vi.unstubAllEnvs();
+      }
+      expect(engine.stateOf("cdn-down")).toMatchObject({ claimed: true, incidentId: "" });
+      // The apply run opened it and was killed before it could record it.
+      const opened = await client().incidents.create({
+        name: "cdn-down is failing",
+        severity: "MAJOR",
+        services: [{ id: "svc-web", name: "Web app", accountId: account() }],
+        incidentUpdates: [
+          {
+            description: "We are looking into failures of cdn-down.",
+            status: "INVESTIGATING",
+            notifySubscribers: true,
+          },
+        ],
+      });
+      rmSync(file("cdn-down"));
+      const removed = await up();
+      expect(removed.steps).toContainEqual({ name: "cdn-down", op: "delete" });
+      expect((await client().incidents.get(opened.id)).lastUpdateStatus).toBe("RESOLVED");
     });
 
     it("says a service without the operations that open incidents cannot open one, and opens nothing", async () => {
