@@ -26,6 +26,8 @@ export function exitCodeOf(outcome: OperationOutcome): number {
 
 /** What an engine step means for an incident, in the words of the status page. */
 export function stepLabel(step: IncidentStep, preview: boolean): string {
+  // A step that failed did not do what its operation names: say so, never "updated".
+  if (step.error !== undefined) return `${preview ? "cannot" : "failed to"} ${verbOf(step)}`;
   const would = (done: string, planned: string) => (preview ? planned : done);
   const labels: Partial<Record<OpType, string>> = {
     create: would("adopted", "to adopt"),
@@ -42,6 +44,21 @@ export function stepLabel(step: IncidentStep, preview: boolean): string {
     refresh: "refreshed",
   };
   return labels[step.op] ?? step.op;
+}
+
+/** What a step sets out to do, as a verb: `adopt`, `update`, `resolve and release`. */
+function verbOf(step: IncidentStep): string {
+  const verbs: Partial<Record<OpType, string>> = {
+    create: "adopt",
+    update: "update",
+    replace: "replace",
+    "create-replacement": "adopt (replacement)",
+    "delete-replaced": "release (replaced)",
+    delete: step.onRemove === "resolve" ? "resolve and release" : "release",
+    read: "read",
+    refresh: "refresh",
+  };
+  return verbs[step.op] ?? "apply";
 }
 
 const SYMBOLS: Partial<Record<OpType, string>> = {
@@ -128,7 +145,9 @@ export function renderText(outcome: OperationOutcome, projectDir: string): strin
   }
   if (outcome.outputs && result.ok) lines.push("", formatSummary(outcome.outputs));
   if (failures.length > 0) {
-    const detail = engineDetail(result.stdout, result.stderr);
+    // The engine's own last lines only when no incident or diagnostic names the cause: after
+    // a failed incident they are the outputs' diff, which says nothing about it.
+    const detail = namedCauses(result) ? "" : engineDetail(result.stdout, result.stderr);
     if (detail) lines.push("", "Engine output (end):", detail);
     lines.push("", ...failures);
   }
@@ -151,6 +170,17 @@ export function failureLines(outcome: OperationOutcome): string[] {
     );
   }
   return lines;
+}
+
+/** Whether the run's failure is named by a failed incident or an error diagnostic. */
+function namedCauses(result: {
+  incidents: readonly IncidentStep[];
+  diagnostics: readonly { severity: string }[];
+}): boolean {
+  return (
+    result.incidents.some((step) => step.error !== undefined) ||
+    result.diagnostics.some((diagnostic) => diagnostic.severity === "error")
+  );
 }
 
 function oneLine(text: string): string {
