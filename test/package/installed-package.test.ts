@@ -220,7 +220,7 @@ describe("the packed package, installed in a new project", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).not.toContain("Emulator (demo seed) listening");
     expect(lastLine(run.stderr).replaceAll(LOWEST_PULUMI, "<version>")).toMatchInlineSnapshot(
-      `"incident-sync up: No Pulumi CLI: \`pulumi\` is not on PATH. To run the engine, install Pulumi v<version> or later (https://www.pulumi.com/docs/install/, which puts pulumi and pulumi-language-nodejs in ~/.pulumi/bin) and put that directory on PATH, or set INCIDENT_SYNC_PULUMI_BIN to it."`,
+      `"incident-sync up: No Pulumi CLI: \`pulumi\` is not on PATH. To run the engine, install Pulumi 3.181.0 or later, best v<version> like your @pulumi/pulumi (https://www.pulumi.com/docs/install/, which puts pulumi and pulumi-language-nodejs in ~/.pulumi/bin), and put that directory on PATH or set INCIDENT_SYNC_PULUMI_BIN to it."`,
     );
   });
 

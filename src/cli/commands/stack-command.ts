@@ -49,7 +49,7 @@ export function stackCommand(operation: Operation): Command {
         "text for people, json for tools, markdown (or md) for a pull-request comment",
       ),
     );
-  addApiOptions(command);
+  addApiOptions(command, "stack");
   if (operation === "up") {
     command.option(
       "--no-continue-on-error",
