@@ -188,7 +188,7 @@ describe("report commands, compiled and run for real", () => {
     );
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatchInlineSnapshot(`
-      "error: option '--format <format>' argument 'xlsx' is invalid. Allowed choices are markdown, md, csv, json, html.
+      "incident-sync report errors: option '--format <format>' argument 'xlsx' is invalid. Allowed choices are markdown, md, csv, json, html. (see incident-sync report errors --help)
       "
     `);
   });
@@ -201,7 +201,7 @@ describe("report commands, compiled and run for real", () => {
     );
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatchInlineSnapshot(`
-      "error: option '--top <n>' argument '0' is invalid. Use a positive whole number of groups, or all.
+      "incident-sync report errors: option '--top <n>' argument '0' is invalid. Use a positive whole number of groups, or all. (see incident-sync report errors --help)
       "
     `);
   });
