@@ -11,6 +11,7 @@ import { programClient } from "./client";
 import { readProgramConfig } from "./config";
 import { declareIncidents, incidentOutputs } from "./declare";
 import { loadProgramDefinitions } from "./definitions";
+import { runningStack } from "./running-stack";
 
 export interface IncidentStackOptions {
   /**
@@ -89,6 +90,6 @@ function definitionsInCode(incidents: readonly IncidentDefinitionInput[]): Loade
   if (problems.length > 0) {
     throw new pulumi.RunError(new InvalidDefinitionsError("the program", problems).listing);
   }
-  const stack = pulumi.getStack();
+  const stack = runningStack();
   return definitions.filter((loaded) => belongsToStack(loaded.definition, stack));
 }
