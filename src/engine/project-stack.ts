@@ -1,13 +1,14 @@
-import { mkdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { OpType, OutputMap } from "@pulumi/pulumi/automation";
+import { bareStackName, sameStack } from "../definitions/stack-name";
 import { CLAIM_PHASE_VARIABLE, type ClaimPhase, INCIDENT_TYPE } from "../incident";
 import { engineEnvironment } from "./engine-environment";
 import { type EngineRunEvents, readEngineEvents } from "./engine-events";
 import type { EngineLocation } from "./engine-location";
 import { EngineError } from "./errors";
-import { readProjectName, writeRunConfig } from "./project-files";
+import { readProjectName, readStackSalt, writeRunConfig, writeStackSalt } from "./project-files";
 import { type PulumiRunResult, runPulumi } from "./pulumi-process";
 import { resolveEngine } from "./resolve-engine";
 import { makeRunFolder } from "./run-folders";
@@ -22,7 +23,11 @@ export interface ConfigEntry {
 export interface ProjectStackOptions {
   /** The project directory, holding Pulumi.yaml. The CLI runs the program there, as `pulumi up` does. */
   projectDir: string;
-  stackName: string;
+  /**
+   * The stack as Pulumi names it: `prod`, `acme/prod` or `acme/incidents/prod`. Unset: the
+   * stack selected for the project (`pulumi stack select`), as `pulumi up` would run.
+   */
+  stackName?: string | undefined;
   /** `file://…` for a self-managed backend, `s3://…`, or Pulumi Cloud's URL. */
   backendUrl: string;
   /** Passphrase of the stack's passphrase secrets provider; unset for Pulumi Cloud. */
@@ -45,11 +50,18 @@ export interface ProjectStackOptions {
   /** Notices for a person, e.g. a stale lock cleared. @default stderr */
   log?: (line: string) => void;
   /**
-   * Create the stack when the backend has none of that name. Off for commands that only make
-   * sense on an existing stack (`cancel`), where a mistyped name must not make an empty one.
+   * Create the stack when the backend has none of that name: only `up` does, so that a
+   * mistyped name in a preview, a refresh or a cancel never makes an empty stack.
    * @default true
    */
   create?: boolean;
+  /**
+   * A sandbox stack (the emulator's): its own `Pulumi.<stack>.yaml`, with the encryption salt
+   * of its passphrase, lives in this directory, never in the project, so it cannot collide
+   * with a team's stack of the same name. Runs take the project's stack file's plain settings
+   * and leave its secrets and salt alone. Needs `config` for the runs.
+   */
+  sandboxStackDir?: string;
   /** Aborting stops the running operation gracefully. */
   signal?: AbortSignal;
   /** Colour in the engine's output. @default false */
@@ -66,6 +78,11 @@ export interface UpOptions {
    * run, as the plain CLI does.
    */
   claim?: readonly string[];
+  /**
+   * The names each claimed resource had before (its definition's `aliases`): a resource the
+   * state holds under an old name is renamed, not new, and needs no claim.
+   */
+  aliases?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** What `cancel` did: lock files removed (and whose they were), or the backend asked. */
@@ -92,6 +109,10 @@ export interface StackRunResult extends EngineRunEvents {
 
 export interface ProjectStack {
   readonly name: string;
+  /** The stack's full name, `organization/project/stack`, as the backend has it. */
+  readonly qualifiedName: string;
+  /** Every stack of the project in the backend, by full name. */
+  readonly backendStacks: readonly string[];
   readonly project: string;
   readonly engine: EngineLocation;
   up(options?: UpOptions): Promise<StackRunResult>;
@@ -169,15 +190,14 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
   if (options.backendUrl.startsWith("file://")) {
     mkdirSync(fileURLToPath(options.backendUrl), { recursive: true });
   }
-  const stackName = options.stackName;
   const pulumi = (
     args: string[],
-    extra: { stdin?: string; stream?: boolean; phase?: ClaimPhase } = {},
+    extra: { stdin?: string; stream?: boolean; phase?: ClaimPhase; cwd?: string } = {},
   ) =>
     runPulumi({
       pulumi: engine.pulumi,
       args,
-      cwd: projectDir,
+      cwd: extra.cwd ?? projectDir,
       env: extra.phase ? { ...env, [CLAIM_PHASE_VARIABLE]: extra.phase } : env,
       outputDir: workDir,
       ...(extra.stdin === undefined ? {} : { stdin: extra.stdin }),
@@ -190,7 +210,18 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
     return result;
   };
 
-  await must(
+  const stackName = options.stackName ?? (await selectedStack(pulumi, options.backendUrl));
+  // What Pulumi.<stack>.yaml, URNs and a file backend's folders hold: the name without its org.
+  const bareName = bareStackName(stackName);
+
+  // A sandbox stack is selected (and created) beside a copy of Pulumi.yaml in its own folder,
+  // where the CLI writes its stack file; the runs then pass that file's copy as --config-file.
+  const sandbox = options.sandboxStackDir;
+  if (sandbox !== undefined) {
+    mkdirSync(sandbox, { recursive: true });
+    copyFileSync(join(projectDir, "Pulumi.yaml"), join(sandbox, "Pulumi.yaml"));
+  }
+  const selected = await pulumi(
     [
       "stack",
       "select",
@@ -200,20 +231,58 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
       "--non-interactive",
       ...(options.passphrase === undefined ? [] : ["--secrets-provider", "passphrase"]),
     ],
-    `Selecting stack ${stackName} in ${options.backendUrl}`,
+    sandbox === undefined ? {} : { cwd: sandbox },
   );
+  if (selected.code !== 0) {
+    if (/no stack named/i.test(`${selected.stderr}\n${selected.stdout}`)) {
+      throw new EngineError(
+        `Stack ${stackName} does not exist in ${describeBackend(options.backendUrl)}: \`incident-sync up --stack ${stackName}\` creates it (so does \`pulumi stack init ${stackName}\`). Only up creates a stack, so that a mistyped name never makes an empty one.`,
+      );
+    }
+    throw new EngineError(
+      `Selecting stack ${stackName} in ${describeBackend(options.backendUrl)} failed: ${cliError(selected)}`,
+    );
+  }
+  /**
+   * A sandbox stack made before its stack file was kept beside it (or whose file was lost)
+   * still has its passphrase's salt in its state: written back, so its secrets keep opening.
+   */
+  const recoverSandboxSalt = async (file: string) => {
+    if (readStackSalt(file) !== undefined) return;
+    const exported = await must(
+      ["stack", "export", "--stack", stackName],
+      `Exporting stack ${stackName}`,
+    );
+    const salt = (
+      JSON.parse(exported.stdout) as {
+        deployment?: { secrets_providers?: { type?: string; state?: { salt?: unknown } } };
+      }
+    ).deployment?.secrets_providers?.state?.salt;
+    if (typeof salt === "string") writeStackSalt(file, salt);
+  };
+  const listed = await must(
+    ["stack", "ls", "--json", "--fully-qualify-stack-names", "--non-interactive"],
+    `Listing the stacks of project ${project}`,
+  );
+  const stacks = JSON.parse(listed.stdout) as { name: string; current?: boolean }[];
+  const backendStacks = stacks.map((stack) => stack.name);
+  const candidates = stacks.filter((stack) => sameStack(stack.name, stackName));
+  const qualifiedName =
+    (candidates.find((stack) => stack.current) ?? candidates[0])?.name ?? stackName;
+  if (sandbox !== undefined) await recoverSandboxSalt(join(sandbox, `Pulumi.${bareName}.yaml`));
 
   let configFile: string | undefined;
   if (options.config) {
-    configFile = join(workDir, `Pulumi.${stackName}.yaml`);
+    configFile = join(workDir, `Pulumi.${bareName}.yaml`);
     const entries = Object.entries(options.config);
     writeRunConfig(
       projectDir,
-      stackName,
+      bareName,
       configFile,
       Object.fromEntries(
         entries.filter(([, entry]) => !entry.secret).map(([key, entry]) => [key, entry.value]),
       ),
+      sandbox === undefined ? undefined : join(sandbox, `Pulumi.${bareName}.yaml`),
     );
     for (const [key, entry] of entries.filter(([, entry]) => entry.secret)) {
       await must(
@@ -235,7 +304,7 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
   }
 
   const clearStaleLocks = () => {
-    const locks = stackLocks(options.backendUrl, project, stackName);
+    const locks = stackLocks(options.backendUrl, project, bareName);
     const stale = locks.filter((lock) => lock.stale);
     if (stale.length > 0) {
       removeLocks(stale);
@@ -335,14 +404,16 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
         .filter((resource) => resource.type === INCIDENT_TYPE)
         .map((resource) => resource.urn.slice(resource.urn.lastIndexOf("::") + 2)),
     );
-    const fresh = upOptions.claim.filter((name) => !held.has(name));
+    const renamed = (name: string) =>
+      (upOptions.aliases?.[name] ?? []).some((alias) => held.has(alias));
+    const fresh = upOptions.claim.filter((name) => !held.has(name) && !renamed(name));
     if (fresh.length === 0) return run("up", args, { prepared: true, phase: "apply" });
     log(
       `Recording ${fresh.length} incident(s) new to stack ${stackName} in its state before applying them, so that a run killed midway cannot forget what it adopted.`,
     );
     const targets = fresh.flatMap((name) => [
       "--target",
-      `urn:pulumi:${stackName}::${project}::${INCIDENT_TYPE}::${name}`,
+      `urn:pulumi:${bareName}::${project}::${INCIDENT_TYPE}::${name}`,
     ]);
     const claimed = await run("up", [...args, ...targets], { prepared: true, phase: "claim" });
     const unclaimed = claimed.incidents.filter((step) => step.error !== undefined);
@@ -357,6 +428,8 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
 
   return {
     name: stackName,
+    qualifiedName,
+    backendStacks,
     project,
     engine,
     up: (upOptions = {}) => up(upOptions),
@@ -407,7 +480,7 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
         await must(["cancel", "--yes", "--stack", stackName], `Cancelling stack ${stackName}`);
         return { kind: "asked-backend" };
       }
-      const locks = stackLocks(options.backendUrl, project, stackName);
+      const locks = stackLocks(options.backendUrl, project, bareName);
       const running = locks.filter((lock) => lock.local && !lock.stale);
       if (running.length > 0 && cancelOptions.force !== true) {
         throw new EngineError(
@@ -440,6 +513,30 @@ function adoptionsOf(
   const changes: StackRunResult["changes"] = {};
   for (const step of incidents) changes[step.op] = (changes[step.op] ?? 0) + 1;
   return { ...applied, incidents, changes, durationMs: applied.durationMs + claimMs };
+}
+
+/** The stack `pulumi stack select` chose for the project, or an error saying how to name one. */
+async function selectedStack(
+  pulumi: (args: string[]) => Promise<PulumiRunResult>,
+  backendUrl: string,
+): Promise<string> {
+  const shown = await pulumi(["stack", "--show-name", "--non-interactive"]);
+  const name = shown.stdout.trim();
+  if (shown.code === 0 && name !== "") return name;
+  throw new EngineError(
+    `Which stack? No --stack was given and no stack of this project is selected in ${describeBackend(backendUrl)}: pass --stack <name> (prod, acme/prod or acme/project/prod, as Pulumi names stacks), or select one with \`pulumi stack select <name>\`.`,
+  );
+}
+
+/** Where the state is, for a message: a file backend's folder, else the URL without credentials or query. */
+function describeBackend(backendUrl: string): string {
+  if (backendUrl.startsWith("file://")) return fileURLToPath(backendUrl);
+  try {
+    const url = new URL(backendUrl);
+    return `${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname}`;
+  } catch {
+    return "the backend";
+  }
 }
 
 /** The CLI's own error lines, without its generic advice. */

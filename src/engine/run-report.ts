@@ -143,6 +143,7 @@ export function renderText(outcome: OperationOutcome, projectDir: string): strin
   for (const diagnostic of result.diagnostics) {
     if (diagnostic.severity === "warning") lines.push(`  warning: ${oneLine(diagnostic.message)}`);
   }
+  for (const warning of outcome.warnings) lines.push(`  ${warning}`);
   if (outcome.outputs && result.ok) lines.push("", formatSummary(outcome.outputs));
   if (failures.length > 0) {
     // The engine's own last lines only when no incident or diagnostic names the cause: after
@@ -268,7 +269,10 @@ export function reportOf(outcome: OperationOutcome, projectDir: string): RunRepo
     errors: failureLines(outcome)
       .filter((line) => !result.incidents.some((step) => step.error && line.includes(step.error)))
       .map((line) => line.replace(/^✗ /, "")),
-    warnings: result.diagnostics.filter((d) => d.severity === "warning").map((d) => d.message),
+    warnings: [
+      ...outcome.warnings,
+      ...result.diagnostics.filter((d) => d.severity === "warning").map((d) => d.message),
+    ],
     outputs: outcome.outputs
       ? Object.fromEntries(
           Object.entries(outcome.outputs).map(([key, output]) => [key, output.value]),

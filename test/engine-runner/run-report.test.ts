@@ -12,6 +12,7 @@ function failedUp(steps: IncidentStep[], stdout: string): OperationOutcome {
     kind: "ran",
     stackName: "prod",
     definitions: [],
+    warnings: [],
     outputs: undefined,
     result: {
       operation: "up",
