@@ -3,6 +3,7 @@ import { PACKAGE_VERSION } from "../package-version";
 import { driftCommand } from "./commands/drift-command";
 import { emulatorCommand } from "./commands/emulator-command";
 import { fitCommentCommand } from "./commands/fit-comment-command";
+import { initCommand } from "./commands/init-command";
 import { planCommand } from "./commands/plan-command";
 import { reportCommand } from "./commands/report-command";
 import { cancelCommand, stackCommand } from "./commands/stack-command";
@@ -21,6 +22,7 @@ export function createProgram(): Command {
     .version(PACKAGE_VERSION)
     .configureHelp({ sortSubcommands: true })
     .addHelpText("after", OVERVIEW);
+  program.addCommand(initCommand());
   program.addCommand(validateCommand());
   program.addCommand(planCommand());
   program.addCommand(driftCommand());
@@ -108,6 +110,7 @@ Exit codes: 0 ok, 1 error (bad input, auth, network, git), 2 changes or drift fo
 (plan, drift), 3 lifecycle policy violated (plan).
 
 Examples:
+  $ incident-sync init --ci github
   $ incident-sync validate incidents --format github
   $ incident-sync plan --base origin/main --format markdown
   $ incident-sync drift incidents

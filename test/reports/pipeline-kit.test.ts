@@ -186,15 +186,19 @@ describe("the GitHub pipeline kit", () => {
       concurrency: Record<string, unknown>;
       jobs: Record<string, Job & { strategy?: Record<string, unknown>; environment?: string }>;
     };
+    // A team's repository as init writes it: the definitions, the program, the stacks'
+    // settings, the packages and the Node version (init adapts the first two to its layout).
     expect(flow.on.push).toMatchObject({
       branches: ["main"],
-      paths: expect.arrayContaining([
+      paths: [
         "incidents/**",
-        "providers/**",
-        "src/**",
+        "Pulumi*.yaml",
+        "index.js",
         "package.json",
         "package-lock.json",
-      ]),
+        ".nvmrc",
+        ".github/workflows/incidents-apply.yml",
+      ],
     });
     expect(flow.concurrency["cancel-in-progress"]).toBe(false);
     const up = flow.jobs.up!;
@@ -311,6 +315,43 @@ describe("the GitHub pipeline kit", () => {
       }
     }
     expect(installs).toBeGreaterThanOrEqual(5);
+  });
+
+  test("names artifacts after a stack with its / replaced, as an artifact's name cannot hold one (acme/prod)", async () => {
+    let artifacts = 0;
+    for (const [file, flow] of await allWorkflows()) {
+      for (const job of Object.values(flow.jobs)) {
+        const slug = job.steps.find((step) => step.name?.startsWith("Name the artifacts"));
+        for (const step of job.steps.filter((s) => s.uses?.startsWith("actions/upload-artifact"))) {
+          artifacts += 1;
+          const name = String(step.with?.name ?? "");
+          expect(name, file).not.toContain("matrix.stack");
+          if (name.includes("steps.stack")) {
+            expect(slug?.run, file).toBe(
+              `echo "artifact=\${${file === "incidents-drift.yml" ? "STACK" : "PULUMI_STACK"}//\\//-}" >> "$GITHUB_OUTPUT"`,
+            );
+          }
+        }
+      }
+    }
+    expect(artifacts).toBeGreaterThanOrEqual(5);
+  });
+
+  test("only the apply creates a stack: the preview and the state check select an existing one", async () => {
+    const select = (flow: Workflow, job: string) =>
+      flow.jobs[job]?.steps
+        .flatMap((step) => (step.run ?? "").split("\n"))
+        .map((line) => line.trim())
+        .filter((line) => line.startsWith("pulumi stack select"));
+    expect(select(await workflow("incidents-apply.yml"), "up")).toEqual([
+      'pulumi stack select --create "$PULUMI_STACK"',
+    ]);
+    expect(select(await workflow("incidents-pull-request.yml"), "preview")).toEqual([
+      'pulumi stack select "$PULUMI_STACK"',
+    ]);
+    expect(select(await workflow("incidents-state.yml"), "state")).toEqual([
+      'pulumi stack select "$PULUMI_STACK"',
+    ]);
   });
 
   test("every action is pinned by a full commit SHA with its tag beside it", async () => {
