@@ -30,73 +30,62 @@ export function programFile(layout: Pick<InitLayout, "language">): string {
 }
 
 /**
- * Every setting, declared in `Pulumi.yaml` with its type, default and description, so
- * `pulumi config` shows what a stack runs with; the defaults are the settings catalog's.
+ * The settings with a default, each declared in `Pulumi.yaml` with that default (the settings
+ * catalog's) and what it does, so `pulumi config` shows what a stack runs with. Pulumi lets a
+ * project give another namespace's keys a `value` and a description, not a type.
  * test/cli/init.test.ts holds them to this repository's own Pulumi.yaml.
  */
 function settingDeclarations(definitionsDir: string): Record<string, Record<string, unknown>> {
   const { retries, rateLimit, concurrency, enforce, readBack, strictEvidence, outputs } = SETTINGS;
   const count = (n: number) => n.toLocaleString("en-US");
   return {
-    "incident-sync:baseUrl": {
-      type: "string",
-      description: "Base URL of the monitoring API, e.g. http://127.0.0.1:4010 for the emulator.",
-    },
-    "incident-sync:accountId": {
-      type: "string",
-      description: "Account identifier sent as x-service-account.",
-    },
-    "incident-sync:apiKey": {
-      type: "string",
-      secret: true,
-      description: "API key (Bearer). Set it as a secret; it is never stored in git.",
-    },
     "incident-sync:definitionsDir": {
-      type: "string",
-      default: definitionsDir,
+      value: definitionsDir,
       description:
         "Definitions directory, relative to the project directory (where Pulumi.yaml is).",
     },
     "incident-sync:retries": {
-      type: "integer",
-      default: retries.default,
+      value: retries.default,
       description: `Retries per call on 502, 503, 504, timeouts and network failures (${retries.min} to ${retries.max}); 429s are waited out apart.`,
     },
     "incident-sync:rateLimit": {
-      type: "integer",
-      default: rateLimit.default,
+      value: rateLimit.default,
       description: `Requests per minute, per client (${rateLimit.min} to ${count(rateLimit.max)}).`,
     },
     "incident-sync:concurrency": {
-      type: "integer",
-      default: concurrency.default,
+      value: concurrency.default,
       description: `Calls in flight, per client (${concurrency.min} to ${concurrency.max}).`,
     },
     "incident-sync:enforce": {
-      type: "string",
-      default: enforce.default,
+      value: enforce.default,
       description:
         "observed: apply what git or the status page changed; always: apply every incident on every up.",
     },
     "incident-sync:readBack": {
-      type: "string",
-      default: readBack.default,
+      value: readBack.default,
       description: "Which incidents every run reads back: all, or open (only those declared open).",
     },
     "incident-sync:strictEvidence": {
-      type: "boolean",
-      default: (strictEvidence.default as string) === "true",
+      value: (strictEvidence.default as string) === "true",
       description:
         "true: an evidence heartbeat or check that does not exist fails the run instead of warning.",
     },
     "incident-sync:outputs": {
-      type: "string",
-      default: outputs.default,
+      value: outputs.default,
       description:
         "Which stack outputs every up exports and prints: summary (counts, drift, evidence; a few KB), or full (also every incident and its updates).",
     },
   };
 }
+
+/** What each stack sets for itself, in the words of `Pulumi.yaml`'s comment. */
+const PER_STACK = `  # Each stack sets these in its Pulumi.<stack>.yaml (pulumi config set … --stack <stack>):
+  #   incident-sync:baseUrl     the monitoring API's base URL
+  #   incident-sync:accountId   the account, sent as x-service-account
+  #   incident-sync:apiKey      the API key, a secret (pulumi config set --secret, from stdin)
+  # The other settings, with the defaults incident-sync applies: change one here for every
+  # stack, or in a Pulumi.<stack>.yaml for that stack alone.
+`;
 
 /** `Pulumi.yaml`: the project, its program and every setting declared. */
 function pulumiYaml(layout: InitLayout): InitFile {
@@ -114,9 +103,9 @@ function pulumiYaml(layout: InitLayout): InitFile {
     path: "Pulumi.yaml",
     what: `the Pulumi project: the program ${programFile(layout)}, every setting declared with its default`,
     text: `# The Pulumi project of your status-page incidents, written by incident-sync init.
-# \`pulumi up\` here runs the program, and so does \`npx incident-sync up\`. Each setting below is
-# declared with its default: \`pulumi config\` shows what a stack runs with.
-${body}`,
+# \`pulumi up\` here runs the program, and so does \`npx incident-sync up\`; \`pulumi config\`
+# shows the settings a stack runs with.
+${body.replace(/^config:\n/m, `config:\n${PER_STACK}`)}`,
   };
 }
 
