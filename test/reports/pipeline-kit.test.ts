@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { describe, expect, test } from "vitest";
 import { parse } from "yaml";
 import { createProgram } from "../../src/cli/program";
+import { docBlock } from "../support/doc-blocks";
 
 const KIT = path.resolve("examples/github/workflows");
 
@@ -409,16 +410,8 @@ describe("the GitHub pipeline kit", () => {
     for (const words of calls) expectKnownToTheCli(words);
   });
 
-  test("the README's pipeline section is the workflows' stack and apply lines, word for word", async () => {
-    const readme = await readFile("README.md", "utf8");
-    const block = (name: string) => {
-      const at = readme.indexOf(`<!-- pipeline-kit: ${name} -->`);
-      const body = /```sh\n([\s\S]*?)```/.exec(readme.slice(at))?.[1] ?? "";
-      return body
-        .split("\n")
-        .map((line) => line.trim())
-        .filter((line) => line !== "");
-    };
+  test("docs/pipeline-kit.md's blocks are the workflows' stack, select and apply lines, word for word", async () => {
+    const block = (name: string) => docBlock(`pipeline-kit/${name}`).commands;
     const lines = (step: Step | undefined) =>
       (step?.run ?? "")
         .split("\n")
@@ -433,8 +426,8 @@ describe("the GitHub pipeline kit", () => {
     const state = await workflow("incidents-state.yml");
     expect(block("stack")).toHaveLength(5);
     expect(lines(stackStep(apply, "up"))).toEqual(block("stack"));
-    expect(lines(stackStep(pullRequest, "preview"))).toEqual(block("stack"));
-    expect(lines(stackStep(state, "state"))).toEqual(block("stack"));
+    expect(lines(stackStep(pullRequest, "preview"))).toEqual(block("select"));
+    expect(lines(stackStep(state, "state"))).toEqual(block("select"));
     expect(lines(apply.jobs.up?.steps.find((s) => s.name === "Apply"))).toEqual(block("apply"));
   });
 });
