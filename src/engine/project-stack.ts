@@ -235,8 +235,12 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
   );
   if (selected.code !== 0) {
     if (/no stack named/i.test(`${selected.stderr}\n${selected.stdout}`)) {
+      const create =
+        sandbox === undefined
+          ? `\`incident-sync up --stack ${stackName}\` creates it (so does \`pulumi stack init ${stackName}\`)`
+          : `\`incident-sync up --emulator --stack ${stackName}\` creates it in the emulator's sandbox`;
       throw new EngineError(
-        `Stack ${stackName} does not exist in ${describeBackend(options.backendUrl)}: \`incident-sync up --stack ${stackName}\` creates it (so does \`pulumi stack init ${stackName}\`). Only up creates a stack, so that a mistyped name never makes an empty one.`,
+        `Stack ${stackName} does not exist in ${describeBackend(options.backendUrl)}: ${create}. Only up creates a stack, so that a mistyped name never makes an empty one.`,
       );
     }
     throw new EngineError(

@@ -57,6 +57,9 @@ describe("incident-sync up --emulator, the main job behind npm start", () => {
         /^Emulator \(demo seed\) listening on http:\/\/127\.0\.0\.1:\d+/,
       );
 
+      // A sandbox made before its stack file was kept beside it (or whose file was lost): the
+      // passphrase's salt is read back from its state, and its secrets keep opening.
+      rmSync(join(project, ".incident-sync", "engine", "stacks", "Pulumi.dev.yaml"));
       const second = await runCli(["up", "--emulator"], project);
       expect(second.exitCode).toBe(0);
       expect(stable(second.stdout)).toMatchInlineSnapshot(`
@@ -145,6 +148,18 @@ describe("incident-sync up --emulator, the main job behind npm start", () => {
       } finally {
         writeFileSync(file, declared);
       }
+    },
+    timeout,
+  );
+
+  it(
+    "previews a sandbox stack that does not exist by saying how to create it, creating none",
+    async () => {
+      const preview = await runCli(["preview", "--emulator", "--stack", "prdo"], project);
+      expect(preview.exitCode).toBe(1);
+      expect(preview.stderr).toContain(
+        "`incident-sync up --emulator --stack prdo` creates it in the emulator's sandbox. Only up creates a stack",
+      );
     },
     timeout,
   );
