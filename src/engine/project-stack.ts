@@ -109,11 +109,12 @@ export interface StackRunResult extends EngineRunEvents {
 
 export interface ProjectStack {
   readonly name: string;
-  /** The stack's full name, `organization/project/stack`, as the backend has it. */
-  readonly qualifiedName: string;
-  /** Every stack of the project in the backend, by full name. */
-  readonly backendStacks: readonly string[];
   readonly project: string;
+  /**
+   * The stack's full name, `organization/project/stack`, as the backend has it, and every
+   * stack of the project there, by full name (`pulumi stack ls`, asked once, when needed).
+   */
+  listStacks(): Promise<StackListing>;
   readonly engine: EngineLocation;
   up(options?: UpOptions): Promise<StackRunResult>;
   preview(options?: { refresh?: boolean; expectNoChanges?: boolean }): Promise<StackRunResult>;
@@ -135,6 +136,12 @@ export interface ProjectStack {
   cancel(options?: { force?: boolean }): Promise<CancelResult>;
   /** Removes the run's private files. */
   close(): void;
+}
+
+/** A stack's full name and the stacks of its project in the backend. */
+export interface StackListing {
+  readonly qualifiedName: string;
+  readonly backendStacks: readonly string[];
 }
 
 /** The parts of `pulumi stack export` incident-sync reads. */
@@ -264,15 +271,20 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
     ).deployment?.secrets_providers?.state?.salt;
     if (typeof salt === "string") writeStackSalt(file, salt);
   };
-  const listed = await must(
-    ["stack", "ls", "--json", "--fully-qualify-stack-names", "--non-interactive"],
-    `Listing the stacks of project ${project}`,
-  );
-  const stacks = JSON.parse(listed.stdout) as { name: string; current?: boolean }[];
-  const backendStacks = stacks.map((stack) => stack.name);
-  const candidates = stacks.filter((stack) => sameStack(stack.name, stackName));
-  const qualifiedName =
-    (candidates.find((stack) => stack.current) ?? candidates[0])?.name ?? stackName;
+  let listing: Promise<StackListing> | undefined;
+  const listStacks = async (): Promise<StackListing> => {
+    const listed = await must(
+      ["stack", "ls", "--json", "--fully-qualify-stack-names", "--non-interactive"],
+      `Listing the stacks of project ${project}`,
+    );
+    const stacks = JSON.parse(listed.stdout) as { name: string; current?: boolean }[];
+    const candidates = stacks.filter((stack) => sameStack(stack.name, stackName));
+    return {
+      qualifiedName:
+        (candidates.find((stack) => stack.current) ?? candidates[0])?.name ?? stackName,
+      backendStacks: stacks.map((stack) => stack.name),
+    };
+  };
   if (sandbox !== undefined) await recoverSandboxSalt(join(sandbox, `Pulumi.${bareName}.yaml`));
 
   let configFile: string | undefined;
@@ -432,9 +444,11 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
 
   return {
     name: stackName,
-    qualifiedName,
-    backendStacks,
     project,
+    listStacks() {
+      listing ??= listStacks();
+      return listing;
+    },
     engine,
     up: (upOptions = {}) => up(upOptions),
     preview: (previewOptions = {}) =>

@@ -16,6 +16,7 @@ import {
   type ConfigEntry,
   openProjectStack,
   type ProjectStackOptions,
+  type StackListing,
   type StackRunResult,
 } from "./project-stack";
 
@@ -112,10 +113,17 @@ export async function runOperation(options: OperationOptions): Promise<Operation
     }
     // Every definition is checked; the stack declares those of its own (`stacks`), as the
     // program chooses them, and only those are claimed and reported.
+    // Which stacks there are matters only to definitions that name theirs: asked only then.
+    const listing = loaded.definitions.some(({ definition }) => definition.stacks !== undefined)
+      ? await stack.listStacks()
+      : undefined;
     const declared = loaded.definitions.filter(({ definition }) =>
-      belongsToStack(definition, stack.qualifiedName),
+      belongsToStack(definition, listing?.qualifiedName ?? stack.name),
     );
-    const warnings = stackEntryWarnings(loaded.definitions, projectDir, stack, options);
+    const warnings =
+      listing === undefined
+        ? []
+        : stackEntryWarnings(loaded.definitions, projectDir, stack.project, listing, options);
     await options.prepare?.(declared);
     const result =
       options.operation === "up"
@@ -160,17 +168,21 @@ export async function runOperation(options: OperationOptions): Promise<Operation
 function stackEntryWarnings(
   definitions: readonly LoadedDefinition[],
   projectDir: string,
-  stack: { project: string; backendStacks: readonly string[] },
+  project: string,
+  listing: StackListing,
   options: Pick<OperationOptions, "sandboxStackDir">,
 ): string[] {
-  const files = stackFilesOf(projectDir, stack.project);
-  const backend = options.sandboxStackDir === undefined ? backendStacks(stack.backendStacks) : [];
+  const files = stackFilesOf(projectDir, project);
   if (files.length === 0 && options.sandboxStackDir !== undefined) return [];
+  // The sandbox's own stack counts as one, the rest of its backend does not.
+  const backend = backendStacks(
+    options.sandboxStackDir === undefined ? listing.backendStacks : [listing.qualifiedName],
+  );
   const warnings = unknownStackEntries(definitions, {
     stacks: [...files, ...backend],
     sources: [
       ...(files.length > 0 ? ["the Pulumi.<stack>.yaml files beside Pulumi.yaml"] : []),
-      ...(backend.length > 0 ? ["the backend's stacks"] : []),
+      ...(options.sandboxStackDir === undefined ? ["the backend's stacks"] : ["the sandbox's"]),
     ],
   });
   return warnings.map(
