@@ -1,6 +1,6 @@
 // Where the cores go during an `up`, ours and the no-op peer of the scale bench: each side's
 // first `up` of N incidents (and, with --scenario no-change, the `up` after it) through the
-// plain CLI (the README's apply line), with the CPU time of every process of the run sampled
+// plain CLI (the plain-CLI apply line of docs/provider-and-program.md), with the CPU time of every process of the run sampled
 // from /proc: the Pulumi CLI (the engine), the Node.js language host, the program, the dynamic
 // provider plugin, and this process (the emulator answering the requests). Prints each kind's
 // CPU, the cores busy on average (2 here), and the cores busy while the provider plugin works

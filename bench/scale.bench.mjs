@@ -2,7 +2,7 @@
 // host) against the emulator, next to its peer measured in the same run: the same engine
 // applying N pulumi.dynamic.Resources whose provider returns at once and does nothing, with the
 // same inputs. The peer is the mechanism's floor. Two paths (--via):
-//   plain    the README's plain-CLI apply line in the project folder,
+//   plain    the plain-CLI apply line (docs/provider-and-program.md) in the project folder,
 //            `PULUMI_SKIP_CHECKPOINTS=true pulumi up --yes --skip-preview`, the config set
 //            with `pulumi config set` (the key as a secret), nothing else in the environment
 //            but a standard Pulumi install on PATH, its home, the backend and the passphrase

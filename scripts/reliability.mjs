@@ -5,7 +5,7 @@
 // The reliability runs that are too long for `npm test`, measured rather than repeated:
 //   1. R1, R5 and R6 (vitest.reliability.config.mts): 100 incidents converging in one `up`
 //      through injected faults, 20 kill -9s of `incident-sync up` at random points, and 12 of
-//      the README's plain `pulumi up` with checkpoints skipped and the state on S3 (moto);
+//      the plain `pulumi up` of docs/provider-and-program.md with checkpoints skipped and the state on S3 (moto);
 //   2. the engine tests and the drift and report tests again against an emulator whose PUT only
 //      sets lastUpdateStatus (`npm run test:sets-field`; `npm test` covers both PUT behaviours
 //      in process and in test/engine/put-status.test.ts).

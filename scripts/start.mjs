@@ -8,7 +8,7 @@
 // Node the machine has, before node_modules (and the `node@24` devDependency) exist.
 // Exit codes: 0 done, 1 failed, 130/143 stopped by SIGINT/SIGTERM.
 
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -56,11 +56,63 @@ const npm = (npmArgs, title) =>
     ? step(title, process.execPath, [npmCli, ...npmArgs])
     : step(title, "npm", npmArgs, { shell: process.platform === "win32" });
 
+/**
+ * `npm ci` on whatever Node the machine has. On a Node older than 24, npm warns once per
+ * package that asks for a newer one (EBADENGINE, five lines each); the next step moves to
+ * the project's own Node 24, so those warnings are about a toolchain npm start replaces:
+ * they are counted in one line instead. Every other line of npm's passes through as it comes.
+ */
+function installDependencies() {
+  const title = "» Installing dependencies (npm ci)";
+  process.stderr.write(`${title}\n`);
+  const args = ["ci", "--no-audit", "--no-fund"];
+  const child = npmCli
+    ? spawn(process.execPath, [npmCli, ...args], {
+        cwd: repoRoot,
+        stdio: ["inherit", "inherit", "pipe"],
+      })
+    : spawn("npm", args, {
+        cwd: repoRoot,
+        stdio: ["inherit", "inherit", "pipe"],
+        shell: process.platform === "win32",
+      });
+  const engines = new Set();
+  let pending = "";
+  const passOn = (line) => {
+    const engine = /^npm warn EBADENGINE\s+package: '([^']+)'/.exec(line);
+    if (engine) engines.add(engine[1]);
+    else if (!line.startsWith("npm warn EBADENGINE")) process.stderr.write(`${line}\n`);
+  };
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk) => {
+    const lines = (pending + chunk).split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) passOn(line);
+  });
+  return new Promise((done) => {
+    child.on("close", (code) => {
+      if (pending) passOn(pending);
+      if (engines.size > 0) {
+        process.stderr.write(
+          `  (${engines.size} packages ask for a newer Node than this machine's ${process.version}; npm start runs them on the project's Node 24, next.)\n`,
+        );
+      }
+      if (code !== 0) {
+        process.stderr.write(
+          "npm start: Installing dependencies (npm ci) failed; see the output above.\n",
+        );
+        process.exit(1);
+      }
+      done();
+    });
+  });
+}
+
 // 1. Dependencies: npm ci when node_modules is missing or older than the lockfile.
 const installed = join(repoRoot, "node_modules", ".package-lock.json");
 const lockfile = join(repoRoot, "package-lock.json");
 if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(lockfile).mtimeMs) {
-  npm(["ci", "--no-audit", "--no-fund"], "» Installing dependencies (npm ci)");
+  await installDependencies();
 }
 
 // 2. Node 24: the rest runs on the project's pinned Node, whatever the machine has.

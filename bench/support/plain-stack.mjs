@@ -34,9 +34,9 @@ export function runCli(pulumi, args, cwd, env, stdin) {
 /**
  * A stack run as a user runs the plain CLI: `pulumi stack select --create` and
  * `pulumi config set` (the key through stdin, as a secret) in the project folder, then the
- * README's apply line for each `up`. The environment is the plain-CLI tests': a standard
+ * plain-CLI apply line (docs/provider-and-program.md) for each `up`. The environment is the plain-CLI tests': a standard
  * Pulumi install on PATH (with the project's Node) and its home, plus the backend, the
- * passphrase and, for the runs, PULUMI_SKIP_CHECKPOINTS as the README's line sets it.
+ * passphrase and, for the runs, PULUMI_SKIP_CHECKPOINTS as that line sets it.
  * @param {{
  *   engine: import("../../src/engine/index.js").EngineLocation,
  *   home: string,
@@ -76,7 +76,7 @@ export async function openPlainStack(options) {
   }
   const runEnv = options.skipCheckpoints ? { ...env, PULUMI_SKIP_CHECKPOINTS: "true" } : env;
   return {
-    /** The README's apply line. */
+    /** The plain-CLI apply line of docs/provider-and-program.md. */
     up: () =>
       runCli(
         engine.pulumi,

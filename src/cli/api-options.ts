@@ -23,7 +23,15 @@ export class ApiOptionsError extends UserError {
  * (`MONITORING_API_URL`, …). The key flag is accepted for scripts, but the environment is
  * preferred: a flag shows up in `ps`.
  */
-export function addApiOptions(command: Command): Command {
+export function addApiOptions(
+  command: Command,
+  /**
+   * Who makes the calls: the CLI's own client, or the stack's program and provider under
+   * Pulumi (`up`, `preview`, `refresh`), which retry more (`incident-sync:retries`).
+   * @default "cli"
+   */
+  caller: "cli" | "stack" = "cli",
+): Command {
   const limit = (setting: LimitSetting) => {
     const { min, max, unit } = SETTINGS[setting];
     return `${unit}, ${min} to ${max} (env ${settingEnv(setting)})`;
@@ -33,8 +41,9 @@ export function addApiOptions(command: Command): Command {
     "after",
     `
 Unless ${settingFlag("rateLimit")} and ${settingFlag("concurrency")} say otherwise, the client sends at most
-${rateLimit.default} ${rateLimit.unit} and has at most ${concurrency.default} ${concurrency.unit}. It retries 429, 502, 503,
-504 and network errors (${retries.clientDefault} ${retries.unit}).`,
+${rateLimit.default} ${rateLimit.unit} and has at most ${concurrency.default} ${concurrency.unit}. It retries 502, 503, 504,
+timeouts and network errors (${caller === "stack" ? `${retries.default} ${retries.unit}, the stack config's incident-sync:retries` : `${retries.clientDefault} ${retries.unit}`}) and waits
+out 429s.`,
   );
   return command
     .option(

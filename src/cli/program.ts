@@ -1,8 +1,9 @@
-import { Command } from "commander";
+import { Command, type CommanderError } from "commander";
 import { PACKAGE_VERSION } from "../package-version";
 import { driftCommand } from "./commands/drift-command";
 import { emulatorCommand } from "./commands/emulator-command";
 import { fitCommentCommand } from "./commands/fit-comment-command";
+import { initCommand } from "./commands/init-command";
 import { planCommand } from "./commands/plan-command";
 import { reportCommand } from "./commands/report-command";
 import { cancelCommand, stackCommand } from "./commands/stack-command";
@@ -18,10 +19,10 @@ import { failureText } from "./run-command";
 export function createProgram(): Command {
   const program = new Command("incident-sync")
     .description("Keep status-page incidents in git and check them against the monitoring API.")
-    .showHelpAfterError("(run with --help for usage)")
     .version(PACKAGE_VERSION)
     .configureHelp({ sortSubcommands: true })
     .addHelpText("after", OVERVIEW);
+  program.addCommand(initCommand());
   program.addCommand(validateCommand());
   program.addCommand(planCommand());
   program.addCommand(driftCommand());
@@ -32,7 +33,31 @@ export function createProgram(): Command {
   program.addCommand(stackCommand("refresh"));
   program.addCommand(cancelCommand());
   program.addCommand(fitCommentCommand());
+  reportUsageErrors(program);
   return program;
+}
+
+/** A mistake on the command line (an unknown option, a missing one, a bad value). */
+class CommandLineError extends Error {
+  constructor(
+    readonly commanderError: CommanderError,
+    readonly command: Command,
+  ) {
+    super(commanderError.message);
+  }
+}
+
+/**
+ * Every command, subcommands included, hands its usage errors to `runProgram` instead of
+ * printing them and exiting, so they go out as every other error does: on stderr, and as an
+ * error document in the requested format.
+ */
+function reportUsageErrors(command: Command): void {
+  command.configureOutput({ outputError: () => {} });
+  command.exitOverride((error) => {
+    throw new CommandLineError(error, command);
+  });
+  for (const sub of command.commands) reportUsageErrors(sub);
 }
 
 /** Runs the command line; every command reports its own failures, this catches the rest. */
@@ -40,11 +65,35 @@ export async function runProgram(argv: readonly string[]): Promise<void> {
   try {
     await createProgram().parseAsync(argv);
   } catch (error) {
+    if (error instanceof CommandLineError) {
+      process.exitCode = await reportCommandLineError(error, argv);
+      return;
+    }
     const { describeFailure } = await import("./failure.js");
     const failure = describeFailure(error);
     process.stderr.write(failureText(failure, "", false));
     process.exitCode = failure.exitCode;
   }
+}
+
+/**
+ * `--help` and `--version` end the same way (exit 0). A usage error is a `UsageError` like
+ * any other: a line on stderr naming the command, and the error document in the format the
+ * command line asked for, when it names one stdout can carry.
+ */
+async function reportCommandLineError(error: CommandLineError, argv: readonly string[]) {
+  const { commanderError, command } = error;
+  if (commanderError.exitCode === 0 || commanderError.code === "commander.help") {
+    return commanderError.exitCode;
+  }
+  const { usageFailure } = await import("./usage-failure.js");
+  const { path, message, format } = usageFailure(commanderError, command, argv.slice(2));
+  const { errorDocument } = await import("./error-document.js");
+  const failure = { type: "UsageError", message, exitCode: 1 } as const;
+  process.stderr.write(failureText(failure, path, false));
+  const document = format && errorDocument(format, failure, { command: path });
+  if (document) process.stdout.write(document);
+  return failure.exitCode;
 }
 
 const OVERVIEW = `
@@ -61,6 +110,7 @@ Exit codes: 0 ok, 1 error (bad input, auth, network, git), 2 changes or drift fo
 (plan, drift), 3 lifecycle policy violated (plan).
 
 Examples:
+  $ incident-sync init --ci github
   $ incident-sync validate incidents --format github
   $ incident-sync plan --base origin/main --format markdown
   $ incident-sync drift incidents

@@ -35,3 +35,19 @@ export {
   OnRemove,
   StackName,
 } from "./schema";
+export {
+  backendStacks,
+  type KnownStacks,
+  projectOf,
+  type StackEntryWarning,
+  stackFilesOf,
+  unknownStackEntries,
+} from "./stack-entries";
+export {
+  bareStackName,
+  parseStackName,
+  STACK_NAME_PATTERN,
+  STACK_NAME_RULE,
+  type StackRef,
+  sameStack,
+} from "./stack-name";

@@ -13,7 +13,7 @@ import {
   ServiceRef,
   Severity,
 } from "../api/schemas";
-import { STACK_NAME_PATTERN, STACK_NAME_RULE } from "./stack-name";
+import { STACK_NAME_PATTERN, STACK_NAME_RULE, type StackRef, sameStack } from "./stack-name";
 
 /**
  * What is wrong with a name or id written in a definition, in the shape `PathId` uses
@@ -113,17 +113,18 @@ export const DEFAULT_ON_REMOVE: OnRemove = "release";
 export const StackName = z
   .string()
   .regex(STACK_NAME_PATTERN, STACK_NAME_RULE)
-  .describe("A Pulumi stack name of this project.");
+  .describe("A Pulumi stack of this project: stack, org/stack or org/project/stack.");
 
 /**
  * Whether a definition is declared on `stack`: one with no `stacks` list belongs to every
- * stack. The program, `validate --stack` and `plan --stack` all choose by this rule.
+ * stack, and an entry names the stack when it can be the same stack (`sameStack`: `prod` is
+ * `acme/prod`). The program, `validate --stack` and `plan --stack` all choose by this rule.
  */
 export function belongsToStack(
   definition: { stacks?: readonly string[] | undefined },
-  stack: string,
+  stack: string | StackRef,
 ): boolean {
-  return definition.stacks === undefined || definition.stacks.includes(stack);
+  return definition.stacks?.some((entry) => sameStack(entry, stack)) ?? true;
 }
 
 /**

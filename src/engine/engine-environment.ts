@@ -48,7 +48,7 @@ export function engineEnvironment(options: EngineEnvironmentOptions): Record<str
     base.PATH ?? "",
   ].join(delimiter);
   // State written by incident-sync 0.1 stores a provider that looks for its operations here
-  // first; 0.2 and later need nothing of the kind (see README, "How the provider finds its code").
+  // first; 0.2 and later need nothing of the kind (docs/provider-and-program.md, "How the provider finds its code").
   const legacyOperations = join(projectDir, "dist", "providers", "legacy-operations.js");
   return {
     ...inherited,

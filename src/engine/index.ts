@@ -2,7 +2,13 @@ export { engineEnvironment } from "./engine-environment";
 export type { IncidentStep } from "./engine-events";
 export { EngineLocation } from "./engine-location";
 export { EngineError } from "./errors";
-export { LOCAL_DEMO_PASSPHRASE, type MainJobResult, mainJobState, runMainJob } from "./main-job";
+export {
+  EMULATOR_STACK,
+  LOCAL_DEMO_PASSPHRASE,
+  type MainJobResult,
+  mainJobState,
+  runMainJob,
+} from "./main-job";
 export {
   type CancelResult,
   type ConfigEntry,

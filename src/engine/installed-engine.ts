@@ -21,7 +21,8 @@ const INSTALL_URL = "https://www.pulumi.com/docs/install/";
  */
 export function findInstalledEngine(env: NodeJS.ProcessEnv = process.env): EngineLocation {
   const sdk = pulumiSdk();
-  const install = `install Pulumi v${sdk.version} or later (${INSTALL_URL}, which puts pulumi and ${LANGUAGE_HOST} in ~/.pulumi/bin) and put that directory on PATH, or set INCIDENT_SYNC_PULUMI_BIN to it`;
+  // The oldest CLI that works is the floor; the project's @pulumi/pulumi is only the best match.
+  const install = `install Pulumi ${minimumPulumi().join(".")} or later, best v${sdk.version} like your @pulumi/pulumi (${INSTALL_URL}, which puts pulumi and ${LANGUAGE_HOST} in ~/.pulumi/bin), and put that directory on PATH or set INCIDENT_SYNC_PULUMI_BIN to it`;
   const { source, pulumi } = findCli(env, install);
   const version = reportedVersion(pulumi, env);
   if (version === undefined) {

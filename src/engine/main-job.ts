@@ -5,13 +5,18 @@ import { packageRoot } from "../package-root";
 import { OPTIONAL_PACKAGES, requirePackages } from "../peer-packages";
 import { resolveEngine } from "./resolve-engine";
 import { type OperationOptions, type OperationOutcome, runOperation } from "./run-operation";
+import { seedSandbox } from "./sandbox-seed";
 
 /**
  * Passphrase of the local demo backend under `.incident-sync/`. It is not a secret: it only
- * keeps the emulator's demo key encrypted in a state file on this machine, and the committed
- * `Pulumi.dev.yaml` holds its encryption salt.
+ * keeps the emulator's demo key encrypted in a state file on this machine. Its encryption salt
+ * is in the sandbox's own stack file under `.incident-sync/`, never in the project, so it
+ * cannot collide with a team's stack and passphrase.
  */
 export const LOCAL_DEMO_PASSPHRASE = "incident-sync-local-demo";
+
+/** The stack `up --emulator` runs when none is named. */
+export const EMULATOR_STACK = "dev";
 
 export interface MainJobOptions
   extends Partial<
@@ -34,7 +39,7 @@ export interface MainJobOptions
    * @default ".incident-sync" in the project
    */
   stateDir?: string;
-  /** @default "dev" */
+  /** @default EMULATOR_STACK */
   stackName?: string;
   /** The project directory. @default this repository */
   projectDir?: string;
@@ -45,19 +50,24 @@ export interface MainJobResult {
   outcome: OperationOutcome;
 }
 
-/** Where the main job keeps the engine's backend and home under its state directory. */
+/**
+ * Where the main job keeps the engine's backend, home and the sandbox stacks' own stack files
+ * under its state directory: nothing of it in the project, so it never meets a team's stacks.
+ */
 export function mainJobState(stateDir: string) {
   return {
     backendUrl: `file://${join(stateDir, "engine", "backend")}`,
     pulumiHome: join(stateDir, "engine", "home"),
     workDir: join(stateDir, "engine", "run"),
+    sandboxStackDir: join(stateDir, "engine", "stacks"),
   };
 }
 
 /**
- * The main job behind `npm start`: starts the emulator with the demo seed on a loopback port,
- * then runs `up` on the stack against it, exactly as `incident-sync up` does against a real
- * API. The emulator keeps its data in a file beside the Pulumi state, so the state and the API
+ * The main job behind `npm start` and `up --emulator`: starts the emulator with the demo seed
+ * on a loopback port, adds the services and incidents the project's definitions need
+ * (`seedSandbox`), then runs `up` on the stack against it, exactly as `incident-sync up`
+ * does against a real API. The emulator keeps its data in a file beside the Pulumi state, so the state and the API
  * it describes stay consistent from one run to the next.
  */
 export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobResult> {
@@ -79,7 +89,7 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
       engine,
       operation: options.operation ?? "up",
       projectDir,
-      stackName: stackName ?? "dev",
+      stackName: stackName ?? EMULATOR_STACK,
       ...mainJobState(stateDir),
       passphrase: LOCAL_DEMO_PASSPHRASE,
       connection: {
@@ -88,6 +98,9 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
         apiKey: emulator.demo.apiKey,
       },
       log,
+      prepare: async (declared) => {
+        for (const note of await seedSandbox(emulator, declared, projectDir)) log(note);
+      },
     });
     return { emulatorUrl: emulator.url, outcome };
   } finally {

@@ -1,13 +1,14 @@
-import { mkdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { OpType, OutputMap } from "@pulumi/pulumi/automation";
+import { bareStackName, sameStack } from "../definitions/stack-name";
 import { CLAIM_PHASE_VARIABLE, type ClaimPhase, INCIDENT_TYPE } from "../incident";
 import { engineEnvironment } from "./engine-environment";
 import { type EngineRunEvents, readEngineEvents } from "./engine-events";
 import type { EngineLocation } from "./engine-location";
 import { EngineError } from "./errors";
-import { readProjectName, writeRunConfig } from "./project-files";
+import { readProjectName, readStackSalt, writeRunConfig, writeStackSalt } from "./project-files";
 import { type PulumiRunResult, runPulumi } from "./pulumi-process";
 import { resolveEngine } from "./resolve-engine";
 import { makeRunFolder } from "./run-folders";
@@ -22,7 +23,11 @@ export interface ConfigEntry {
 export interface ProjectStackOptions {
   /** The project directory, holding Pulumi.yaml. The CLI runs the program there, as `pulumi up` does. */
   projectDir: string;
-  stackName: string;
+  /**
+   * The stack as Pulumi names it: `prod`, `acme/prod` or `acme/incidents/prod`. Unset: the
+   * stack selected for the project (`pulumi stack select`), as `pulumi up` would run.
+   */
+  stackName?: string | undefined;
   /** `file://…` for a self-managed backend, `s3://…`, or Pulumi Cloud's URL. */
   backendUrl: string;
   /** Passphrase of the stack's passphrase secrets provider; unset for Pulumi Cloud. */
@@ -45,11 +50,18 @@ export interface ProjectStackOptions {
   /** Notices for a person, e.g. a stale lock cleared. @default stderr */
   log?: (line: string) => void;
   /**
-   * Create the stack when the backend has none of that name. Off for commands that only make
-   * sense on an existing stack (`cancel`), where a mistyped name must not make an empty one.
+   * Create the stack when the backend has none of that name: only `up` does, so that a
+   * mistyped name in a preview, a refresh or a cancel never makes an empty stack.
    * @default true
    */
   create?: boolean;
+  /**
+   * A sandbox stack (the emulator's): its own `Pulumi.<stack>.yaml`, with the encryption salt
+   * of its passphrase, lives in this directory, never in the project, so it cannot collide
+   * with a team's stack of the same name. Runs take the project's stack file's plain settings
+   * and leave its secrets and salt alone. Needs `config` for the runs.
+   */
+  sandboxStackDir?: string;
   /** Aborting stops the running operation gracefully. */
   signal?: AbortSignal;
   /** Colour in the engine's output. @default false */
@@ -66,6 +78,11 @@ export interface UpOptions {
    * run, as the plain CLI does.
    */
   claim?: readonly string[];
+  /**
+   * The names each claimed resource had before (its definition's `aliases`): a resource the
+   * state holds under an old name is renamed, not new, and needs no claim.
+   */
+  aliases?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** What `cancel` did: lock files removed (and whose they were), or the backend asked. */
@@ -93,6 +110,11 @@ export interface StackRunResult extends EngineRunEvents {
 export interface ProjectStack {
   readonly name: string;
   readonly project: string;
+  /**
+   * The stack's full name, `organization/project/stack`, as the backend has it, and every
+   * stack of the project there, by full name (`pulumi stack ls`, asked once, when needed).
+   */
+  listStacks(): Promise<StackListing>;
   readonly engine: EngineLocation;
   up(options?: UpOptions): Promise<StackRunResult>;
   preview(options?: { refresh?: boolean; expectNoChanges?: boolean }): Promise<StackRunResult>;
@@ -114,6 +136,12 @@ export interface ProjectStack {
   cancel(options?: { force?: boolean }): Promise<CancelResult>;
   /** Removes the run's private files. */
   close(): void;
+}
+
+/** A stack's full name and the stacks of its project in the backend. */
+export interface StackListing {
+  readonly qualifiedName: string;
+  readonly backendStacks: readonly string[];
 }
 
 /** The parts of `pulumi stack export` incident-sync reads. */
@@ -169,15 +197,14 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
   if (options.backendUrl.startsWith("file://")) {
     mkdirSync(fileURLToPath(options.backendUrl), { recursive: true });
   }
-  const stackName = options.stackName;
   const pulumi = (
     args: string[],
-    extra: { stdin?: string; stream?: boolean; phase?: ClaimPhase } = {},
+    extra: { stdin?: string; stream?: boolean; phase?: ClaimPhase; cwd?: string } = {},
   ) =>
     runPulumi({
       pulumi: engine.pulumi,
       args,
-      cwd: projectDir,
+      cwd: extra.cwd ?? projectDir,
       env: extra.phase ? { ...env, [CLAIM_PHASE_VARIABLE]: extra.phase } : env,
       outputDir: workDir,
       ...(extra.stdin === undefined ? {} : { stdin: extra.stdin }),
@@ -190,7 +217,18 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
     return result;
   };
 
-  await must(
+  const stackName = options.stackName ?? (await selectedStack(pulumi, options.backendUrl));
+  // What Pulumi.<stack>.yaml, URNs and a file backend's folders hold: the name without its org.
+  const bareName = bareStackName(stackName);
+
+  // A sandbox stack is selected (and created) beside a copy of Pulumi.yaml in its own folder,
+  // where the CLI writes its stack file; the runs then pass that file's copy as --config-file.
+  const sandbox = options.sandboxStackDir;
+  if (sandbox !== undefined) {
+    mkdirSync(sandbox, { recursive: true });
+    copyFileSync(join(projectDir, "Pulumi.yaml"), join(sandbox, "Pulumi.yaml"));
+  }
+  const selected = await pulumi(
     [
       "stack",
       "select",
@@ -200,20 +238,67 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
       "--non-interactive",
       ...(options.passphrase === undefined ? [] : ["--secrets-provider", "passphrase"]),
     ],
-    `Selecting stack ${stackName} in ${options.backendUrl}`,
+    sandbox === undefined ? {} : { cwd: sandbox },
   );
+  if (selected.code !== 0) {
+    if (/no stack named/i.test(`${selected.stderr}\n${selected.stdout}`)) {
+      const create =
+        sandbox === undefined
+          ? `\`incident-sync up --stack ${stackName}\` creates it (so does \`pulumi stack init ${stackName}\`)`
+          : `\`incident-sync up --emulator --stack ${stackName}\` creates it in the emulator's sandbox`;
+      throw new EngineError(
+        `Stack ${stackName} does not exist in ${describeBackend(options.backendUrl)}: ${create}. Only up creates a stack, so that a mistyped name never makes an empty one.`,
+      );
+    }
+    throw new EngineError(
+      `Selecting stack ${stackName} in ${describeBackend(options.backendUrl)} failed: ${cliError(selected)}`,
+    );
+  }
+  /**
+   * A sandbox stack made before its stack file was kept beside it (or whose file was lost)
+   * still has its passphrase's salt in its state: written back, so its secrets keep opening.
+   */
+  const recoverSandboxSalt = async (file: string) => {
+    if (readStackSalt(file) !== undefined) return;
+    const exported = await must(
+      ["stack", "export", "--stack", stackName],
+      `Exporting stack ${stackName}`,
+    );
+    const salt = (
+      JSON.parse(exported.stdout) as {
+        deployment?: { secrets_providers?: { type?: string; state?: { salt?: unknown } } };
+      }
+    ).deployment?.secrets_providers?.state?.salt;
+    if (typeof salt === "string") writeStackSalt(file, salt);
+  };
+  let listing: Promise<StackListing> | undefined;
+  const listStacks = async (): Promise<StackListing> => {
+    const listed = await must(
+      ["stack", "ls", "--json", "--fully-qualify-stack-names", "--non-interactive"],
+      `Listing the stacks of project ${project}`,
+    );
+    const stacks = JSON.parse(listed.stdout) as { name: string; current?: boolean }[];
+    const candidates = stacks.filter((stack) => sameStack(stack.name, stackName));
+    return {
+      qualifiedName:
+        (candidates.find((stack) => stack.current) ?? candidates[0])?.name ?? stackName,
+      backendStacks: stacks.map((stack) => stack.name),
+    };
+  };
+  if (sandbox !== undefined) await recoverSandboxSalt(join(sandbox, `Pulumi.${bareName}.yaml`));
 
   let configFile: string | undefined;
   if (options.config) {
-    configFile = join(workDir, `Pulumi.${stackName}.yaml`);
+    configFile = join(workDir, `Pulumi.${bareName}.yaml`);
     const entries = Object.entries(options.config);
     writeRunConfig(
       projectDir,
-      stackName,
+      bareName,
       configFile,
       Object.fromEntries(
         entries.filter(([, entry]) => !entry.secret).map(([key, entry]) => [key, entry.value]),
       ),
+      sandbox === undefined ? undefined : join(sandbox, `Pulumi.${bareName}.yaml`),
     );
     for (const [key, entry] of entries.filter(([, entry]) => entry.secret)) {
       await must(
@@ -235,7 +320,7 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
   }
 
   const clearStaleLocks = () => {
-    const locks = stackLocks(options.backendUrl, project, stackName);
+    const locks = stackLocks(options.backendUrl, project, bareName);
     const stale = locks.filter((lock) => lock.stale);
     if (stale.length > 0) {
       removeLocks(stale);
@@ -335,14 +420,16 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
         .filter((resource) => resource.type === INCIDENT_TYPE)
         .map((resource) => resource.urn.slice(resource.urn.lastIndexOf("::") + 2)),
     );
-    const fresh = upOptions.claim.filter((name) => !held.has(name));
+    const renamed = (name: string) =>
+      (upOptions.aliases?.[name] ?? []).some((alias) => held.has(alias));
+    const fresh = upOptions.claim.filter((name) => !held.has(name) && !renamed(name));
     if (fresh.length === 0) return run("up", args, { prepared: true, phase: "apply" });
     log(
       `Recording ${fresh.length} incident(s) new to stack ${stackName} in its state before applying them, so that a run killed midway cannot forget what it adopted.`,
     );
     const targets = fresh.flatMap((name) => [
       "--target",
-      `urn:pulumi:${stackName}::${project}::${INCIDENT_TYPE}::${name}`,
+      `urn:pulumi:${bareName}::${project}::${INCIDENT_TYPE}::${name}`,
     ]);
     const claimed = await run("up", [...args, ...targets], { prepared: true, phase: "claim" });
     const unclaimed = claimed.incidents.filter((step) => step.error !== undefined);
@@ -358,6 +445,10 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
   return {
     name: stackName,
     project,
+    listStacks() {
+      listing ??= listStacks();
+      return listing;
+    },
     engine,
     up: (upOptions = {}) => up(upOptions),
     preview: (previewOptions = {}) =>
@@ -407,7 +498,7 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
         await must(["cancel", "--yes", "--stack", stackName], `Cancelling stack ${stackName}`);
         return { kind: "asked-backend" };
       }
-      const locks = stackLocks(options.backendUrl, project, stackName);
+      const locks = stackLocks(options.backendUrl, project, bareName);
       const running = locks.filter((lock) => lock.local && !lock.stale);
       if (running.length > 0 && cancelOptions.force !== true) {
         throw new EngineError(
@@ -440,6 +531,30 @@ function adoptionsOf(
   const changes: StackRunResult["changes"] = {};
   for (const step of incidents) changes[step.op] = (changes[step.op] ?? 0) + 1;
   return { ...applied, incidents, changes, durationMs: applied.durationMs + claimMs };
+}
+
+/** The stack `pulumi stack select` chose for the project, or an error saying how to name one. */
+async function selectedStack(
+  pulumi: (args: string[]) => Promise<PulumiRunResult>,
+  backendUrl: string,
+): Promise<string> {
+  const shown = await pulumi(["stack", "--show-name", "--non-interactive"]);
+  const name = shown.stdout.trim();
+  if (shown.code === 0 && name !== "") return name;
+  throw new EngineError(
+    `Which stack? No --stack was given and no stack of this project is selected in ${describeBackend(backendUrl)}: pass --stack <name> (prod, acme/prod or acme/project/prod, as Pulumi names stacks), or select one with \`pulumi stack select <name>\`.`,
+  );
+}
+
+/** Where the state is, for a message: a file backend's folder, else the URL without credentials or query. */
+function describeBackend(backendUrl: string): string {
+  if (backendUrl.startsWith("file://")) return fileURLToPath(backendUrl);
+  try {
+    const url = new URL(backendUrl);
+    return `${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname}`;
+  } catch {
+    return "the backend";
+  }
 }
 
 /** The CLI's own error lines, without its generic advice. */

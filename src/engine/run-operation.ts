@@ -1,10 +1,14 @@
-import { resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import type { OutputMap } from "@pulumi/pulumi/automation";
 import {
+  backendStacks,
   belongsToStack,
   type DefinitionProblem,
+  formatLocation,
   type LoadedDefinition,
   loadDefinitions,
+  stackFilesOf,
+  unknownStackEntries,
 } from "../definitions";
 import { API_KEY_SETTING, configKey, readStackSetting } from "../settings";
 import { markPreviewRefusals } from "./preview-refusals";
@@ -12,6 +16,7 @@ import {
   type ConfigEntry,
   openProjectStack,
   type ProjectStackOptions,
+  type StackListing,
   type StackRunResult,
 } from "./project-stack";
 
@@ -34,6 +39,11 @@ export interface OperationOptions extends Omit<ProjectStackOptions, "config"> {
   refresh?: boolean;
   /** up: apply the other incidents when one fails (the engine's --continue-on-error). @default true */
   continueOnError?: boolean;
+  /**
+   * Runs once the definitions are valid, before the engine, with those the stack declares:
+   * how the emulator's sandbox learns a team's services and incidents (`up --emulator`).
+   */
+  prepare?: (declared: readonly LoadedDefinition[]) => Promise<void>;
 }
 
 export type OperationOutcome =
@@ -52,6 +62,12 @@ export type OperationOutcome =
       /** After an `up`: the stack outputs. */
       outputs: OutputMap | undefined;
       definitions: LoadedDefinition[];
+      /**
+       * What the definitions say that is likely a mistake but no error, one line each as
+       * `validate` prints it (`file:line:column: warning: … [code]`, relative to the project):
+       * a `stacks` entry that names no stack of the project.
+       */
+      warnings: string[];
     };
 
 /**
@@ -74,6 +90,8 @@ export async function runOperation(options: OperationOptions): Promise<Operation
   const stack = await openProjectStack({
     ...options,
     projectDir,
+    // Only up creates a stack: a preview or refresh of a mistyped name says so instead.
+    create: options.create ?? options.operation === "up",
     ...(Object.keys(config).length > 0 ? { config } : {}),
   });
   try {
@@ -95,15 +113,27 @@ export async function runOperation(options: OperationOptions): Promise<Operation
     }
     // Every definition is checked; the stack declares those of its own (`stacks`), as the
     // program chooses them, and only those are claimed and reported.
+    // Which stacks there are matters only to definitions that name theirs: asked only then.
+    const listing = loaded.definitions.some(({ definition }) => definition.stacks !== undefined)
+      ? await stack.listStacks()
+      : undefined;
     const declared = loaded.definitions.filter(({ definition }) =>
-      belongsToStack(definition, options.stackName),
+      belongsToStack(definition, listing?.qualifiedName ?? stack.name),
     );
+    const warnings =
+      listing === undefined
+        ? []
+        : stackEntryWarnings(loaded.definitions, projectDir, stack.project, listing, options);
+    await options.prepare?.(declared);
     const result =
       options.operation === "up"
         ? await stack.up({
             message: "incident-sync up",
             continueOnError: options.continueOnError ?? true,
             claim: declared.map(({ definition }) => definition.resource),
+            aliases: Object.fromEntries(
+              declared.map(({ definition }) => [definition.resource, definition.aliases ?? []]),
+            ),
           })
         : options.operation === "preview"
           ? await stack.preview({
@@ -117,8 +147,46 @@ export async function runOperation(options: OperationOptions): Promise<Operation
     }
     const outputs =
       options.operation === "up" ? await stack.outputs().catch(() => undefined) : undefined;
-    return { kind: "ran", stackName: stack.name, result, outputs, definitions: declared };
+    return {
+      kind: "ran",
+      stackName: stack.name,
+      result,
+      outputs,
+      definitions: declared,
+      warnings,
+    };
   } finally {
     stack.close();
   }
+}
+
+/**
+ * `stacks` entries that name no stack file of the project and no stack of its backend. A
+ * sandbox's backend (the emulator's) holds none of the team's stacks, so only the files count
+ * there; with no stack known at all, nothing is said.
+ */
+function stackEntryWarnings(
+  definitions: readonly LoadedDefinition[],
+  projectDir: string,
+  project: string,
+  listing: StackListing,
+  options: Pick<OperationOptions, "sandboxStackDir">,
+): string[] {
+  const files = stackFilesOf(projectDir, project);
+  if (files.length === 0 && options.sandboxStackDir !== undefined) return [];
+  // The sandbox's own stack counts as one, the rest of its backend does not.
+  const backend = backendStacks(
+    options.sandboxStackDir === undefined ? listing.backendStacks : [listing.qualifiedName],
+  );
+  const warnings = unknownStackEntries(definitions, {
+    stacks: [...files, ...backend],
+    sources: [
+      ...(files.length > 0 ? ["the Pulumi.<stack>.yaml files beside Pulumi.yaml"] : []),
+      ...(options.sandboxStackDir === undefined ? ["the backend's stacks"] : ["the sandbox's"]),
+    ],
+  });
+  return warnings.map(
+    (warning) =>
+      `${formatLocation({ ...warning, file: relative(projectDir, warning.file) || warning.file })}: warning: ${warning.message} [${warning.code}]`,
+  );
 }

@@ -26,11 +26,11 @@ export function exitCodeOf(outcome: OperationOutcome): number {
 
 /** What an engine step means for an incident, in the words of the status page. */
 export function stepLabel(step: IncidentStep, preview: boolean): string {
+  // A step that failed did not do what its operation names: say so, never "updated".
+  if (step.error !== undefined) return `${preview ? "cannot" : "failed to"} ${verbOf(step)}`;
   const would = (done: string, planned: string) => (preview ? planned : done);
-  // A definition without an id declares an incident that its create opens.
-  const opens = step.inputs !== undefined && step.inputs.incidentId === undefined;
   const labels: Partial<Record<OpType, string>> = {
-    create: opens ? would("opened", "to open") : would("adopted", "to adopt"),
+    create: opens(step) ? would("opened", "to open") : would("adopted", "to adopt"),
     update: would("updated", "to update"),
     replace: would("replaced", "to replace"),
     "create-replacement": would("adopted (replacement)", "to adopt (replacement)"),
@@ -44,6 +44,26 @@ export function stepLabel(step: IncidentStep, preview: boolean): string {
     refresh: "refreshed",
   };
   return labels[step.op] ?? step.op;
+}
+
+/** Whether the step creates a new incident: its definition has no id (a create opens it). */
+function opens(step: IncidentStep): boolean {
+  return step.inputs !== undefined && step.inputs.incidentId === undefined;
+}
+
+/** What a step sets out to do, as a verb: `adopt`, `open`, `update`, `resolve and release`. */
+function verbOf(step: IncidentStep): string {
+  const verbs: Partial<Record<OpType, string>> = {
+    create: opens(step) ? "open" : "adopt",
+    update: "update",
+    replace: "replace",
+    "create-replacement": "adopt (replacement)",
+    "delete-replaced": "release (replaced)",
+    delete: step.onRemove === "resolve" ? "resolve and release" : "release",
+    read: "read",
+    refresh: "refresh",
+  };
+  return verbs[step.op] ?? "apply";
 }
 
 const SYMBOLS: Partial<Record<OpType, string>> = {
@@ -136,9 +156,12 @@ export function renderText(outcome: OperationOutcome, projectDir: string): strin
   for (const diagnostic of result.diagnostics) {
     if (diagnostic.severity === "warning") lines.push(`  warning: ${oneLine(diagnostic.message)}`);
   }
+  for (const warning of outcome.warnings) lines.push(`  ${warning}`);
   if (outcome.outputs && result.ok) lines.push("", formatSummary(outcome.outputs));
   if (failures.length > 0) {
-    const detail = engineDetail(result.stdout, result.stderr);
+    // The engine's own last lines only when no incident or diagnostic names the cause: after
+    // a failed incident they are the outputs' diff, which says nothing about it.
+    const detail = namedCauses(result) ? "" : engineDetail(result.stdout, result.stderr);
     if (detail) lines.push("", "Engine output (end):", detail);
     lines.push("", ...failures);
   }
@@ -161,6 +184,17 @@ export function failureLines(outcome: OperationOutcome): string[] {
     );
   }
   return lines;
+}
+
+/** Whether the run's failure is named by a failed incident or an error diagnostic. */
+function namedCauses(result: {
+  incidents: readonly IncidentStep[];
+  diagnostics: readonly { severity: string }[];
+}): boolean {
+  return (
+    result.incidents.some((step) => step.error !== undefined) ||
+    result.diagnostics.some((diagnostic) => diagnostic.severity === "error")
+  );
 }
 
 function oneLine(text: string): string {
@@ -248,7 +282,10 @@ export function reportOf(outcome: OperationOutcome, projectDir: string): RunRepo
     errors: failureLines(outcome)
       .filter((line) => !result.incidents.some((step) => step.error && line.includes(step.error)))
       .map((line) => line.replace(/^✗ /, "")),
-    warnings: result.diagnostics.filter((d) => d.severity === "warning").map((d) => d.message),
+    warnings: [
+      ...outcome.warnings,
+      ...result.diagnostics.filter((d) => d.severity === "warning").map((d) => d.message),
+    ],
     outputs: outcome.outputs
       ? Object.fromEntries(
           Object.entries(outcome.outputs).map(([key, output]) => [key, output.value]),

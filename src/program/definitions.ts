@@ -5,7 +5,9 @@ import {
   InvalidDefinitionsError,
   type LoadedDefinition,
   loadDefinitions,
+  type StackRef,
 } from "../definitions";
+import { runningStack } from "./running-stack";
 
 /**
  * Loads every definition of the directory and keeps those of `stack` (a definition with no
@@ -16,7 +18,7 @@ import {
 export async function loadProgramDefinitions(
   dir: string,
   projectDir: string = process.cwd(),
-  stack: string = pulumi.getStack(),
+  stack: string | StackRef = runningStack(),
 ): Promise<LoadedDefinition[]> {
   const { definitions, problems } = await loadDefinitions(dir);
   if (problems.length > 0) {

@@ -12,6 +12,7 @@ import { readProgramConfig } from "./config";
 import { declareIncidents } from "./declare";
 import { loadProgramDefinitions } from "./definitions";
 import { incidentOutputs } from "./incident-outputs";
+import { runningStack } from "./running-stack";
 
 export interface IncidentStackOptions {
   /**
@@ -93,6 +94,6 @@ function definitionsInCode(incidents: readonly IncidentDefinitionInput[]): Loade
   if (problems.length > 0) {
     throw new pulumi.RunError(new InvalidDefinitionsError("the program", problems).listing);
   }
-  const stack = pulumi.getStack();
+  const stack = runningStack();
   return definitions.filter((loaded) => belongsToStack(loaded.definition, stack));
 }

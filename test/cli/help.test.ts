@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { DEFAULTS } from "../../src/api/client/options";
+import { SETTINGS } from "../../src/settings/catalog";
 import { runCli } from "./run-cli";
 
 describe("--help", () => {
@@ -18,6 +19,17 @@ describe("--help", () => {
         "--concurrency <n> calls in flight, 1 to 64 (env MONITORING_CONCURRENCY)",
       );
     }
+  });
+
+  test("each command states the retries of whoever makes its calls: the CLI's client, or the stack's program under Pulumi", async () => {
+    const drift = (await runCli(["drift", "--help"], process.cwd(), {})).stdout;
+    const up = (await runCli(["up", "--help"], process.cwd(), {})).stdout;
+    expect(drift.replace(/\s+/g, " ")).toContain(
+      `(${SETTINGS.retries.clientDefault} retries per call)`,
+    );
+    expect(up.replace(/\s+/g, " ")).toContain(
+      `(${SETTINGS.retries.default} retries per call, the stack config's incident-sync:retries)`,
+    );
   });
 
   test("every command with Markdown accepts md for it", async () => {

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { lstat, readFile, symlink, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { promisify } from "node:util";
@@ -158,6 +158,63 @@ describe("report commands, compiled and run for real", () => {
     expect(csp).toMatch(/^default-src 'none'; script-src( 'sha256-[A-Za-z0-9+/=]+'){5}; style-src/);
   });
 
+  test("without --check, report errors and report heartbeats cover the evidence the definitions list, and say which", async () => {
+    const demo = await startEmulator({ port: 0, seed: "demo" });
+    const env = { MONITORING_API_URL: demo.url, MONITORING_API_KEY: demo.demo.apiKey };
+    try {
+      const errors = await runCli(["report", "errors", "--format", "json"], process.cwd(), env);
+      expect(errors.exitCode, errors.stderr).toBe(0);
+      expect(ErrorReport.parse(JSON.parse(errors.stdout)).checks).toEqual([
+        "chk-api",
+        "chk-web",
+        "chk-checkout",
+      ]);
+      expect(errors.stderr.split("\n")[0]).toBe(
+        "Reporting the checks the definitions in incidents list as evidence: chk-api, chk-web, chk-checkout.",
+      );
+      const heartbeats = await runCli(
+        ["report", "heartbeats", "--format", "json"],
+        process.cwd(),
+        env,
+      );
+      expect(heartbeats.exitCode, heartbeats.stderr).toBe(0);
+      expect(
+        HeartbeatReport.parse(JSON.parse(heartbeats.stdout)).checks.map((check) => check.checkId),
+      ).toEqual(["hb-nightly-backup", "hb-billing-sync"]);
+    } finally {
+      await demo.close();
+    }
+  });
+
+  test("without --check and with no evidence in the definitions, the report says so in the requested format", async () => {
+    const project = path.join(dir, "no-evidence");
+    await mkdir(path.join(project, "incidents"), { recursive: true });
+    await writeFile(
+      path.join(project, "incidents", "api.yaml"),
+      "id: inc-api\nname: API errors\nseverity: MINOR\nstatus: RESOLVED\nservices: [{ id: svc-api, name: API }]\n",
+    );
+    const json = await runCli(["report", "errors", "--format", "json"], project, apiEnv(running));
+    expect(json.exitCode).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: {
+        type: "UsageError",
+        message:
+          "No --check given, and no definition in incidents lists evidence.checks: there is nothing to report. Pass --check <id>, or list the checks that belong with an incident in its definition's evidence.checks.",
+      },
+    });
+    const csv = await runCli(
+      ["report", "heartbeats", "--format", "csv", "--dir", "elsewhere"],
+      project,
+      apiEnv(running),
+    );
+    expect(csv.exitCode).toBe(1);
+    expect(csv.stdout).toMatchInlineSnapshot(`
+      "error
+      "No --check given, and elsewhere holds no definitions whose evidence.heartbeats would say which to report: pass --check <id>, or --dir <definitions directory>."
+      "
+    `);
+  });
+
   test("report incident tells inc-api-errors' story from the definitions in incidents/ and the demo emulator, as JSON", async () => {
     const demo = await startEmulator({ port: 0, seed: "demo" });
     try {
@@ -188,7 +245,7 @@ describe("report commands, compiled and run for real", () => {
     );
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatchInlineSnapshot(`
-      "error: option '--format <format>' argument 'xlsx' is invalid. Allowed choices are markdown, md, csv, json, html.
+      "incident-sync report errors: option '--format <format>' argument 'xlsx' is invalid. Allowed choices are markdown, md, csv, json, html. (see incident-sync report errors --help)
       "
     `);
   });
@@ -201,7 +258,7 @@ describe("report commands, compiled and run for real", () => {
     );
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatchInlineSnapshot(`
-      "error: option '--top <n>' argument '0' is invalid. Use a positive whole number of groups, or all.
+      "incident-sync report errors: option '--top <n>' argument '0' is invalid. Use a positive whole number of groups, or all. (see incident-sync report errors --help)
       "
     `);
   });

@@ -33,6 +33,15 @@ const ValidateJson = z.strictObject({
       message: z.string(),
     }),
   ),
+  warnings: z.array(
+    z.strictObject({
+      file: z.string(),
+      line: z.int(),
+      column: z.int(),
+      code: z.literal("unknown-stack"),
+      message: z.string(),
+    }),
+  ),
 });
 
 const VALID = `id: inc-api-errors
@@ -93,10 +102,55 @@ describe("incident-sync validate", () => {
       { id: "inc-api-errors", stacks: undefined, inStack: true },
       { id: "inc-staging", stacks: ["staging"], inStack: false },
     ]);
-    const refused = await runCli(["validate", "stacks", "--stack", "acme/incidents/prod"], root);
+    const refused = await runCli(["validate", "stacks", "--stack", "acme/incidents/prod/eu"], root);
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toContain(
-      "must be a stack name: 1 to 100 letters, digits, -, _ or . (no organization or project)",
+      "must be a stack name as Pulumi writes it, stack, org/stack or org/project/stack, each part 1 to 100 letters, digits, -, _ or .",
+    );
+  });
+
+  it("takes a stack as Pulumi names it, and warns at its line of a stacks entry that no stack file of the project matches, naming the closest", async () => {
+    const project = path.join(root, "project");
+    await mkdir(path.join(project, "incidents"), { recursive: true });
+    await writeFile(path.join(project, "Pulumi.yaml"), "name: status-page\nruntime: nodejs\n");
+    for (const stack of ["staging", "prod"]) {
+      await writeFile(path.join(project, `Pulumi.${stack}.yaml`), "config: {}\n");
+    }
+    await writeFile(
+      path.join(project, "incidents", "api.yaml"),
+      `${VALID.replace("services:", "stacks:\n  - staging\n  - prdo\nservices:")}---\n${VALID.replace("inc-api-errors", "inc-acme").replace("services:", "stacks: [acme/prod, acme/other-project/prod]\nservices:")}`,
+    );
+    const text = await runCli(["validate", "--stack", "acme/prod"], project);
+    expect(text.exitCode).toBe(0);
+    expect(text.stdout).toMatchInlineSnapshot(`
+      "incidents/api.yaml:7:5: warning: stacks entry "prdo" is no stack of the Pulumi.<stack>.yaml files beside Pulumi.yaml or --stack, so no stack declares the incident by it; the closest is "prod" [unknown-stack]
+
+      incidents: 2 definitions in 1 file, all valid; stack acme/prod declares 1 of them.
+      "
+    `);
+    const json = ValidateJson.parse(
+      JSON.parse((await runCli(["validate", "--format", "json"], project)).stdout),
+    );
+    expect(json.valid).toBe(true);
+    expect(
+      json.warnings.map(({ line, column, message }) => ({ line, column, message })),
+    ).toMatchInlineSnapshot(`
+      [
+        {
+          "column": 5,
+          "line": 7,
+          "message": "stacks entry "prdo" is no stack of the Pulumi.<stack>.yaml files beside Pulumi.yaml, so no stack declares the incident by it; the closest is "prod"",
+        },
+        {
+          "column": 21,
+          "line": 14,
+          "message": "stacks entry "acme/other-project/prod" is no stack of the Pulumi.<stack>.yaml files beside Pulumi.yaml, so no stack declares the incident by it; the closest is "prod"",
+        },
+      ]
+    `);
+    const github = await runCli(["validate", "--format", "github"], project);
+    expect(github.stdout.split("\n")[0]).toMatch(
+      /^::warning file=incidents\/api\.yaml,line=7,col=5,title=incident-sync%3A unknown-stack::stacks entry "prdo" /,
     );
   });
 

@@ -22,6 +22,41 @@ describe("aliases and stacks in definitions (issue 26)", () => {
     expect(belongsToStack({}, "prod")).toBe(true);
   });
 
+  it("name stacks as Pulumi does: stack, org/stack, org/project/stack, each part matching where both name it", () => {
+    const result = load({
+      "incidents/a.yaml": definitionYaml({ stacks: "[prod, acme/staging, acme/incidents/eu]" }),
+    });
+    expect(result.problems).toEqual([]);
+    const stacks = ["prod", "acme/staging", "acme/incidents/eu"];
+    const declaredOn = (stack: string) => belongsToStack({ stacks }, stack);
+    expect(
+      [
+        "prod",
+        "acme/prod",
+        "other/incidents/prod",
+        "staging",
+        "acme/staging",
+        "other/staging",
+        "acme/incidents/staging",
+        "eu",
+        "acme/eu",
+        "acme/incidents/eu",
+        "acme/other-project/eu",
+        "dev",
+      ].filter(declaredOn),
+    ).toEqual([
+      "prod",
+      "acme/prod",
+      "other/incidents/prod",
+      "staging",
+      "acme/staging",
+      "acme/incidents/staging",
+      "eu",
+      "acme/eu",
+      "acme/incidents/eu",
+    ]);
+  });
+
   it("refuse an alias that is in use, is the definition's own name, or is claimed twice", () => {
     const result = load({
       "incidents/a.yaml": `${definitionYaml({ resource: "a", aliases: "[a, b, gone]" })}---\n${definitionYaml(
@@ -37,9 +72,12 @@ describe("aliases and stacks in definitions (issue 26)", () => {
 
   it("refuse stack names a stack cannot have, and stacks listed twice", () => {
     const result = load({
-      "incidents/a.yaml": definitionYaml({ stacks: "[acme/incidents/prod, staging, staging]" }),
+      "incidents/a.yaml": definitionYaml({
+        stacks: "[acme/incidents/prod/eu, prod stack, staging, staging]",
+      }),
     });
     expect(result.problems.map((problem) => problem.code)).toEqual([
+      "invalid-value",
       "invalid-value",
       "repeated-item",
     ]);

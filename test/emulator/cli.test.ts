@@ -130,7 +130,7 @@ describe("incident-sync emulator", () => {
     });
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatchInlineSnapshot(`
-      "error: option '--put-status <behaviour>' value 'posts-twice' from env 'INCIDENT_SYNC_EMULATOR_PUT_STATUS' is invalid. It must be posts-update or sets-field.
+      "incident-sync emulator: option '--put-status <behaviour>' value 'posts-twice' from env 'INCIDENT_SYNC_EMULATOR_PUT_STATUS' is invalid. It must be posts-update or sets-field. (see incident-sync emulator --help)
       "
     `);
   });

@@ -52,15 +52,15 @@ describe("the engine of an installed package: the project's own Pulumi install",
 
   it("says how to install Pulumi when there is none, one too old, or no language host", () => {
     expect(message(() => findInstalledEngine({ PATH: nodeDir }))).toMatchInlineSnapshot(
-      `"No Pulumi CLI: \`pulumi\` is not on PATH. To run the engine, install Pulumi v<sdk> or later (https://www.pulumi.com/docs/install/, which puts pulumi and pulumi-language-nodejs in ~/.pulumi/bin) and put that directory on PATH, or set INCIDENT_SYNC_PULUMI_BIN to it."`,
+      `"No Pulumi CLI: \`pulumi\` is not on PATH. To run the engine, install Pulumi 3.181.0 or later, best v<sdk> like your @pulumi/pulumi (https://www.pulumi.com/docs/install/, which puts pulumi and pulumi-language-nodejs in ~/.pulumi/bin), and put that directory on PATH or set INCIDENT_SYNC_PULUMI_BIN to it."`,
     );
     const old = install("old", "3.100.0", true);
     expect(message(() => findInstalledEngine({ PATH: old }))).toMatchInlineSnapshot(
-      `"<root>/old/bin/pulumi is Pulumi v3.100.0; incident-sync needs 3.181.0 or later: install Pulumi v<sdk> or later (https://www.pulumi.com/docs/install/, which puts pulumi and pulumi-language-nodejs in ~/.pulumi/bin) and put that directory on PATH, or set INCIDENT_SYNC_PULUMI_BIN to it."`,
+      `"<root>/old/bin/pulumi is Pulumi v3.100.0; incident-sync needs 3.181.0 or later: install Pulumi 3.181.0 or later, best v<sdk> like your @pulumi/pulumi (https://www.pulumi.com/docs/install/, which puts pulumi and pulumi-language-nodejs in ~/.pulumi/bin), and put that directory on PATH or set INCIDENT_SYNC_PULUMI_BIN to it."`,
     );
     const alone = install("alone", "3.259.0", false);
     expect(message(() => findInstalledEngine({ PATH: alone }))).toMatchInlineSnapshot(
-      `"The Pulumi CLI at <root>/alone/bin/pulumi has no Node.js language host (pulumi-language-nodejs) beside it or on PATH, and it is needed to run the program: install Pulumi v<sdk> or later (https://www.pulumi.com/docs/install/, which puts pulumi and pulumi-language-nodejs in ~/.pulumi/bin) and put that directory on PATH, or set INCIDENT_SYNC_PULUMI_BIN to it."`,
+      `"The Pulumi CLI at <root>/alone/bin/pulumi has no Node.js language host (pulumi-language-nodejs) beside it or on PATH, and it is needed to run the program: install Pulumi 3.181.0 or later, best v<sdk> like your @pulumi/pulumi (https://www.pulumi.com/docs/install/, which puts pulumi and pulumi-language-nodejs in ~/.pulumi/bin), and put that directory on PATH or set INCIDENT_SYNC_PULUMI_BIN to it."`,
     );
     expect(
       message(() => findInstalledEngine({ PATH: alone, INCIDENT_SYNC_PULUMI_BIN: root })),

@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveEngine } from "../../src/engine";
 import { runCli } from "../cli/run-cli";
-import { copyCheckout, reuseBuild } from "./support/checkout";
+import { copyCheckout, repoRoot, reuseBuild } from "./support/checkout";
 
 const timeout = 300_000;
 
@@ -48,10 +48,23 @@ describe("incident-sync up --emulator, the main job behind npm start", () => {
       expect(lines).toContainEqual(
         expect.stringMatching(/^ {2}\+ <uuid> \(resource card-payments-declined\) opened$/),
       );
+      // The sandbox keeps its stack file (and its passphrase's salt) under .incident-sync/:
+      // nothing is written beside Pulumi.yaml that a team's own dev stack could meet.
+      expect(
+        readdirSync(project)
+          .filter((name) => name.startsWith("Pulumi."))
+          .sort(),
+      ).toEqual(["Pulumi.dev.yaml", "Pulumi.yaml"]);
+      expect(readFileSync(join(project, "Pulumi.dev.yaml"), "utf8")).toBe(
+        readFileSync(join(repoRoot, "Pulumi.dev.yaml"), "utf8"),
+      );
       expect(first.stderr).toMatch(
         /^Emulator \(demo seed\) listening on http:\/\/127\.0\.0\.1:\d+/,
       );
 
+      // A sandbox made before its stack file was kept beside it (or whose file was lost): the
+      // passphrase's salt is read back from its state, and its secrets keep opening.
+      rmSync(join(project, ".incident-sync", "engine", "stacks", "Pulumi.dev.yaml"));
       const second = await runCli(["up", "--emulator"], project);
       expect(second.exitCode).toBe(0);
       expect(stable(second.stdout)).toMatchInlineSnapshot(`
@@ -99,25 +112,63 @@ describe("incident-sync up --emulator, the main job behind npm start", () => {
   );
 
   it(
-    "prints a failure first and last, one line per incident, with exit code 1",
+    "adds an incident and a service the emulator does not know to its sandbox with a note, and adopts it",
     async () => {
-      const { writeFileSync, rmSync: remove } = await import("node:fs");
-      const unknown = join(project, "incidents", "unknown.yaml");
+      const { writeFileSync } = await import("node:fs");
       writeFileSync(
-        unknown,
-        "id: inc-does-not-exist\nname: Nobody made me\nseverity: MINOR\nstatus: INVESTIGATING\nservices: [svc-api]\n",
+        join(project, "incidents", "own.yaml"),
+        "id: inc-team-own\nname: Our own incident\nseverity: MINOR\nstatus: INVESTIGATING\nservices: [{ id: svc-team, name: Team service }]\n",
+      );
+      const run = await runCli(["up", "--emulator"], project);
+      expect(run.exitCode, run.stdout).toBe(0);
+      expect(run.stderr).toContain(
+        "Note: incident inc-team-own (incidents/own.yaml:1) is not in the emulator, so it was added to the emulator's sandbox as its definition declares it, for up to adopt. On the real service an incident with an id must already exist.\n",
+      );
+      expect(stable(run.stdout).split("\n").slice(0, 2)).toEqual([
+        "Stack dev: changes applied (4 unchanged, 1 adopted; <s> s)",
+        "  + inc-team-own adopted",
+      ]);
+    },
+    timeout,
+  );
+
+  it(
+    "prints a failure first and last, the incident shown as failed, with exit code 1",
+    async () => {
+      const { readFileSync, writeFileSync } = await import("node:fs");
+      const file = join(project, "incidents", "storefront.yaml");
+      const declared = readFileSync(file, "utf8");
+      writeFileSync(
+        file,
+        declared.replace(
+          "severity: CRITICAL\nstatus: RESOLVED",
+          "severity: CRITICAL\nstatus: IDENTIFIED",
+        ),
       );
       try {
         const failed = await runCli(["up", "--emulator"], project);
         expect(failed.exitCode).toBe(1);
         const lines = failed.stdout.trim().split("\n");
         const cause =
-          '✗ inc-does-not-exist: Incident "inc-does-not-exist" does not exist in account "acct-demo". Fix the id in its definition, or leave "id" out (with "resource" and "updates") to open a new incident.';
+          '✗ inc-login-failures: incident inc-login-failures: status goes from RESOLVED back to IDENTIFIED; add "reopen: true" to reopen a resolved incident on purpose.';
         expect(lines[0]).toBe(cause);
         expect(lines.at(-1)).toBe(cause);
+        expect(failed.stdout).not.toContain("Engine output");
       } finally {
-        remove(unknown);
+        writeFileSync(file, declared);
       }
+    },
+    timeout,
+  );
+
+  it(
+    "previews a sandbox stack that does not exist by saying how to create it, creating none",
+    async () => {
+      const preview = await runCli(["preview", "--emulator", "--stack", "prdo"], project);
+      expect(preview.exitCode).toBe(1);
+      expect(preview.stderr).toContain(
+        "`incident-sync up --emulator --stack prdo` creates it in the emulator's sandbox. Only up creates a stack",
+      );
     },
     timeout,
   );

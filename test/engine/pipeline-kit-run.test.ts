@@ -185,9 +185,11 @@ describe("the pipeline kit's shell steps, dry-run against a self-managed file ba
         ["Validate once more before touching the status page", 0],
         ["Log in to the state backend and select the stack", 0],
         ["Apply", 0],
+        ["Name the artifacts after the stack (an artifact's name cannot hold a /)", 0],
         ["Report in the job summary", 0],
       ]);
       expect(run.outputs).toContain("exit=0");
+      expect(run.outputs).toContain("artifact=prod\n");
       expect(run.summary).toContain("### incident-sync up on stack `prod`");
       expect(run.summary).toContain("inc-checkout-latency");
       expect(run.summary).not.toContain(emulator.demo.apiKey);
@@ -232,6 +234,7 @@ describe("the pipeline kit's shell steps, dry-run against a self-managed file ba
       expect(codes(run), JSON.stringify(run.steps)).toEqual([
         ["Log in to the state backend and select the stack", 0],
         ["Preview (read-only), with evidence from the monitors", 0],
+        ["Name the artifacts after the stack (an artifact's name cannot hold a /)", 0],
         ["Fit the preview to a comment and the job summary", 0],
       ]);
       expect(run.outputs).toContain("exit=2");

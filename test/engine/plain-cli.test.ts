@@ -19,9 +19,9 @@ import { copyCheckout, reuseBuild, tagOperations } from "./support/checkout";
 import { incidentRows } from "./support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 import { filesContaining } from "./support/files";
+import { plainCliBlock } from "./support/plain-cli-blocks";
 import { plainCliEnv } from "./support/plain-cli-env";
 import { eventually, killAll, processesIn, processTree } from "./support/processes";
-import { readmeBlock } from "./support/readme-blocks";
 import { type ShellResult, sh, shAll } from "./support/shell";
 
 const timeout = 600_000;
@@ -48,7 +48,7 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
     writeFileSync(path, edit(readFileSync(path, "utf8")));
   };
   const run = (line: string, cwd = checkout) => sh(line, cwd, env);
-  const runBlock = (name: string, cwd = checkout) => shAll(readmeBlock(name), cwd, env);
+  const runBlock = (name: string, cwd = checkout) => shAll(plainCliBlock(name), cwd, env);
 
   beforeAll(async () => {
     engine = await resolveEngine();
@@ -74,7 +74,7 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
   it(
     "sets up a stack with the README's commands, the key going in through stdin",
     async () => {
-      const [install, ...rest] = readmeBlock("setup");
+      const [install, ...rest] = plainCliBlock("setup");
       expect(install).toBe("npm ci");
       const results = await shAll(rest, checkout, env);
       expect(results.map((result) => result.line)).toContain(
@@ -185,16 +185,16 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
           status: "MONITORING",
         },
       );
-      const refresh = await run(readmeBlock("drift")[0] ?? "");
+      const refresh = await run(plainCliBlock("drift")[0] ?? "");
       expect(refresh?.code).toBe(0);
       expect(refresh?.output).toContain("~ 1 updated");
-      const drift = await run(readmeBlock("drift")[1] ?? "");
+      const drift = await run(plainCliBlock("drift")[1] ?? "");
       expect(drift.code).toBe(7);
       expect(drift.output).toContain("no changes were expected");
       const up = await run("pulumi up --yes --skip-preview");
       expect(up?.output).toContain("~ 1 updated");
       expect(live().get("inc-checkout-latency")?.status).toBe("INVESTIGATING");
-      const clean = await run(readmeBlock("drift")[1] ?? "");
+      const clean = await run(plainCliBlock("drift")[1] ?? "");
       expect(clean.code).toBe(0);
     },
     timeout,

@@ -249,6 +249,56 @@ stacks: [prod]
       expect(up.code, up.output).toBe(0);
       expect(await resources("prod")).toEqual(["api-error-rate", "inc-checkout-latency"]);
       expect(await resources("staging")).not.toContain("inc-checkout-latency");
+      // A rename with its alias is no new incident: nothing to record first, nothing sent.
+      const before = puts();
+      write(
+        "per-stack.yaml",
+        readFileSync(join(checkout, "incidents", "per-stack.yaml"), "utf8").replace(
+          "id: inc-checkout-latency\n",
+          "id: inc-checkout-latency\nresource: checkout\naliases: [inc-checkout-latency]\n",
+        ),
+      );
+      const renamed = await run("npx incident-sync up --stack prod --state ~/.pulumi-state");
+      expect(renamed.code, renamed.output).toBe(0);
+      expect(renamed.output).not.toContain("Recording");
+      expect(await resources("prod")).toEqual(["api-error-rate", "checkout"]);
+      expect(puts()).toBe(before);
+    },
+    timeout,
+  );
+
+  it(
+    "names stacks as Pulumi does, warns of a stacks entry no stack has, and creates a stack only with up",
+    async () => {
+      const validate = await run("npx incident-sync validate --stack organization/prod");
+      expect(validate.code, validate.output).toBe(0);
+      expect(validate.output).toContain("stack organization/prod declares 2 of them.");
+      write(
+        "typo.yaml",
+        "id: inc-web\nname: Web app errors\nseverity: MINOR\nstatus: RESOLVED\nservices: [svc-web]\nstacks: [prdo]\n",
+      );
+      const warned = await run("npx incident-sync validate");
+      expect(warned.code, warned.output).toBe(0);
+      expect(warned.output).toContain(
+        'incidents/typo.yaml:6:10: warning: stacks entry "prdo" is no stack of the Pulumi.<stack>.yaml files beside Pulumi.yaml, so no stack declares the incident by it; the closest is "prod" [unknown-stack]',
+      );
+      // A preview never creates the stack it names.
+      const missing = await run("npx incident-sync preview --stack prdo --state ~/.pulumi-state");
+      expect(missing.code).toBe(1);
+      expect(missing.output).toContain("incident-sync preview: Stack prdo does not exist in ");
+      expect(missing.output).toContain(
+        "`incident-sync up --stack prdo` creates it (so does `pulumi stack init prdo`). Only up creates a stack, so that a mistyped name never makes an empty one.",
+      );
+      expect((await run("pulumi stack ls --json")).output).not.toContain('"prdo"');
+      // Without --stack, the stack Pulumi has selected, as `pulumi preview` runs; the run
+      // warns of the entry too, against the stack files and the backend's stacks.
+      expect((await run("pulumi stack select staging")).code).toBe(0);
+      const selected = await run("npx incident-sync preview --state ~/.pulumi-state");
+      expect(selected.output).toMatch(/^Stack staging: /m);
+      expect(selected.output).toContain(
+        'incidents/typo.yaml:6:10: warning: stacks entry "prdo" is no stack of the Pulumi.<stack>.yaml files beside Pulumi.yaml or the backend\'s stacks, so no stack declares the incident by it; the closest is "prod" [unknown-stack]',
+      );
+      rmSync(join(checkout, "incidents", "typo.yaml"));
     },
     timeout,
   );

@@ -3,8 +3,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import { type EngineLocation, resolveEngine } from "../../src/engine";
 import { OPTIONAL_PACKAGES } from "../../src/peer-packages";
+import { docBlock } from "../support/doc-blocks";
 
 const ROOT = resolve(__dirname, "..", "..");
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
@@ -77,6 +79,8 @@ describe("the packed package, installed in a new project", () => {
   let scratch: string;
   let full: string;
   let bare: string;
+  /** A new git repository of a team's, which only the README's commands set up. */
+  let team: string;
   let engine: EngineLocation;
   /** The user's environment: Node 24 and nothing of this checkout, no Pulumi yet. */
   let userEnv: NodeJS.ProcessEnv;
@@ -86,7 +90,7 @@ describe("the packed package, installed in a new project", () => {
     engine = await resolveEngine();
     await must(`npm pack --ignore-scripts --silent --pack-destination ${scratch}`, ROOT);
     const tarball = join(scratch, `${manifest.name}-${manifest.version}.tgz`);
-    [full, bare] = await Promise.all([
+    [full, bare, team] = await Promise.all([
       project(join(scratch, "full"), [
         tarball,
         `@pulumi/pulumi@${LOWEST_PULUMI}`,
@@ -94,6 +98,12 @@ describe("the packed package, installed in a new project", () => {
         "@hono/node-server",
       ]),
       project(join(scratch, "bare"), [tarball, `@pulumi/pulumi@${NEWEST_PULUMI}`]),
+      project(join(scratch, "team"), [
+        tarball,
+        `@pulumi/pulumi@${LOWEST_PULUMI}`,
+        "hono",
+        "@hono/node-server",
+      ]),
     ]);
     const {
       INCIDENT_SYNC_PULUMI_BIN: _bin,
@@ -139,6 +149,9 @@ describe("the packed package, installed in a new project", () => {
     expect(existsSync(join(installed, "dist", "src", "cli", "main.js"))).toBe(true);
     expect(existsSync(join(installed, "schema", "incident.schema.json"))).toBe(true);
     expect(existsSync(join(installed, "examples", "seed", "demo.yaml"))).toBe(true);
+    expect(
+      existsSync(join(installed, "examples", "github", "workflows", "incidents-apply.yml")),
+    ).toBe(true);
     for (const absent of [
       "scripts",
       "test",
@@ -220,7 +233,7 @@ describe("the packed package, installed in a new project", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).not.toContain("Emulator (demo seed) listening");
     expect(lastLine(run.stderr).replaceAll(LOWEST_PULUMI, "<version>")).toMatchInlineSnapshot(
-      `"incident-sync up: No Pulumi CLI: \`pulumi\` is not on PATH. To run the engine, install Pulumi v<version> or later (https://www.pulumi.com/docs/install/, which puts pulumi and pulumi-language-nodejs in ~/.pulumi/bin) and put that directory on PATH, or set INCIDENT_SYNC_PULUMI_BIN to it."`,
+      `"incident-sync up: No Pulumi CLI: \`pulumi\` is not on PATH. To run the engine, install Pulumi 3.181.0 or later, best v<version> like your @pulumi/pulumi (https://www.pulumi.com/docs/install/, which puts pulumi and pulumi-language-nodejs in ~/.pulumi/bin), and put that directory on PATH or set INCIDENT_SYNC_PULUMI_BIN to it."`,
     );
   });
 
@@ -343,16 +356,125 @@ describe("the packed package, installed in a new project", () => {
     );
     expect(run.stderr).not.toContain("Cannot find module");
   });
+  /**
+   * The README's path for a team, word for word, in a new git repository with the package
+   * installed from its tarball: init, validate, up against the emulator, a first pull request's
+   * plan, and going live on a stack of a self-managed backend against an API (an emulator
+   * standing in for the service, which has the incident the example became).
+   */
+  describe("a team's first hour, as the README tells it, with the packed package", () => {
+    let live: RunningEmulator | undefined;
+    const git = {
+      GIT_AUTHOR_NAME: "Team",
+      GIT_AUTHOR_EMAIL: "team@example.com",
+      GIT_COMMITTER_NAME: "Team",
+      GIT_COMMITTER_EMAIL: "team@example.com",
+    };
+    const teamEnv = () => ({
+      ...userEnv,
+      ...git,
+      HOME: join(scratch, "team-home"),
+      PATH: [engine.binDir, userEnv.PATH].join(delimiter),
+    });
+
+    afterAll(async () => {
+      await live?.close();
+    });
+
+    it("init writes a project that validates, with the kit and its checklist", async () => {
+      mkdirSync(join(scratch, "team-home"), { recursive: true });
+      const runs = [];
+      for (const line of docBlock("team/init").commands)
+        runs.push(await must(line, team, teamEnv()));
+      const [, init, validate] = runs;
+      expect(init?.stdout).toContain("  npx incident-sync up --emulator\n");
+      expect(init?.stdout).toContain("  gh secret set MONITORING_API_KEY --env 'incidents-prod'\n");
+      expect(existsSync(join(team, ".github", "workflows", "incidents-apply.yml"))).toBe(true);
+      expect(validate?.stdout).toBe("incidents: 1 definition in 2 files, all valid.\n");
+    });
+
+    it(
+      "up --emulator adopts the project's own incident into the emulator's sandbox, with a note, and writes nothing beside Pulumi.yaml",
+      async () => {
+        const [line] = docBlock("team/emulator").commands;
+        const run = await sh(line ?? "", team, teamEnv());
+        expect(run.code, run.stdout + run.stderr).toBe(0);
+        expect(run.stderr).toContain(
+          "Note: incident inc-example (incidents/example.yaml:6) is not in the emulator, so it was added to the emulator's sandbox as its definition declares it, for up to adopt.",
+        );
+        expect(run.stdout).toContain("  + inc-example adopted\n");
+        expect(readFileSync(join(team, ".gitignore"), "utf8")).toContain(".incident-sync/");
+        expect(existsSync(join(team, "Pulumi.dev.yaml"))).toBe(false);
+      },
+      timeout,
+    );
+
+    it("a first change is planned against main", async () => {
+      const [commit, branch, plan] = docBlock("team/plan").commands;
+      await must(commit ?? "", team, teamEnv());
+      await must(branch ?? "", team, teamEnv());
+      const file = join(team, "incidents", "example.yaml");
+      writeFileSync(file, readFileSync(file, "utf8").replace("severity: MINOR", "severity: MAJOR"));
+      const run = await sh(plan ?? "", team, teamEnv());
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stdout).toContain("severity: MINOR → MAJOR");
+    });
+
+    it(
+      "goes live on a stack of its own with the README's lines, against the service",
+      async () => {
+        live = await startEmulator({
+          port: 0,
+          seed: {
+            accounts: [
+              {
+                id: "acct-team",
+                apiKeys: ["team-key-0123456789"],
+                services: [{ id: "svc-example", name: "Example service" }],
+                incidents: [
+                  {
+                    id: "inc-example",
+                    name: "Example incident written by incident-sync init",
+                    severity: "MINOR",
+                    services: ["svc-example"],
+                    updates: [{ description: "Resolved", status: "RESOLVED" }],
+                  },
+                ],
+              },
+            ],
+          },
+        });
+        const script = ["set -e", ...docBlock("team/live").commands].join("\n");
+        const run = await sh(script, team, {
+          ...teamEnv(),
+          PULUMI_CONFIG_PASSPHRASE: "team-passphrase",
+          MONITORING_API_URL: live.url,
+          MONITORING_ACCOUNT_ID: "acct-team",
+          MONITORING_API_KEY: "team-key-0123456789",
+        });
+        expect(run.code, run.stdout + run.stderr).toBe(0);
+        expect(run.stdout).toContain("Stack prod: changes applied (1 adopted;");
+        const updates = await fetch(
+          `${live.url}/v1/status-pages/incidents/inc-example/incident-updates`,
+          { headers: { authorization: "Bearer team-key-0123456789" } },
+        );
+        expect(updates.status).toBe(200);
+        expect(readFileSync(join(team, "Pulumi.prod.yaml"), "utf8")).not.toContain(
+          "team-key-0123456789",
+        );
+        expect(
+          existsSync(join(scratch, "team-home", ".pulumi-state", ".pulumi", "stacks", "consumer")),
+        ).toBe(true);
+      },
+      timeout,
+    );
+  });
 });
 
 describe("README's Install block", () => {
   it("installs incident-sync with @pulumi/pulumi, then every optional package the code asks for", () => {
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-    const block = /<!-- install -->\n```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
-    const installed = block
-      .split("\n")
-      .map((line) => line.replace(/#.*$/, "").trim())
-      .filter((line) => line.startsWith("npm install "))
+    const installed = docBlock("install")
+      .commands.filter((line) => line.startsWith("npm install "))
       .flatMap((line) => line.slice("npm install ".length).split(/\s+/));
     expect(installed.sort()).toEqual(
       ["incident-sync", "@pulumi/pulumi", ...Object.values(OPTIONAL_PACKAGES).flat()].sort(),

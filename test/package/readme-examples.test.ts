@@ -1,30 +1,29 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { docBlocks } from "../support/doc-blocks";
 
 const ROOT = resolve(__dirname, "..", "..");
 
 /**
- * The README's TypeScript examples that import the package by name: each one whole, as a user
+ * The docs' TypeScript examples that import the package by name: each one whole, as a user
  * pastes it into a file of a project. A program's (`export =`) is a CommonJS module, the
  * others ES modules, so top-level `await` is allowed as in a script.
  */
 function readmeExamples(): { name: string; code: string }[] {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)]
-    .map((match) => match[1] ?? "")
-    .filter((code) => code.includes('from "incident-sync"'))
-    .map((code, index) => ({
+  return docBlocks()
+    .filter((block) => block.lang === "ts" && block.text.includes('from "incident-sync"'))
+    .map(({ text: code }, index) => ({
       name: `example-${index + 1}.${code.includes("export =") ? "ts" : "mts"}`,
       code,
     }));
 }
 
-describe("the README's examples of the package's API", () => {
+describe("the docs' examples of the package's API", () => {
   it("type-check against the package as it resolves by name (its exports and types)", () => {
     const examples = readmeExamples();
-    expect(examples.map((example) => example.name)).toEqual(["example-1.ts", "example-2.mts"]);
+    expect(examples.map((example) => example.name)).toEqual(["example-1.mts", "example-2.ts"]);
     // Inside the package's own folder, so "incident-sync" resolves to this package through
     // its `exports` (a package's self-reference), to the built dist/ that ships.
     const dir = join(ROOT, ".incident-sync", "readme-examples");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { declareIncidentStack, type IncidentDefinitionInput } from "../../src";
-import { changesOf, type MockEngine, type MockRun } from "./support/mock-engine";
+import { changesOf, MOCK_ORGANIZATION, type MockEngine, type MockRun } from "./support/mock-engine";
 import { type ProgramStack, startProgramStack } from "./support/program-stack";
 
 const incidents: IncidentDefinitionInput[] = [
@@ -89,6 +89,34 @@ describe("incidents declared in code with declareIncidentStack", () => {
     expect(run.outputs?.drift).toMatchObject([
       { incidentId: "inc-checkout-latency", file: "incidents[0]", liveStatus: "unknown" },
       { incidentId: "inc-login-failures", file: "incidents[1]", liveStatus: "unknown" },
+    ]);
+  });
+
+  it("declares an incident on the stacks its stacks list names as Pulumi does, organization and project included", async () => {
+    // Incidents the account does not have: the check of each one the stack declares names it.
+    const scoped = (stacks: string[], index: number): IncidentDefinitionInput => ({
+      id: `inc-scoped-${index}`,
+      name: "Checkout is slow",
+      severity: "MAJOR",
+      status: "INVESTIGATING",
+      services: [{ id: "svc-checkout", name: "Checkout" }],
+      stacks,
+    });
+    const run = await engine.run(
+      program([
+        scoped(["unit"], 0),
+        scoped([`${MOCK_ORGANIZATION}/unit`], 1),
+        scoped([`${MOCK_ORGANIZATION}/incident-sync/unit`], 2),
+        scoped(["other-org/unit"], 3),
+        scoped([`${MOCK_ORGANIZATION}/other-project/unit`], 4),
+        scoped(["prod"], 5),
+      ]),
+      { preview: true },
+    );
+    expect(run.error?.split("\n").map((line) => line.slice(0, line.indexOf(":")))).toEqual([
+      "inc-scoped-0",
+      "inc-scoped-1",
+      "inc-scoped-2",
     ]);
   });
 

@@ -84,6 +84,14 @@ describe("kill -9 while opening incidents and posting their updates", () => {
     await exited;
     expect(await killEverythingIn(project)).toBe(true);
   };
+  const control = () => sandbox.emulator.emulator.control;
+  /** The creates and posts the service answered since the last reset of its counts. */
+  const writesSeen = () => {
+    const { byOperation } = control().stats();
+    return (byOperation.createIncident?.total ?? 0) + (byOperation.postIncidentUpdate?.total ?? 0);
+  };
+  /** The writes of round `round` still to make: one create and ENTRIES - 1 posts an incident. */
+  const writes = (round: number) => Math.max(1, INCIDENTS * ENTRIES - heldOf(round).updates);
   /** What the account holds of round `round`: its incidents, their updates, the notifications. */
   const heldOf = (round: number) => {
     const incidents = sandbox.db
@@ -151,16 +159,27 @@ describe("kill -9 while opening incidents and posting their updates", () => {
         notifications: INCIDENTS * ENTRIES,
         notifiedTwice: 0,
       });
-      const outcomes = { killed: 0, finishedBeforeKill: 0, progressAtKill: [] as number[] };
+      const outcomes = { killed: 0, finishedBeforeKill: 0, writesAtKill: [] as number[] };
       for (let round = 1; round <= ROUNDS; round += 1) {
         writeFileSync(join(project, "incidents", "open.yaml"), definitions(round));
         for (let attempt = 0; attempt < KILLS_PER_ROUND; attempt += 1) {
+          // Most kills land among the writes (after the k-th create or post the service
+          // answers), the rest at a random time, which may be before the first write.
+          const target = Math.random() < 0.2 ? 0 : 1 + Math.floor(Math.random() * writes(round));
+          control().resetStats();
           const run = start();
-          await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * span));
+          if (target === 0) {
+            await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * span));
+          } else {
+            const deadline = Date.now() + 3 * span;
+            while (run.exitCode === null && writesSeen() < target && Date.now() < deadline) {
+              await new Promise((resolve) => setTimeout(resolve, 5));
+            }
+          }
           if (run.exitCode !== null) outcomes.finishedBeforeKill += 1;
           else outcomes.killed += 1;
           await kill(run);
-          outcomes.progressAtKill.push(heldOf(round).updates);
+          outcomes.writesAtKill.push(writesSeen());
         }
         const last = await runCli(args(), project, env());
         expect(last.exitCode, last.stdout + last.stderr).toBe(0);
@@ -172,6 +191,9 @@ describe("kill -9 while opening incidents and posting their updates", () => {
         });
       }
       expect(outcomes.killed).toBeGreaterThanOrEqual((ROUNDS * KILLS_PER_ROUND) / 2);
+      // Most kills must land among the writes, or the run proves little.
+      const amongWrites = outcomes.writesAtKill.filter((count) => count > 0).length;
+      expect(amongWrites).toBeGreaterThanOrEqual((ROUNDS * KILLS_PER_ROUND) / 2);
       console.log(
         `R7 kill -9 while opening ${INCIDENTS} incidents of ${ENTRIES} updates, ${ROUNDS} rounds: ${JSON.stringify({ ...outcomes, roundMs: span })}`,
       );

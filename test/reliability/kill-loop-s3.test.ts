@@ -13,6 +13,7 @@ import {
 import { resolveEngine } from "../../src/engine";
 import { incidentRows } from "../engine/support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
+import { plainCliBlock } from "../engine/support/plain-cli-blocks";
 import { plainCliEnv } from "../engine/support/plain-cli-env";
 import {
   eventually,
@@ -21,7 +22,6 @@ import {
   processesIn,
   processTree,
 } from "../engine/support/processes";
-import { readmeBlock } from "../engine/support/readme-blocks";
 import { sh, shAll } from "../engine/support/shell";
 import { type StateBackend, startS3Backend } from "../support/state-backends.mjs";
 
@@ -84,8 +84,8 @@ describe("kill -9 of plain pulumi up with checkpoints skipped, state on S3", () 
       .map((resource) => resource.inputs?.incidentId);
   /** The README's apply line, in the background, as a pipeline runs it. */
   const startUp = (): ChildProcess => {
-    const line = readmeBlock("apply").find((command) => command.includes("pulumi up"));
-    if (!line) throw new Error("the README's apply block has no pulumi up");
+    const line = plainCliBlock("apply").find((command) => command.includes("pulumi up"));
+    if (!line) throw new Error("the plain-CLI apply block has no pulumi up");
     return spawn("bash", ["-c", line], { cwd: project, env, stdio: "ignore" });
   };
 
@@ -114,7 +114,7 @@ describe("kill -9 of plain pulumi up with checkpoints skipped, state on S3", () 
       env,
     );
     writeScaleDefinitions(project, BASE, { variant: 0, changed: BASE });
-    const first = await shAll(readmeBlock("apply").slice(-1), project, env);
+    const first = await shAll(plainCliBlock("apply").slice(-1), project, env);
     expect(first.at(-1)?.code).toBe(0);
   }, timeout);
 
@@ -166,7 +166,7 @@ describe("kill -9 of plain pulumi up with checkpoints skipped, state on S3", () 
         outcomes.unrecordedAdoptions += unrecorded;
 
         // The README's block after a killed run, word for word.
-        const after = await shAll(readmeBlock("after-a-kill"), project, env);
+        const after = await shAll(plainCliBlock("after-a-kill"), project, env);
         expect(after.at(-1)?.code).toBe(0);
         const state = await exported();
         const ids = heldIds(state);

@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { describe, expect, test } from "vitest";
 import { parse } from "yaml";
 import { createProgram } from "../../src/cli/program";
+import { docBlock } from "../support/doc-blocks";
 
 const KIT = path.resolve("examples/github/workflows");
 
@@ -186,15 +187,19 @@ describe("the GitHub pipeline kit", () => {
       concurrency: Record<string, unknown>;
       jobs: Record<string, Job & { strategy?: Record<string, unknown>; environment?: string }>;
     };
+    // A team's repository as init writes it: the definitions, the program, the stacks'
+    // settings, the packages and the Node version (init adapts the first two to its layout).
     expect(flow.on.push).toMatchObject({
       branches: ["main"],
-      paths: expect.arrayContaining([
+      paths: [
         "incidents/**",
-        "providers/**",
-        "src/**",
+        "Pulumi*.yaml",
+        "index.js",
         "package.json",
         "package-lock.json",
-      ]),
+        ".nvmrc",
+        ".github/workflows/incidents-apply.yml",
+      ],
     });
     expect(flow.concurrency["cancel-in-progress"]).toBe(false);
     const up = flow.jobs.up!;
@@ -313,6 +318,43 @@ describe("the GitHub pipeline kit", () => {
     expect(installs).toBeGreaterThanOrEqual(5);
   });
 
+  test("names artifacts after a stack with its / replaced, as an artifact's name cannot hold one (acme/prod)", async () => {
+    let artifacts = 0;
+    for (const [file, flow] of await allWorkflows()) {
+      for (const job of Object.values(flow.jobs)) {
+        const slug = job.steps.find((step) => step.name?.startsWith("Name the artifacts"));
+        for (const step of job.steps.filter((s) => s.uses?.startsWith("actions/upload-artifact"))) {
+          artifacts += 1;
+          const name = String(step.with?.name ?? "");
+          expect(name, file).not.toContain("matrix.stack");
+          if (name.includes("steps.stack")) {
+            expect(slug?.run, file).toBe(
+              `echo "artifact=\${${file === "incidents-drift.yml" ? "STACK" : "PULUMI_STACK"}//\\//-}" >> "$GITHUB_OUTPUT"`,
+            );
+          }
+        }
+      }
+    }
+    expect(artifacts).toBeGreaterThanOrEqual(5);
+  });
+
+  test("only the apply creates a stack: the preview and the state check select an existing one", async () => {
+    const select = (flow: Workflow, job: string) =>
+      flow.jobs[job]?.steps
+        .flatMap((step) => (step.run ?? "").split("\n"))
+        .map((line) => line.trim())
+        .filter((line) => line.startsWith("pulumi stack select"));
+    expect(select(await workflow("incidents-apply.yml"), "up")).toEqual([
+      'pulumi stack select --create "$PULUMI_STACK"',
+    ]);
+    expect(select(await workflow("incidents-pull-request.yml"), "preview")).toEqual([
+      'pulumi stack select "$PULUMI_STACK"',
+    ]);
+    expect(select(await workflow("incidents-state.yml"), "state")).toEqual([
+      'pulumi stack select "$PULUMI_STACK"',
+    ]);
+  });
+
   test("every action is pinned by a full commit SHA with its tag beside it", async () => {
     for (const file of (await readdir(KIT)).filter((f) => f.endsWith(".yml"))) {
       const text = await readFile(path.join(KIT, file), "utf8");
@@ -368,16 +410,8 @@ describe("the GitHub pipeline kit", () => {
     for (const words of calls) expectKnownToTheCli(words);
   });
 
-  test("the README's pipeline section is the workflows' stack and apply lines, word for word", async () => {
-    const readme = await readFile("README.md", "utf8");
-    const block = (name: string) => {
-      const at = readme.indexOf(`<!-- pipeline-kit: ${name} -->`);
-      const body = /```sh\n([\s\S]*?)```/.exec(readme.slice(at))?.[1] ?? "";
-      return body
-        .split("\n")
-        .map((line) => line.trim())
-        .filter((line) => line !== "");
-    };
+  test("docs/pipeline-kit.md's blocks are the workflows' stack, select and apply lines, word for word", async () => {
+    const block = (name: string) => docBlock(`pipeline-kit/${name}`).commands;
     const lines = (step: Step | undefined) =>
       (step?.run ?? "")
         .split("\n")
@@ -392,8 +426,8 @@ describe("the GitHub pipeline kit", () => {
     const state = await workflow("incidents-state.yml");
     expect(block("stack")).toHaveLength(5);
     expect(lines(stackStep(apply, "up"))).toEqual(block("stack"));
-    expect(lines(stackStep(pullRequest, "preview"))).toEqual(block("stack"));
-    expect(lines(stackStep(state, "state"))).toEqual(block("stack"));
+    expect(lines(stackStep(pullRequest, "preview"))).toEqual(block("select"));
+    expect(lines(stackStep(state, "state"))).toEqual(block("select"));
     expect(lines(apply.jobs.up?.steps.find((s) => s.name === "Apply"))).toEqual(block("apply"));
   });
 });

@@ -48,8 +48,11 @@ describe("the stack settings (issue 26)", () => {
     expect(project.config[configKey(API_KEY_SETTING)]?.secret).toBe(true);
   });
 
-  it("are each in the README's config table, with the default the program applies", () => {
-    const readme = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8");
+  it("are each in the config table of docs/provider-and-program.md, with the default the program applies", () => {
+    const readme = readFileSync(
+      join(__dirname, "..", "..", "docs", "provider-and-program.md"),
+      "utf8",
+    );
     const start = readme.indexOf("| Key (`incident-sync:`) |");
     // The table alone: later tables (the outputs') have rows of the same form.
     const table = readme.slice(start, readme.indexOf("\n\n", start));

@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from "commander";
+import { SETTINGS } from "../../settings/catalog";
 import { type ApiFlags, addApiOptions } from "../api-options";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
@@ -10,7 +11,8 @@ import {
 } from "./report-format";
 
 interface ReportErrorsFlags extends ApiFlags {
-  check: string[];
+  check?: string[];
+  dir: string;
   format: ReportFormat;
   out?: string;
   details?: boolean;
@@ -32,7 +34,15 @@ function parseTop(value: string): number | "all" {
 export function reportErrorsCommand(): Command {
   const command = new Command("errors")
     .description("Export every error group of one or more checks, reading all pages concurrently.")
-    .requiredOption("--check <id...>", "check id; repeat or list several")
+    .option(
+      "--check <id...>",
+      "check id; repeat or list several (default: every check the definitions list in evidence.checks)",
+    )
+    .option(
+      "--dir <dir>",
+      "definitions directory, whose evidence.checks are reported when no --check is given",
+      SETTINGS.definitionsDir.default,
+    )
     .addOption(formatOption(REPORT_FORMATS, "markdown"))
     .option("--out <file>", "write to this file instead of stdout (replaced only on success)")
     .option("--details", "fetch each group's full record, including rootCauseAnalyses")
@@ -73,9 +83,13 @@ incomplete; exit 1 either way. --out is all or nothing: the file appears only on
 groups take about 17 minutes (the progress bar shows the time left). Raise --rate-limit
 only as far as the service allows.
 
+Without --check, the report covers every check the definitions list in evidence.checks
+(--dir, default incidents); with none listed, it is an error in the chosen format.
+
 Exit codes: 0 written, 1 error (bad options, auth, network, unreadable --since-report).
 
 Examples:
+  $ incident-sync report errors --format json --out evidence.json
   $ incident-sync report errors --check chk-api --check chk-web --format csv --out groups.csv
   $ incident-sync report errors --check chk-api --format json --out today.json
   $ incident-sync report errors --check chk-api --since-report yesterday.json --format md

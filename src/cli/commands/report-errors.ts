@@ -8,15 +8,20 @@ import {
   readPreviousReport,
   writeErrorReport,
 } from "../../reports";
+import { SETTINGS } from "../../settings/catalog";
 import { resolveApiConnection } from "../api-connection";
 import type { ApiFlags } from "../api-options";
 import { ExitCode } from "../exit-codes";
 import { describeFailure, failureJson } from "../failure";
 import type { CommandIo } from "../io";
+import { reportChecks } from "./evidence-checks";
 import { errorExportProgress } from "./report-progress";
 
 export interface ReportErrorsOptions extends ApiFlags {
-  check: string[];
+  /** The checks; none: those the definitions under `dir` list in `evidence.checks`. */
+  check?: string[] | undefined;
+  /** The definitions directory, relative to the working directory. @default "incidents" */
+  dir?: string;
   format: ErrorReportFormat;
   out?: string;
   details?: boolean;
@@ -51,8 +56,13 @@ export async function runReportErrors(
 ): Promise<ExitCode> {
   const connection = resolveApiConnection(options, io.env);
   const previous = options.sinceReport ? await readPreviousReport(options.sinceReport) : undefined;
+  const checks = await reportChecks(
+    options.check,
+    "checks",
+    options.dir ?? SETTINGS.definitionsDir.default,
+    io,
+  );
   const client = createClient(connection);
-  const checks = [...new Set(options.check)];
   const showProgress = options.progress ?? io.stderr.isTTY === true;
   const display = showProgress
     ? errorExportProgress(io.stderr as NodeJS.WriteStream, {

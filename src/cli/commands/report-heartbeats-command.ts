@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { SETTINGS } from "../../settings/catalog";
 import { addApiOptions } from "../api-options";
 import { action } from "../run-command";
 import { rendererFormat, requireFormatPackages } from "./report-format";
@@ -15,7 +16,15 @@ export function reportHeartbeatsCommand(): Command {
     .description(
       "Report every heartbeat event in a window (past the API's 10-per-call cap) with success ratios.",
     )
-    .requiredOption("--check <id...>", "heartbeat check id; repeat or list several")
+    .option(
+      "--check <id...>",
+      "heartbeat check id; repeat or list several (default: every heartbeat the definitions list in evidence.heartbeats)",
+    )
+    .option(
+      "--dir <dir>",
+      "definitions directory, whose evidence.heartbeats are reported when no --check is given",
+      SETTINGS.definitionsDir.default,
+    )
     .option(
       "--since <when>",
       "start of the window: a duration (30m, 24h, 7d, 2w) or an ISO date",
@@ -39,9 +48,14 @@ The last event before the window is read too, so the state when it opened is kno
 The report is read whole before anything is written: on a failure stdout holds an error
 document in the chosen format ({"error": {…}} for JSON) and no file is written.
 
+Without --check, the report covers every heartbeat the definitions list in
+evidence.heartbeats (--dir, default incidents); with none listed, it is an error in the
+chosen format.
+
 Exit codes: 0 written, 1 error (bad --since, auth, network).
 
 Examples:
+  $ incident-sync report heartbeats --format json
   $ incident-sync report heartbeats --check hb-nightly-backup --since 7d --format html --out hb.html
   $ incident-sync report heartbeats --check hb-nightly-backup hb-billing-sync --since 2026-11-01 --format csv
 `,

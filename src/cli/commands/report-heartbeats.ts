@@ -5,14 +5,19 @@ import {
   parseSince,
   writeHeartbeatReport,
 } from "../../reports";
+import { SETTINGS } from "../../settings/catalog";
 import { resolveApiConnection } from "../api-connection";
 import type { ApiFlags } from "../api-options";
 import { ExitCode } from "../exit-codes";
 import type { CommandIo } from "../io";
+import { reportChecks } from "./evidence-checks";
 import { warnAboutHeartbeats, writeReport } from "./report-output";
 
 export interface ReportHeartbeatsOptions extends ApiFlags {
-  check: string[];
+  /** The heartbeats; none: those the definitions under `dir` list in `evidence.heartbeats`. */
+  check?: string[] | undefined;
+  /** The definitions directory, relative to the working directory. @default "incidents" */
+  dir?: string;
   since: string;
   format: HeartbeatReportFormat;
   out?: string;
@@ -31,9 +36,15 @@ export async function runReportHeartbeats(
   const connection = resolveApiConnection(options, io.env);
   const now = options.now ?? new Date();
   const from = parseSince(options.since, now);
+  const checks = await reportChecks(
+    options.check,
+    "heartbeats",
+    options.dir ?? SETTINGS.definitionsDir.default,
+    io,
+  );
   const client = createClient(connection);
   const report = await writeReport(options.out, io.stdout, async (sink) => {
-    const collected = await collectHeartbeats(client.heartbeats, options.check, from, now, now);
+    const collected = await collectHeartbeats(client.heartbeats, checks, from, now, now);
     await writeHeartbeatReport(collected, options.format, sink);
     return collected;
   });

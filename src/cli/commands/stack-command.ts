@@ -2,7 +2,11 @@ import { Command, Option } from "commander";
 import { addApiOptions } from "../api-options";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
+import { stackOption } from "../stack-option";
 import { type Operation, STACK_FORMATS, type StackCommandFlags } from "./stack-options";
+
+const STACK_HELP =
+  "the stack as Pulumi names it: stack, org/stack or org/project/stack (default: the stack pulumi stack select chose; with --emulator, dev in the sandbox)";
 
 const DESCRIPTIONS: Record<Operation, string> = {
   up: "Apply the definitions to the status page with the Pulumi engine (pulumi up of the project).",
@@ -21,14 +25,14 @@ export function stackCommand(operation: Operation): Command {
   const command = new Command(operation)
     .description(DESCRIPTIONS[operation])
     .option("--project <dir>", "project directory, holding Pulumi.yaml and the definitions", ".")
-    .option("--stack <name>", "stack name", "dev")
+    .addOption(stackOption(STACK_HELP))
     .option(
       "--state <dir>",
       "keep the state in this directory (a self-managed file backend); default PULUMI_BACKEND_URL",
     )
     .option(
       "--emulator [dir]",
-      "run against the embedded emulator with the demo seed, its data and the state in dir (default .incident-sync): what npm start does",
+      "run against a local emulator: the demo seed plus your definitions' services and incidents, its data and a sandbox state in dir (default .incident-sync), never your stacks; what npm start does",
     )
     .addOption(
       new Option(
@@ -49,7 +53,7 @@ export function stackCommand(operation: Operation): Command {
         "text for people, json for tools, markdown (or md) for a pull-request comment",
       ),
     );
-  addApiOptions(command);
+  addApiOptions(command, "stack");
   if (operation === "up") {
     command.option(
       "--no-continue-on-error",
@@ -80,7 +84,7 @@ export function cancelCommand(): Command {
   return new Command("cancel")
     .description("Clear the lock of a stack after a run that was killed (self-managed backends).")
     .option("--project <dir>", "project directory, holding Pulumi.yaml", ".")
-    .option("--stack <name>", "stack name", "dev")
+    .addOption(stackOption(STACK_HELP))
     .option("--state <dir>", "the state directory; default PULUMI_BACKEND_URL")
     .option("--emulator [dir]", "the stack of npm start (state in dir, default .incident-sync)")
     .option(
@@ -124,7 +128,13 @@ MONITORING_ACCOUNT_ID environment variables) for this run only; without them, th
 to the engine on standard input and never printed.
 
 Where the state is: --state DIR, else PULUMI_BACKEND_URL (file://, s3://, or Pulumi Cloud with
-PULUMI_ACCESS_TOKEN). A passphrase secrets provider reads PULUMI_CONFIG_PASSPHRASE.
+PULUMI_ACCESS_TOKEN). A passphrase secrets provider reads PULUMI_CONFIG_PASSPHRASE. Only up
+creates a stack; preview and refresh of a stack that does not exist say how to create it.
+
+With --emulator, the run is a sandbox: a local emulator holding the demo data, the services
+your definitions name and, added with a note, each incident whose id it does not know; the
+state, the stack's own settings file and the passphrase live in .incident-sync/, apart from
+your stacks of the same name.
 
 What the run can see on the status page: the status and the updates of each incident. The API
 has no read of an incident, so a name, severity or services edit made there is invisible; it is

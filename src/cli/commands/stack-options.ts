@@ -13,7 +13,8 @@ export type StackFormat = (typeof STACK_FORMATS)[number];
 
 export interface StackCommandFlags extends ApiFlags {
   project: string;
-  stack: string;
+  /** Unset: Pulumi's selected stack, or `EMULATOR_STACK` with `--emulator`. */
+  stack?: string;
   state?: string;
   emulator?: string | boolean;
   enforce?: "observed" | "always";

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import {
   type CancelResult,
   describeLock,
+  EMULATOR_STACK,
   LOCAL_DEMO_PASSPHRASE,
   mainJobState,
   type OperationOptions,
@@ -68,7 +69,7 @@ export async function runStackCommand(
       const result = await runMainJob({
         ...common,
         projectDir,
-        stackName: flags.stack,
+        stackName: flags.stack ?? EMULATOR_STACK,
         stateDir: emulator,
       });
       outcome = result.outcome;
@@ -115,7 +116,7 @@ export async function runCancel(flags: StackCommandFlags, io: CommandIo): Promis
   const emulator = emulatorDir(flags, io.cwd);
   const stack = await openProjectStack({
     projectDir,
-    stackName: flags.stack,
+    stackName: flags.stack ?? (emulator ? EMULATOR_STACK : undefined),
     create: false,
     ...(emulator
       ? { ...mainJobState(emulator), passphrase: LOCAL_DEMO_PASSPHRASE }
@@ -127,7 +128,7 @@ export async function runCancel(flags: StackCommandFlags, io: CommandIo): Promis
   } finally {
     stack.close();
   }
-  io.stdout.write(cancelMessage(flags.stack, result));
+  io.stdout.write(cancelMessage(stack.name, result));
   return 0;
 }
 

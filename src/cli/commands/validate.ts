@@ -1,9 +1,17 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { escapeLine } from "../../api/schemas/characters";
 import {
   belongsToStack,
   type DefinitionProblem,
+  formatLocation,
   formatProblem,
   type LoadResult,
+  parseStackName,
+  projectOf,
+  type StackEntryWarning,
+  stackFilesOf,
+  unknownStackEntries,
 } from "../../definitions";
 import { ExitCode } from "../exit-codes";
 import { jsonOutput, plural } from "../formats";
@@ -26,24 +34,69 @@ export interface ValidateOptions {
  * stdout in the chosen format.
  */
 export async function runValidate(options: ValidateOptions, io: CommandIo): Promise<ExitCode> {
-  const result = await new DefinitionsDir(io, options.dir).load();
-  io.stdout.write(render(options, result));
+  const dir = new DefinitionsDir(io, options.dir);
+  const result = await dir.load();
+  const warnings = stackWarnings(dir.absolute, result, options.stack, io);
+  io.stdout.write(render(options, result, warnings));
   return result.problems.length === 0 ? ExitCode.Ok : ExitCode.Failure;
 }
 
-function render(options: ValidateOptions, result: LoadResult): string {
+/**
+ * `stacks` entries that match none of the project's stack files (`Pulumi.<stack>.yaml`
+ * beside its `Pulumi.yaml`) nor the `--stack` given; without stack files there is no list to
+ * check against. `validate` runs no engine, so the backend's stacks are not listed here;
+ * `up`, `preview` and `refresh` check against them too.
+ */
+function stackWarnings(
+  absoluteDir: string,
+  result: LoadResult,
+  stack: string | undefined,
+  io: CommandIo,
+): StackEntryWarning[] {
+  const project = projectOf(absoluteDir);
+  const files = project ? stackFilesOf(project.dir, project.name) : [];
+  // One stack named on the command line is no list of the project's stacks: only beside them.
+  if (files.length === 0) return [];
+  const given = stack === undefined ? [] : [parseStackName(stack)];
+  return unknownStackEntries(
+    result.definitions,
+    {
+      stacks: [...files, ...given],
+      sources: [
+        "the Pulumi.<stack>.yaml files beside Pulumi.yaml",
+        ...(stack === undefined ? [] : ["--stack"]),
+      ],
+    },
+    (file) => readFileSync(path.resolve(io.cwd, file), "utf8"),
+  );
+}
+
+function render(
+  options: ValidateOptions,
+  result: LoadResult,
+  warnings: readonly StackEntryWarning[],
+): string {
   switch (options.format) {
     case "json":
-      return jsonOutput(validateJson(options, result));
+      return jsonOutput(validateJson(options, result, warnings));
     case "github":
-      return githubText(options, result);
+      return githubText(options, result, warnings);
     case "text":
-      return validateText(options.dir, result, options.stack);
+      return validateText(options.dir, result, options.stack, warnings);
   }
 }
 
+/** A warning as one line, `file:line:column: warning: message [code]`. */
+function formatWarning(warning: StackEntryWarning): string {
+  return escapeLine(`${formatLocation(warning)}: warning: ${warning.message} [${warning.code}]`);
+}
+
 /** The JSON shape of `validate --format json`. */
-function validateJson(options: ValidateOptions, result: LoadResult) {
+function validateJson(
+  options: ValidateOptions,
+  result: LoadResult,
+  warnings: readonly StackEntryWarning[],
+) {
   const { stack } = options;
   return {
     valid: result.problems.length === 0,
@@ -60,6 +113,7 @@ function validateJson(options: ValidateOptions, result: LoadResult) {
       ...(stack === undefined ? {} : { inStack: belongsToStack(loaded.definition, stack) }),
     })),
     problems: result.problems,
+    warnings,
   };
 }
 
@@ -67,16 +121,41 @@ function validateJson(options: ValidateOptions, result: LoadResult) {
  * One line per problem, always: a line break or terminal control sequence in a file name
  * or a value quoted in a message is shown as an escape (`\n`, `\u001B`).
  */
-export function validateText(dir: string, result: LoadResult, stack?: string): string {
-  if (result.problems.length === 0) return `${escapeLine(summary(dir, result, stack))}\n`;
-  const lines = result.problems.map(formatProblem);
-  lines.push("", `${problemsSummary(result.problems)}.`);
+export function validateText(
+  dir: string,
+  result: LoadResult,
+  stack?: string,
+  warnings: readonly StackEntryWarning[] = [],
+): string {
+  const lines = [...result.problems.map(formatProblem), ...warnings.map(formatWarning)];
+  if (lines.length > 0) lines.push("");
+  lines.push(
+    result.problems.length === 0
+      ? escapeLine(summary(dir, result, stack))
+      : `${problemsSummary(result.problems)}.`,
+  );
   return `${lines.join("\n")}\n`;
 }
 
-function githubText(options: ValidateOptions, result: LoadResult): string {
+function githubText(
+  options: ValidateOptions,
+  result: LoadResult,
+  warnings: readonly StackEntryWarning[],
+): string {
+  const annotations = warnings.map((warning) =>
+    githubAnnotation({
+      level: "warning",
+      file: warning.file,
+      line: warning.line,
+      column: warning.column,
+      title: `incident-sync: ${warning.code}`,
+      message: warning.message,
+    }),
+  );
   if (result.problems.length === 0) {
-    return `${escapeLine(summary(options.dir, result, options.stack))}\n`;
+    return [...annotations, escapeLine(summary(options.dir, result, options.stack))]
+      .map((line) => `${line}\n`)
+      .join("");
   }
   const lines = result.problems.map((problem) =>
     githubAnnotation({
@@ -88,7 +167,7 @@ function githubText(options: ValidateOptions, result: LoadResult): string {
       message: problem.message,
     }),
   );
-  lines.push(`${problemsSummary(result.problems)}.`);
+  lines.push(...annotations, `${problemsSummary(result.problems)}.`);
   return `${lines.join("\n")}\n`;
 }
 

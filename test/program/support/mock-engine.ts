@@ -9,6 +9,9 @@ import * as operations from "../../../providers/incident-operations";
 import { INCIDENT_TYPE } from "../../../src/incident";
 import { configKey } from "../../../src/settings";
 
+/** The organization the mocked stack `unit` of project `incident-sync` belongs to. */
+export const MOCK_ORGANIZATION = "acme";
+
 /**
  * The SDK's wait for its outstanding registrations, which the language host does before a
  * program exits: a program whose outputs depend on no resource (the claim run's) returns
@@ -91,6 +94,7 @@ export class MockEngine {
       "incident-sync",
       "unit",
       preview,
+      MOCK_ORGANIZATION,
     );
     pulumi.runtime.setAllConfig(config, [configKey("apiKey")]);
 

@@ -1,0 +1,50 @@
+import { InvalidDefinitionsError } from "../../definitions/invalid-definitions-error";
+import type { CommandIo } from "../io";
+import { UsageError } from "../usage-error";
+import { DefinitionsDir } from "./definitions-dir";
+
+/** Which evidence a report reads: error groups of checks, or heartbeats. */
+export type EvidenceKind = "checks" | "heartbeats";
+
+const FIELD: Record<EvidenceKind, string> = {
+  checks: "evidence.checks",
+  heartbeats: "evidence.heartbeats",
+};
+
+/**
+ * The checks a report covers: those given with `--check`, else every one the definitions
+ * list in their `evidence` (each once, in the definitions' order), so a report needs no ids
+ * that git already holds. Invalid definitions, or none listing any, are an error that says
+ * what to do, in the report's format like any other.
+ */
+export async function reportChecks(
+  given: readonly string[] | undefined,
+  kind: EvidenceKind,
+  dirName: string,
+  io: CommandIo,
+): Promise<string[]> {
+  if (given !== undefined && given.length > 0) return [...new Set(given)];
+  const dir = new DefinitionsDir(io, dirName);
+  const loaded = await dir.load();
+  const missing = loaded.problems.find((problem) =>
+    ["missing-directory", "not-a-directory", "empty-directory"].includes(problem.code),
+  );
+  if (missing !== undefined) {
+    throw new UsageError(
+      `No --check given, and ${dirName} holds no definitions whose ${FIELD[kind]} would say which to report: pass --check <id>, or --dir <definitions directory>.`,
+    );
+  }
+  if (loaded.problems.length > 0) throw new InvalidDefinitionsError(dir.given, loaded.problems);
+  const ids = new Set(
+    loaded.definitions.flatMap(({ definition }) => definition.evidence?.[kind] ?? []),
+  );
+  if (ids.size === 0) {
+    throw new UsageError(
+      `No --check given, and no definition in ${dirName} lists ${FIELD[kind]}: there is nothing to report. Pass --check <id>, or list the ${kind} that belong with an incident in its definition's ${FIELD[kind]}.`,
+    );
+  }
+  io.stderr.write(
+    `Reporting the ${kind} the definitions in ${dirName} list as evidence: ${[...ids].join(", ")}.\n`,
+  );
+  return [...ids];
+}

@@ -1,0 +1,224 @@
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { createInterface } from "node:readline/promises";
+import { packageRoot } from "../../package-root";
+import { SETTINGS } from "../../settings/catalog";
+import { UserError } from "../../user-error";
+import { ExitCode } from "../exit-codes";
+import { jsonOutput } from "../formats";
+import { type ChecklistItem, type KitBackend, kitChecklist, kitFiles } from "../init/github-kit";
+import {
+  GITIGNORE_LINES,
+  type InitFile,
+  type InitLayout,
+  projectFiles,
+} from "../init/project-files";
+import type { CommandIo } from "../io";
+import { UsageError } from "../usage-error";
+import type { InitFlags } from "./init-options";
+
+/** Files `init` would write are there already: it overwrites nothing, and names each. */
+export class ExistingFilesError extends UserError {
+  override name = "ExistingFilesError";
+  constructor(
+    readonly dir: string,
+    readonly files: readonly string[],
+  ) {
+    super(
+      `${files.join(", ")} ${files.length === 1 ? "exists" : "exist"} already in ${dir}, and init overwrites nothing: move ${files.length === 1 ? "it" : "them"} away and run init again, or init another directory (incident-sync init <dir>).`,
+    );
+  }
+}
+
+/** What `init` did, as `--format json` prints it. */
+interface InitResult {
+  readonly project: string;
+  readonly dir: string;
+  readonly language: "js" | "ts";
+  readonly definitionsDir: string;
+  readonly stacks: readonly string[];
+  readonly written: { path: string; what: string }[];
+  readonly gitignore: { added: string[] };
+  readonly next: string[];
+  readonly checklist: ChecklistItem[];
+}
+
+/**
+ * Writes a working incident-sync project into `dir`: Pulumi.yaml with every setting, the
+ * program, a stack file per stack, .nvmrc, .gitignore lines, and a definitions directory with
+ * a services catalog and an example incident that validates; with `--ci github`, the pipeline
+ * kit adapted to that layout and the checklist of what to create on GitHub. Nothing that
+ * exists is overwritten: any file in the way stops it before it writes one.
+ */
+export async function runInit(dir: string, flags: InitFlags, io: CommandIo): Promise<ExitCode> {
+  const projectDir = path.resolve(io.cwd, dir);
+  const definitionsDir = definitionsDirOf(flags.definitionsDir);
+  const language = flags.language ?? (await askLanguage(io, flags)) ?? "js";
+  const stacks = [...new Set(flags.stack ?? ["prod"])];
+  const layout: InitLayout = {
+    project: flags.name ?? projectName(projectDir),
+    language,
+    definitionsDir,
+    stacks,
+    schemaDir: schemaDirFor(projectDir, definitionsDir),
+  };
+  const files = [...projectFiles(layout), ...(flags.ci === "github" ? kitFiles(layout) : [])];
+  const existing = files
+    .map((file) => file.path)
+    .filter((file) => existsSync(path.join(projectDir, file)));
+  if (existing.length > 0) throw new ExistingFilesError(dir, existing);
+  for (const file of files) write(projectDir, file);
+  const added = extendGitignore(projectDir);
+  const result: InitResult = {
+    project: layout.project,
+    dir,
+    language,
+    definitionsDir,
+    stacks,
+    written: files.map(({ path: file, what }) => ({ path: file, what })),
+    gitignore: { added },
+    next: nextSteps(projectDir, dir, definitionsDir),
+    checklist: flags.ci === "github" ? kitChecklist(stacks, backendKind(flags.backend)) : [],
+  };
+  io.stdout.write(flags.format === "json" ? jsonOutput(result) : initText(result));
+  return ExitCode.Ok;
+}
+
+/** A definitions directory inside the project, written with `/`. */
+function definitionsDirOf(given: string): string {
+  const normal = path.posix.normalize(given.replaceAll("\\", "/")).replace(/\/+$/, "");
+  if (path.posix.isAbsolute(normal) || normal === "." || normal.startsWith("..")) {
+    throw new UsageError(
+      `--definitions-dir ${given} must be a folder inside the project, such as incidents or status/incidents.`,
+    );
+  }
+  return normal;
+}
+
+/** The project's name: its package.json's (without a scope), else its folder's, as Pulumi allows. */
+function projectName(projectDir: string): string {
+  let name: unknown;
+  try {
+    name = (
+      JSON.parse(readFileSync(path.join(projectDir, "package.json"), "utf8")) as {
+        name?: unknown;
+      }
+    ).name;
+  } catch {
+    name = undefined;
+  }
+  const raw = typeof name === "string" && name !== "" ? name : path.basename(projectDir);
+  const cleaned = raw
+    .replace(/^@[^/]*\//, "")
+    .replace(/[^A-Za-z0-9_.-]+/g, "-")
+    .replace(/^[-.]+|-+$/g, "");
+  return cleaned === "" ? "incidents" : cleaned;
+}
+
+/**
+ * Where the JSON Schemas are from the definitions directory: in this installed package when
+ * it is the project's own, else where `npm install incident-sync` puts them.
+ */
+function schemaDirFor(projectDir: string, definitionsDir: string): string {
+  const installed = packageRoot();
+  const inProject = !path.relative(projectDir, installed).startsWith("..");
+  const schema = inProject
+    ? path.join(installed, "schema")
+    : path.join(projectDir, "node_modules", "incident-sync", "schema");
+  return path.relative(path.join(projectDir, definitionsDir), schema).split(path.sep).join("/");
+}
+
+function write(projectDir: string, file: InitFile): void {
+  const target = path.join(projectDir, file.path);
+  mkdirSync(path.dirname(target), { recursive: true });
+  writeFileSync(target, file.text, { flag: "wx" });
+}
+
+/** Adds the lines `.gitignore` lacks, creating it if need be; returns what it added. */
+function extendGitignore(projectDir: string): string[] {
+  const file = path.join(projectDir, ".gitignore");
+  const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const present = new Set(text.split(/\r?\n/).map((line) => line.trim()));
+  const added = GITIGNORE_LINES.filter((line) => !present.has(line));
+  if (added.length > 0) {
+    const separator = text === "" || text.endsWith("\n") ? "" : "\n";
+    appendFileSync(file, `${separator}${added.join("\n")}\n`);
+  }
+  return added;
+}
+
+/** The commands to run next, the missing packages first. */
+function nextSteps(projectDir: string, dir: string, definitionsDir: string): string[] {
+  const missing = ["@pulumi/pulumi", "hono", "@hono/node-server"].filter(
+    (name) => !existsSync(path.join(projectDir, "node_modules", name, "package.json")),
+  );
+  const inDir = dir === "." ? [] : [`cd ${dir}`];
+  return [
+    ...inDir,
+    ...(missing.length > 0 ? [`npm install ${missing.join(" ")}`] : []),
+    definitionsDir === SETTINGS.definitionsDir.default
+      ? "npx incident-sync validate"
+      : `npx incident-sync validate ${definitionsDir}`,
+    "npx incident-sync up --emulator",
+  ];
+}
+
+function backendKind(backend: string): KitBackend {
+  return /^https:\/\/(app|api)\.pulumi\.com\/?$/.test(backend) ? "pulumi-cloud" : "self-managed";
+}
+
+/** Asks for the program's language on a terminal; `undefined` when there is nobody to ask. */
+async function askLanguage(io: CommandIo, flags: InitFlags): Promise<"js" | "ts" | undefined> {
+  if (flags.format !== "text" || process.stdin.isTTY !== true || io.stderr.isTTY !== true) {
+    return undefined;
+  }
+  const prompt = createInterface({ input: process.stdin, output: io.stderr });
+  try {
+    const answer = (await prompt.question("The program in JavaScript or TypeScript? (js/ts) [js] "))
+      .trim()
+      .toLowerCase();
+    return answer === "ts" || answer === "typescript" ? "ts" : "js";
+  } finally {
+    prompt.close();
+  }
+}
+
+function initText(result: InitResult): string {
+  const width = Math.max(...result.written.map((file) => file.path.length));
+  const lines = [
+    `Wrote a new incident-sync project in ${result.dir}:`,
+    ...result.written.map((file) => `  ${file.path.padEnd(width)}  ${file.what}`),
+  ];
+  if (result.gitignore.added.length > 0) {
+    lines.push(`  ${".gitignore".padEnd(width)}  added ${result.gitignore.added.join(" and ")}`);
+  }
+  lines.push("", "Next, try your definitions against a local emulator:");
+  lines.push(...result.next.map((line) => `  ${line}`));
+  if (result.checklist.length > 0) {
+    lines.push(
+      "",
+      "The pipeline kit needs these on GitHub (docs/pipeline-kit.md says why each one):",
+      ...result.checklist.map((entry) => `  [ ] ${entry.item}`),
+      "",
+      `The commands that create them, run in the repository with ${variablesOf(result.checklist)}`,
+      "set in the shell first (gh secret set asks for each secret's value):",
+      "",
+      ...result.checklist.flatMap((entry) => (entry.command ? [`  ${entry.command}`] : [])),
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** The shell variables the checklist's commands read, as a sentence. */
+function variablesOf(checklist: readonly ChecklistItem[]): string {
+  const names = [
+    ...new Set(
+      checklist.flatMap((entry) =>
+        [...(entry.command ?? "").matchAll(/"\$(\w+)"/g)].map((match) => match[1] ?? ""),
+      ),
+    ),
+  ];
+  return names.length <= 1
+    ? names.join("")
+    : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import type { OperationOutcome } from "../../src/engine";
+import type { IncidentStep } from "../../src/engine/engine-events";
+import { renderMarkdown, renderText, reportOf } from "../../src/engine/run-report";
+
+const refused =
+  'PUT /v1/status-pages/incidents/inc-api-errors failed: 400 Bad Request: services[0].id "svc-typo" is not a service of account acct-demo';
+
+/** An up in which one incident's PUT failed and the engine then printed the outputs' diff. */
+function failedUp(steps: IncidentStep[], stdout: string): OperationOutcome {
+  return {
+    kind: "ran",
+    stackName: "prod",
+    definitions: [],
+    warnings: [],
+    outputs: undefined,
+    result: {
+      operation: "up",
+      ok: false,
+      exitCode: 255,
+      changed: true,
+      durationMs: 4200,
+      incidents: steps,
+      diagnostics: [],
+      changes: {},
+      durationSeconds: 4,
+      stdout,
+      stderr: "",
+    },
+  };
+}
+
+const outputsDiff = [
+  "Outputs:",
+  "  ~ summary: {",
+  "      ~ declared: {",
+  "          ~ MAJOR: 1 => 2",
+  "        }",
+  "    }",
+].join("\n");
+
+describe("the run report of a failed incident", () => {
+  it("shows it as failed, its error first and last, and not the engine's outputs diff", () => {
+    const outcome = failedUp(
+      [
+        {
+          resource: "api-errors",
+          incidentId: "inc-api-errors",
+          op: "update",
+          diffs: ["services"],
+          error: refused,
+          warnings: [],
+        },
+        { resource: "db", incidentId: "inc-db", op: "update", diffs: ["name"], warnings: [] },
+      ],
+      outputsDiff,
+    );
+    expect(renderText(outcome, "/project").replace(/\d+\.\d s/, "<s> s")).toMatchInlineSnapshot(`
+      "✗ inc-api-errors (resource api-errors): PUT /v1/status-pages/incidents/inc-api-errors failed: 400 Bad Request: services[0].id "svc-typo" is not a service of account acct-demo
+
+      Stack prod: up failed (1 failed to update, 1 updated; <s> s)
+        ✗ inc-api-errors (resource api-errors) failed to update [services]
+        ~ inc-db (resource db) updated [name]
+
+      ✗ inc-api-errors (resource api-errors): PUT /v1/status-pages/incidents/inc-api-errors failed: 400 Bad Request: services[0].id "svc-typo" is not a service of account acct-demo
+      "
+    `);
+    expect(reportOf(outcome, "/project").incidents.map((incident) => incident.action)).toEqual([
+      "failed to update",
+      "updated",
+    ]);
+    expect(renderMarkdown(outcome, "/project")).toContain(
+      "| `inc-api-errors` | failed to update | services |",
+    );
+  });
+
+  it("says what a preview cannot do, in the preview's words", () => {
+    const outcome = failedUp(
+      [
+        {
+          resource: "inc-x",
+          incidentId: "inc-x",
+          op: "create",
+          diffs: [],
+          error: "refused",
+          warnings: [],
+        },
+      ],
+      "",
+    );
+    if (outcome.kind === "ran") outcome.result.operation = "preview";
+    expect(reportOf(outcome, "/project").incidents[0]?.action).toBe("cannot adopt");
+  });
+
+  it("keeps the engine's last lines when nothing else names the cause", () => {
+    const outcome = failedUp([], "error: could not load the plugin\n");
+    const text = renderText(outcome, "/project");
+    expect(text).toContain("Engine output (end):\n  error: could not load the plugin");
+  });
+});
