@@ -32,10 +32,12 @@ export {
   type HeartbeatEventsResult,
   type HeartbeatStats,
   type HttpErrorDetails,
+  type IncidentCreateRequest,
   type IncidentRequest,
   type IncidentResponse,
   type IncidentStatus,
   type IncidentUpdate,
+  type IncidentUpdateRequest,
   type MonitoringClient,
   NetworkError,
   NotFoundError,
@@ -51,6 +53,7 @@ export {
   type Severity,
   TimeoutError,
   UnauthorizedError,
+  writeOutcomeUnknown,
 } from "./api";
 // Definitions: YAML files (or objects in code) checked into what is declared.
 export {

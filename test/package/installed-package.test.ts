@@ -409,6 +409,21 @@ describe("the packed package, installed in a new project", () => {
       timeout,
     );
 
+    it(
+      "up --emulator opens the team's own new incident (no id) with its message, once",
+      async () => {
+        writeFileSync(join(team, "incidents", "checkout.yaml"), docBlock("team/open").text);
+        const [line] = docBlock("team/emulator").commands;
+        const run = await sh(line ?? "", team, teamEnv());
+        expect(run.code, run.stdout + run.stderr).toBe(0);
+        expect(run.stdout).toMatch(/^ {2}\+ [0-9a-f-]{36} \(resource checkout-errors\) opened$/m);
+        const again = await sh(line ?? "", team, teamEnv());
+        expect(again.code, again.stdout + again.stderr).toBe(0);
+        expect(again.stdout).toMatch(/^Stack dev: no changes \(2 unchanged;/m);
+      },
+      timeout,
+    );
+
     it("a first change is planned against main", async () => {
       const [commit, branch, plan] = docBlock("team/plan").commands;
       await must(commit ?? "", team, teamEnv());
@@ -453,7 +468,8 @@ describe("the packed package, installed in a new project", () => {
           MONITORING_API_KEY: "team-key-0123456789",
         });
         expect(run.code, run.stdout + run.stderr).toBe(0);
-        expect(run.stdout).toContain("Stack prod: changes applied (1 adopted;");
+        // The example adopted, and the team's own incident opened on the service.
+        expect(run.stdout).toContain("Stack prod: changes applied (1 adopted, 1 opened;");
         const updates = await fetch(
           `${live.url}/v1/status-pages/incidents/inc-example/incident-updates`,
           { headers: { authorization: "Bearer team-key-0123456789" } },

@@ -15,7 +15,7 @@ import { killAll, killEverythingIn, processesIn, processTree } from "../engine/s
 const timeout = 3_600_000;
 const INCIDENTS = 50;
 const ENTRIES = 3;
-const ROUNDS = 8;
+const ROUNDS = 10;
 const KILLS_PER_ROUND = 2;
 
 /** The definitions of round `round`: INCIDENTS new incidents of ENTRIES updates, every one notifying. */
