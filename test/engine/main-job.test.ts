@@ -125,7 +125,7 @@ describe("incident-sync up --emulator, the main job behind npm start", () => {
         "Note: incident inc-team-own (incidents/own.yaml:1) is not in the emulator, so it was added to the emulator's sandbox as its definition declares it, for up to adopt. On the real service an incident with an id must already exist.\n",
       );
       expect(stable(run.stdout).split("\n").slice(0, 2)).toEqual([
-        "Stack dev: changes applied (4 unchanged, 1 adopted; <s> s)",
+        "Stack dev: changes applied (1 adopted, 5 unchanged; <s> s)",
         "  + inc-team-own adopted",
       ]);
     },

@@ -60,6 +60,7 @@ describe("the package's public surface", () => {
         "writeErrorReport",
         "writeHeartbeatReport",
         "writeIncidentReport",
+        "writeOutcomeUnknown",
       ]
     `);
     expect(entry.PROVIDER_VERSION).toBe(manifest.version);

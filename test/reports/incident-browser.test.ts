@@ -83,12 +83,12 @@ describe("the incident report in a real browser", () => {
     const entries = await tableRows(page, "entries-0");
     expect(entries.map((r) => r[2])).toEqual([
       "error group first seen",
-      "status INVESTIGATING",
+      "status INVESTIGATING, sent to subscribers",
       "new error group",
       "new error group",
       "error group last seen",
       "error group last seen",
-      "status IDENTIFIED",
+      "status IDENTIFIED, sent to subscribers",
       "new error group",
       "error group last seen",
       "status MONITORING",
