@@ -39,7 +39,7 @@ function definitions(round: number): string {
 }
 
 /**
- * R7 of the reliability suite (`npm run reliability`): opening incidents and posting their
+ * R8 of the reliability suite (`npm run reliability`): opening incidents and posting their
  * updates is not idempotent, and a kill -9 may land between a request the service carried
  * out and the record of it. Each round declares INCIDENTS new incidents of ENTRIES updates
  * (each notifying subscribers), kills the whole `incident-sync up` process tree at random
@@ -195,7 +195,7 @@ describe("kill -9 while opening incidents and posting their updates", () => {
       const amongWrites = outcomes.writesAtKill.filter((count) => count > 0).length;
       expect(amongWrites).toBeGreaterThanOrEqual((ROUNDS * KILLS_PER_ROUND) / 2);
       console.log(
-        `R7 kill -9 while opening ${INCIDENTS} incidents of ${ENTRIES} updates, ${ROUNDS} rounds: ${JSON.stringify({ ...outcomes, roundMs: span })}`,
+        `R8 kill -9 while opening ${INCIDENTS} incidents of ${ENTRIES} updates, ${ROUNDS} rounds: ${JSON.stringify({ ...outcomes, roundMs: span })}`,
       );
     },
     timeout,
