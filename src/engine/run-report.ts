@@ -1,8 +1,10 @@
 import { relative } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import type { OpType } from "@pulumi/pulumi/automation";
 import { formatProblem } from "../definitions";
 import { codeSpan, mdCell, mdCode } from "../markdown";
 import { formatSummary } from "../program/summary";
+import { safeLine, safeStrings } from "../safe-text";
 import type { IncidentStep } from "./engine-events";
 import type { OperationOutcome } from "./run-operation";
 
@@ -81,7 +83,7 @@ function counts(steps: readonly IncidentStep[], preview: boolean): string {
 /** `inc-api-errors` (and its resource name when that differs). */
 function name(step: IncidentStep): string {
   const id = step.incidentId ?? step.resource;
-  return id === step.resource ? id : `${id} (resource ${step.resource})`;
+  return safeLine(id === step.resource ? id : `${id} (resource ${step.resource})`);
 }
 
 /**
@@ -113,7 +115,9 @@ export function renderText(outcome: OperationOutcome, projectDir: string): strin
         : "no changes";
   const lines: string[] = [];
   if (failures.length > 0) lines.push(...failures, "");
-  lines.push(`Stack ${stackName}: ${verdict} (${counts(result.incidents, preview)}; ${seconds} s)`);
+  lines.push(
+    `Stack ${safeLine(stackName)}: ${verdict} (${counts(result.incidents, preview)}; ${seconds} s)`,
+  );
   for (const step of result.incidents) {
     if (step.op === "same" || step.op === "read") continue;
     const symbol = step.error ? "✗" : (SYMBOLS[step.op] ?? " ");
@@ -126,7 +130,9 @@ export function renderText(outcome: OperationOutcome, projectDir: string): strin
   for (const diagnostic of result.diagnostics) {
     if (diagnostic.severity === "warning") lines.push(`  warning: ${oneLine(diagnostic.message)}`);
   }
-  if (outcome.outputs && result.ok) lines.push("", formatSummary(outcome.outputs));
+  // The outputs hold the server's text (update descriptions, error messages): every string
+  // is made one safe line before the summary lays them out.
+  if (outcome.outputs && result.ok) lines.push("", formatSummary(safeStrings(outcome.outputs)));
   if (failures.length > 0) {
     const detail = engineDetail(result.stdout, result.stderr);
     if (detail) lines.push("", "Engine output (end):", detail);
@@ -153,8 +159,9 @@ export function failureLines(outcome: OperationOutcome): string[] {
   return lines;
 }
 
+/** A message as one line, its line breaks as ⏎, made safe for a terminal or a CI log. */
 function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ⏎ ").trim();
+  return safeLine(text.replace(/\s*\n\s*/g, " ⏎ ").trim());
 }
 
 function engineDetail(stdout: string, stderr: string): string {
@@ -162,7 +169,8 @@ function engineDetail(stdout: string, stderr: string): string {
     .split("\n")
     .filter((line) => line.trim() !== "")
     .slice(-30);
-  return tail.map((line) => `  ${line}`).join("\n");
+  // The engine's own colours go; anything else hidden in its lines shows as an escape.
+  return tail.map((line) => `  ${safeLine(stripVTControlCharacters(line))}`).join("\n");
 }
 
 /** The machine form of a run (`--format json`): one document, complete or an error. */

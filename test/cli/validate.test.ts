@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runValidate } from "../../src/cli/commands/validate";
-import { githubAnnotation } from "../../src/cli/github-annotations";
+import { githubAnnotation } from "../../src/github-annotation";
 import { captureIo } from "../reports/support/harness";
 import { runCli } from "./run-cli";
 

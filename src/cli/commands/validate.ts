@@ -1,13 +1,13 @@
-import { escapeLine } from "../../api/schemas/characters";
 import {
   belongsToStack,
   type DefinitionProblem,
   formatProblem,
   type LoadResult,
 } from "../../definitions";
+import { githubAnnotation } from "../../github-annotation";
+import { safeLine } from "../../safe-text";
 import { ExitCode } from "../exit-codes";
 import { jsonOutput, plural } from "../formats";
-import { githubAnnotation } from "../github-annotations";
 import type { CommandIo } from "../io";
 import { DefinitionsDir } from "./definitions-dir";
 import type { ValidateFormat } from "./validate-options";
@@ -68,7 +68,7 @@ function validateJson(options: ValidateOptions, result: LoadResult) {
  * or a value quoted in a message is shown as an escape (`\n`, `\u001B`).
  */
 export function validateText(dir: string, result: LoadResult, stack?: string): string {
-  if (result.problems.length === 0) return `${escapeLine(summary(dir, result, stack))}\n`;
+  if (result.problems.length === 0) return `${safeLine(summary(dir, result, stack))}\n`;
   const lines = result.problems.map(formatProblem);
   lines.push("", `${problemsSummary(result.problems)}.`);
   return `${lines.join("\n")}\n`;
@@ -76,7 +76,7 @@ export function validateText(dir: string, result: LoadResult, stack?: string): s
 
 function githubText(options: ValidateOptions, result: LoadResult): string {
   if (result.problems.length === 0) {
-    return `${escapeLine(summary(options.dir, result, options.stack))}\n`;
+    return `${safeLine(summary(options.dir, result, options.stack))}\n`;
   }
   const lines = result.problems.map((problem) =>
     githubAnnotation({
