@@ -10,6 +10,8 @@ export interface ApiFlags {
   accountId?: string;
   rateLimit?: string;
   concurrency?: string;
+  /** How long the command may run (`--deadline 20m`). */
+  deadline?: string;
 }
 
 /** Thrown when the connection settings are missing or malformed; the message says how to fix it. */
@@ -28,13 +30,15 @@ export function addApiOptions(command: Command): Command {
     const { min, max, unit } = SETTINGS[setting];
     return `${unit}, ${min} to ${max} (env ${settingEnv(setting)})`;
   };
-  const { rateLimit, concurrency, retries } = SETTINGS;
+  const { rateLimit, concurrency, retries, deadline } = SETTINGS;
   command.addHelpText(
     "after",
     `
 Unless ${settingFlag("rateLimit")} and ${settingFlag("concurrency")} say otherwise, the client sends at most
 ${rateLimit.default} ${rateLimit.unit} and has at most ${concurrency.default} ${concurrency.unit}. It retries 429, 502, 503,
-504 and network errors (${retries.clientDefault} ${retries.unit}).`,
+504 and network errors (${retries.clientDefault} ${retries.unit}); each attempt times out, its body included.
+The command stops at its deadline (${deadline.flag}, default ${deadline.default}) with exit code 124, whatever
+the server does.`,
   );
   return command
     .option(
@@ -50,5 +54,9 @@ ${rateLimit.default} ${rateLimit.unit} and has at most ${concurrency.default} ${
       `account identifier (env ${settingEnv("accountId")})`,
     )
     .option(`${settingFlag("rateLimit")} <n>`, limit("rateLimit"))
-    .option(`${settingFlag("concurrency")} <n>`, limit("concurrency"));
+    .option(`${settingFlag("concurrency")} <n>`, limit("concurrency"))
+    .option(
+      `${deadline.flag} <duration>`,
+      `stop after this long: 90s, 20m, 1h (default ${deadline.default}; env ${deadline.env})`,
+    );
 }

@@ -27,6 +27,8 @@ export interface MainJobOptions
       | "log"
       | "engine"
       | "color"
+      | "deadline"
+      | "graceMs"
     >
   > {
   /**

@@ -52,6 +52,19 @@ export interface ProjectStackOptions {
   create?: boolean;
   /** Aborting stops the running operation gracefully. */
   signal?: AbortSignal;
+  /**
+   * When the run must end, in epoch milliseconds: the program's and the provider's calls stop
+   * then (the engine's environment carries it), so the engine winds down at once when
+   * `signal` is aborted at that time.
+   */
+  deadline?: number | undefined;
+  /**
+   * How long an engine asked to stop may take to finish its steps in flight and write the state
+   * before it is killed (its lock is then cleared).
+   * @default 30_000
+   */
+  graceMs?: number | undefined;
+
   /** Colour in the engine's output. @default false */
   color?: boolean;
 }
@@ -163,6 +176,7 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
     passphrase: options.passphrase,
     pulumiHome: options.pulumiHome,
     skipCheckpoints,
+    runDeadline: options.deadline,
   });
   if (options.pulumiHome) mkdirSync(options.pulumiHome, { recursive: true });
   // A self-managed backend in a new directory: the CLI expects the directory to exist.
@@ -170,11 +184,11 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
     mkdirSync(fileURLToPath(options.backendUrl), { recursive: true });
   }
   const stackName = options.stackName;
-  const pulumi = (
+  const pulumi = async (
     args: string[],
     extra: { stdin?: string; stream?: boolean; phase?: ClaimPhase } = {},
-  ) =>
-    runPulumi({
+  ) => {
+    const result = await runPulumi({
       pulumi: engine.pulumi,
       args,
       cwd: projectDir,
@@ -183,7 +197,25 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
       ...(extra.stdin === undefined ? {} : { stdin: extra.stdin }),
       ...(extra.stream && options.onOutput ? { onOutput: options.onOutput } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.graceMs === undefined ? {} : { graceMs: options.graceMs }),
     });
+    if (result.killed) releaseLockOf(result.pid);
+    return result;
+  };
+  /** A CLI killed after its grace period leaves its lock: cleared here, as it is ours. */
+  const releaseLockOf = (pid: number | undefined) => {
+    const ours = stackLocks(options.backendUrl, project, stackName).filter(
+      (lock) => lock.local && lock.pid === pid && lock.stale,
+    );
+    removeLocks(ours);
+    log(
+      ours.length > 0
+        ? `The engine did not stop within its grace period and was killed; its lock on stack ${stackName} (${ours.map(describeLock).join(", ")}) was cleared.`
+        : options.backendUrl.startsWith("file://")
+          ? `The engine did not stop within its grace period and was killed; it held no lock on stack ${stackName}.`
+          : `The engine did not stop within its grace period and was killed; its lock on stack ${stackName} may remain in ${options.backendUrl}: clear it with \`incident-sync cancel --stack ${stackName}\` (or \`pulumi cancel\`) once no other run is in progress.`,
+    );
+  };
   const must = async (args: string[], what: string, stdin?: string) => {
     const result = await pulumi(args, stdin === undefined ? {} : { stdin });
     if (result.code !== 0) throw new EngineError(`${what} failed: ${cliError(result)}`);
@@ -345,6 +377,7 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
       `urn:pulumi:${stackName}::${project}::${INCIDENT_TYPE}::${name}`,
     ]);
     const claimed = await run("up", [...args, ...targets], { prepared: true, phase: "claim" });
+    if (options.signal?.aborted) return stoppedBeforeApply(claimed, claimed.durationMs);
     const unclaimed = claimed.incidents.filter((step) => step.error !== undefined);
     if (!claimed.ok) {
       log(
@@ -440,6 +473,22 @@ function adoptionsOf(
   const changes: StackRunResult["changes"] = {};
   for (const step of incidents) changes[step.op] = (changes[step.op] ?? 0) + 1;
   return { ...applied, incidents, changes, durationMs: applied.durationMs + claimMs };
+}
+
+/**
+ * A run stopped (a signal, the deadline) after its claim and before its apply: nothing was
+ * applied, whatever the claim recorded, so no incident shows as adopted.
+ */
+function stoppedBeforeApply(claimed: StackRunResult, claimMs: number): StackRunResult {
+  return {
+    ...claimed,
+    ok: false,
+    exitCode: claimed.exitCode || 1,
+    changed: false,
+    incidents: [],
+    changes: {},
+    durationMs: claimMs,
+  };
 }
 
 /** The CLI's own error lines, without its generic advice. */
