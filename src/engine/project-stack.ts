@@ -2,7 +2,15 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { OpType, OutputMap } from "@pulumi/pulumi/automation";
-import { CLAIM_PHASE_VARIABLE, type ClaimPhase, INCIDENT_TYPE } from "../incident";
+import { CLAIM_PHASE_VARIABLE, type ClaimPhase } from "../incident";
+import {
+  describeUnrecorded,
+  excludeArgs,
+  heldIncidents,
+  targetArgs,
+  unrecordedAfter,
+  withUnrecorded,
+} from "./claim-record";
 import { engineEnvironment } from "./engine-environment";
 import { type EngineRunEvents, readEngineEvents } from "./engine-events";
 import type { EngineLocation } from "./engine-location";
@@ -361,31 +369,46 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
     // With a checkpoint after every step, each adoption is on record as it happens.
     if (upOptions.claim === undefined || !skipCheckpoints) return run("up", args);
     clearStaleLocks();
-    const state = await dropPendingOperations();
-    const held = new Set(
-      (state.deployment.resources ?? [])
-        .filter((resource) => resource.type === INCIDENT_TYPE)
-        .map((resource) => resource.urn.slice(resource.urn.lastIndexOf("::") + 2)),
-    );
+    const held = heldIncidents(await dropPendingOperations());
     const fresh = upOptions.claim.filter((name) => !held.has(name));
     if (fresh.length === 0) return run("up", args, { prepared: true, phase: "apply" });
     log(
       `Recording ${fresh.length} incident(s) new to stack ${stackName} in its state before applying them, so that a run killed midway cannot forget what it adopted.`,
     );
-    const targets = fresh.flatMap((name) => [
-      "--target",
-      `urn:pulumi:${stackName}::${project}::${INCIDENT_TYPE}::${name}`,
-    ]);
-    const claimed = await run("up", [...args, ...targets], { prepared: true, phase: "claim" });
-    if (options.signal?.aborted) return stoppedBeforeApply(claimed, claimed.durationMs);
-    const unclaimed = claimed.incidents.filter((step) => step.error !== undefined);
-    if (!claimed.ok) {
+    // What was recorded is read back from the state, whatever the claim run's exit code says.
+    const claim = async (names: readonly string[]) => {
+      const claimed = await run("up", [...args, ...targetArgs(stackName, project, names)], {
+        prepared: true,
+        phase: "claim",
+      });
+      const state = options.signal?.aborted ? undefined : await exportState();
+      return { claimed, unrecorded: state ? unrecordedAfter(claimed, names, state) : undefined };
+    };
+    const first = await claim(fresh);
+    let claimMs = first.claimed.durationMs;
+    let unrecorded = first.unrecorded;
+    if (unrecorded && unrecorded.size > 0) {
+      log(`Could not record ${describeUnrecorded(unrecorded)}; trying once more.`);
+      const again = await claim([...unrecorded.keys()]);
+      claimMs += again.claimed.durationMs;
+      unrecorded = again.unrecorded;
+    }
+    if (unrecorded === undefined) return stoppedBeforeApply(first.claimed, claimMs);
+    if (unrecorded.size > 0) {
       log(
-        `Could not record ${unclaimed.length > 0 ? unclaimed.map((step) => step.incidentId ?? step.resource).join(", ") : "the new incidents"} first; the run below applies them unrecorded and says why if it fails.`,
+        `Still could not record ${describeUnrecorded(unrecorded)}: this run leaves ${unrecorded.size === 1 ? "it" : "them"} out, so nothing is adopted without a record; the next up tries again.`,
       );
     }
-    const applied = await run("up", args, { prepared: true, phase: "apply" });
-    return adoptionsOf(applied, new Set(fresh), claimed.durationMs);
+    const applied = await run(
+      "up",
+      [...args, ...excludeArgs(stackName, project, unrecorded.keys())],
+      {
+        prepared: true,
+        phase: "apply",
+      },
+    );
+    const recorded = new Set(fresh.filter((name) => !unrecorded.has(name)));
+    return withUnrecorded(adoptionsOf(applied, recorded, claimMs), unrecorded);
   };
 
   return {

@@ -26,8 +26,26 @@ export function exitCodeOf(outcome: OperationOutcome): number {
   return result.operation !== "up" && result.changed ? RunExit.changes : RunExit.ok;
 }
 
-/** What an engine step means for an incident, in the words of the status page. */
+/** What a failed step did not do, in the words of the status page. */
+const NOT_DONE: Partial<Record<OpType, string>> = {
+  create: "not adopted",
+  update: "not updated",
+  replace: "not replaced",
+  "create-replacement": "not adopted (replacement)",
+  "delete-replaced": "not released (replaced)",
+  delete: "not released",
+};
+
+/**
+ * What an engine step means for an incident, in the words of the status page; a step that
+ * failed says what was not done (`not adopted`), never what it meant to do.
+ */
 export function stepLabel(step: IncidentStep, preview: boolean): string {
+  if (step.error !== undefined && !preview) {
+    if (step.op === "delete" && step.onRemove === "resolve") return "not resolved";
+    const notDone = NOT_DONE[step.op];
+    if (notDone !== undefined) return notDone;
+  }
   const would = (done: string, planned: string) => (preview ? planned : done);
   const labels: Partial<Record<OpType, string>> = {
     create: would("adopted", "to adopt"),
