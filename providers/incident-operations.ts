@@ -35,6 +35,7 @@ import {
   clientOptionsOf,
   configKey,
   readStackSettings,
+  runSettingsContext,
   SETTINGS,
   type StackSettings,
 } from "../src/settings";
@@ -443,7 +444,7 @@ async function listUpdatesOrMissing(session: ProviderSession, incidentId: string
  */
 function inPulumiTerms(error: unknown, incidentId: string, session: ProviderSession): unknown {
   if (error instanceof NotFoundError) return new Error(missingMessage(incidentId, session));
-  if (error instanceof ApiError) return new Error(apiErrorMessage(error, "pulumi"));
+  if (error instanceof ApiError) return new Error(apiErrorMessage(error, runSettingsContext()));
   return error;
 }
 

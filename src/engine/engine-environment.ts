@@ -3,7 +3,7 @@ import { getCompileCacheDir } from "node:module";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { SETTINGS } from "../settings/catalog";
-import { RUN_DEADLINE_VARIABLE } from "../settings/run-context";
+import { RUN_DEADLINE_VARIABLE, SETTINGS_FROM_VARIABLE } from "../settings/run-context";
 import type { EngineLocation } from "./engine-location";
 
 export interface EngineEnvironmentOptions {
@@ -20,7 +20,8 @@ export interface EngineEnvironmentOptions {
   skipCheckpoints: boolean;
   /** When the program's and the provider's calls must stop, in epoch milliseconds. */
   runDeadline?: number | undefined;
-
+  /** The connection came from the command line's flags and variables, not the stack config. */
+  settingsFromCommandLine?: boolean | undefined;
   /** The environment to start from. @default process.env */
   base?: NodeJS.ProcessEnv;
 }
@@ -31,7 +32,12 @@ export interface EngineEnvironmentOptions {
  * is a path, not a secret, and passes through for pipelines that keep the passphrase in a file.
  * The run's own variables are set for this run only, never inherited.
  */
-const WITHHELD = [SETTINGS.apiKey.env, "PULUMI_CONFIG_PASSPHRASE", RUN_DEADLINE_VARIABLE];
+const WITHHELD = [
+  SETTINGS.apiKey.env,
+  "PULUMI_CONFIG_PASSPHRASE",
+  RUN_DEADLINE_VARIABLE,
+  SETTINGS_FROM_VARIABLE,
+];
 
 /**
  * Environment for every `pulumi` command: the backend, no update checks or plugin downloads,
@@ -67,6 +73,7 @@ export function engineEnvironment(options: EngineEnvironmentOptions): Record<str
     ...(options.runDeadline === undefined
       ? {}
       : { [RUN_DEADLINE_VARIABLE]: new Date(options.runDeadline).toISOString() }),
+    ...(options.settingsFromCommandLine ? { [SETTINGS_FROM_VARIABLE]: "command-line" } : {}),
     ...compileCache(base),
     PULUMI_SKIP_UPDATE_CHECK: "true",
     // Enables `--event-log`, the structured record of a run (the Automation API sets it too).

@@ -72,7 +72,8 @@ export interface ProjectStackOptions {
    * @default 30_000
    */
   graceMs?: number | undefined;
-
+  /** The connection in `config` came from the command line: messages name its flags and variables. */
+  settingsFromCommandLine?: boolean | undefined;
   /** Colour in the engine's output. @default false */
   color?: boolean;
 }
@@ -185,6 +186,7 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
     pulumiHome: options.pulumiHome,
     skipCheckpoints,
     runDeadline: options.deadline,
+    settingsFromCommandLine: options.settingsFromCommandLine,
   });
   if (options.pulumiHome) mkdirSync(options.pulumiHome, { recursive: true });
   // A self-managed backend in a new directory: the CLI expects the directory to exist.

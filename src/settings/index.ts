@@ -11,7 +11,12 @@ export {
   type WholeNumberBounds,
 } from "./catalog";
 export { cliSettingName, type SettingsContext, settingEnv, settingFlag } from "./names";
-export { RUN_DEADLINE_VARIABLE, runDeadlineOf } from "./run-context";
+export {
+  RUN_DEADLINE_VARIABLE,
+  runDeadlineOf,
+  runSettingsContext,
+  SETTINGS_FROM_VARIABLE,
+} from "./run-context";
 export { settingName } from "./setting-name";
 export {
   API_KEY_SETTING,

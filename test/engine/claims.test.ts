@@ -278,4 +278,23 @@ describe("incidents whose claim could not be recorded", () => {
     },
     timeout,
   );
+
+  it(
+    "says none was adopted when the key is refused, naming MONITORING_API_KEY, where the key came from",
+    async () => {
+      declare(FIRST + 1);
+      const run = await runCli(args(), project, { ...env, MONITORING_API_KEY: "not-the-key-0123" });
+      declare(FIRST);
+      expect(run.exitCode).toBe(1);
+      expect(run.stdout).not.toMatch(/\b\d+ adopted\b/);
+      expect(run.stdout).toMatch(/Stack unrecorded: up failed \(3 unchanged, 1 not adopted;/);
+      expect(run.stdout).toContain(`✗ ${scaleId(FIRST)}: not adopted: `);
+      expect(run.stdout).toContain(
+        "The API key was refused: check MONITORING_API_KEY or --api-key.",
+      );
+      expect(run.stdout).not.toContain("incident-sync:apiKey");
+      expect(`${run.stdout}${run.stderr}`).not.toContain("not-the-key-0123");
+    },
+    timeout,
+  );
 });
