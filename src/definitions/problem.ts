@@ -7,6 +7,7 @@ export type ProblemCode =
   | "unreadable-file"
   | "not-a-regular-file"
   | "link-outside-directory"
+  | "folder-read-twice"
   | "file-too-large"
   | "too-many-documents"
   | "too-deep"
