@@ -6,6 +6,7 @@ import { UserError } from "../user-error";
 import { isCatalogFile } from "./catalog";
 import { isDefinitionFile } from "./load";
 import type { SourceFile } from "./parsed-file";
+import { decodeUtf8 } from "./utf8";
 
 /** Reading from git failed; the message says what to do (fetch the ref, run in a clone). */
 export class GitSourceError extends UserError {
@@ -81,24 +82,27 @@ export async function readDefinitionsAtRef(dir: string, ref: string): Promise<Gi
   const shown = path.normalize(dir);
   return {
     commit,
-    files: blobs.map((blob, index) => ({
-      path: path.join(shown, blob.relative),
-      text: contents[index] ?? "",
-      catalog: isCatalogFile(blob.relative),
-    })),
+    files: blobs.map((blob, index) => {
+      const decoded = decodeUtf8(contents[index] ?? Buffer.alloc(0));
+      return {
+        path: path.join(shown, blob.relative),
+        ...("text" in decoded ? decoded : { text: "", refused: decoded.refused }),
+        catalog: isCatalogFile(blob.relative),
+      };
+    }),
   };
 }
 
 /** Splits `git cat-file --batch` output (`<oid> <type> <size>\n<bytes>\n` repeated). */
-function parseBatch(output: Buffer): string[] {
-  const texts: string[] = [];
+function parseBatch(output: Buffer): Buffer[] {
+  const texts: Buffer[] = [];
   let offset = 0;
   while (offset < output.length) {
     const headerEnd = output.indexOf(10, offset);
     const header = output.subarray(offset, headerEnd).toString("utf8").split(" ");
     const size = Number(header[2]);
     const start = headerEnd + 1;
-    texts.push(output.subarray(start, start + size).toString("utf8"));
+    texts.push(output.subarray(start, start + size));
     offset = start + size + 1;
   }
   return texts;

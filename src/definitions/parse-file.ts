@@ -18,6 +18,14 @@ import { Locator } from "./yaml-locate";
  * (see parse-fast.ts); the result is the same either way.
  */
 export function parseDefinitionFile(file: SourceFile): ParsedFile {
+  if (file.refused) {
+    const { code, message, line, column } = file.refused;
+    return {
+      definitions: [],
+      identities: [],
+      problems: [{ file: file.path, line, column, code, message }],
+    };
+  }
   if (file.catalog) return parseCatalogFile(file);
   return parseDefinitionFileFast(file) ?? parseDefinitionFileFully(file);
 }

@@ -9,6 +9,7 @@ export type ProblemCode =
   | "link-outside-directory"
   | "folder-read-twice"
   | "file-too-large"
+  | "invalid-utf8"
   | "too-many-documents"
   | "too-deep"
   | "too-many-aliases"

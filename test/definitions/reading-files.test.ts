@@ -100,6 +100,18 @@ describe("reading definition files from disk", () => {
     `);
   });
 
+  it("refuses a file that is not UTF-8 at the line and column of its first bad byte (issue 36)", async () => {
+    const { root, dir } = await tempDirs();
+    await writeFile(path.join(dir, "api.yaml"), definitionYaml());
+    await writeFile(
+      path.join(dir, "latin1.yaml"),
+      Buffer.from("id: inc-cafe\nname: Caf\xe9 is down\n", "latin1"),
+    );
+    const result = await loadDefinitions(dir);
+    expect(result.definitions).toHaveLength(1);
+    expect(shown(root, result.problems)).toMatchInlineSnapshot(`"<root>/incidents/latin1.yaml:2:10 invalid-utf8: the file is not UTF-8 text: the byte 0xE9 here is not part of any character (a file saved as Latin-1 or Windows-1252?); save it as UTF-8"`);
+  });
+
   it("refuses a 3 MiB file by its size, without reading it", async () => {
     const { root, dir } = await tempDirs();
     await writeFile(path.join(dir, "big.yaml"), Buffer.alloc(3 * 1024 * 1024, "#"));
