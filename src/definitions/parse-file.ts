@@ -59,7 +59,7 @@ export function parseDefinitionFileFully(file: SourceFile): ParsedFile {
     const result = IncidentDefinition.safeParse(value);
     const issues = result.success ? [] : result.error.issues;
     for (const issue of issues) {
-      for (const text of describeIssue(issue, value)) {
+      for (const text of describeIssue(issue, value, (at) => locator.sourceOf(at))) {
         report(locator.offsetOfIssue(text), text.code, text.message);
       }
     }
