@@ -109,7 +109,9 @@ describe("reading definition files from disk", () => {
     );
     const result = await loadDefinitions(dir);
     expect(result.definitions).toHaveLength(1);
-    expect(shown(root, result.problems)).toMatchInlineSnapshot(`"<root>/incidents/latin1.yaml:2:10 invalid-utf8: the file is not UTF-8 text: the byte 0xE9 here is not part of any character (a file saved as Latin-1 or Windows-1252?); save it as UTF-8"`);
+    expect(shown(root, result.problems)).toMatchInlineSnapshot(
+      `"<root>/incidents/latin1.yaml:2:10 invalid-utf8: the file is not UTF-8 text: the byte 0xE9 here is not part of any character (a file saved as Latin-1 or Windows-1252?); save it as UTF-8"`,
+    );
   });
 
   it("refuses a 3 MiB file by its size, without reading it", async () => {
