@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import path from "node:path";
+import { withoutApiKey } from "../settings/catalog";
 import { UserError } from "../user-error";
 import { isCatalogFile } from "./catalog";
 import { isDefinitionFile } from "./load";
@@ -127,6 +128,7 @@ function git(args: readonly string[], cwd: string, input?: string): Promise<Buff
   return new Promise((resolve, reject) => {
     const child = spawn("git", args, {
       cwd,
+      env: withoutApiKey(),
       stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
     const stdout: Buffer[] = [];

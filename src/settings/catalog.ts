@@ -116,3 +116,12 @@ export function parseDeadline(
     problem: `must be a duration in seconds, minutes or hours (90s, 20m, 1h) from ${minMs / 1_000}s to ${maxMs / 3_600_000}h`,
   };
 }
+
+/**
+ * An environment for a child process that sends no request to the API (git, the engine's
+ * helpers): the key's variable left out, so the key is only where a request is sent.
+ */
+export function withoutApiKey(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const { [SETTINGS.apiKey.env]: _key, ...rest } = env;
+  return rest;
+}
