@@ -3,9 +3,11 @@
 // node scripts/reliability.mjs --check
 //
 // The reliability runs that are too long for `npm test`, measured rather than repeated:
-//   1. R1, R5 and R6 (vitest.reliability.config.mts): 100 incidents converging in one `up`
-//      through injected faults, 20 kill -9s of `incident-sync up` at random points, and 12 of
-//      the README's plain `pulumi up` with checkpoints skipped and the state on S3 (moto);
+//   1. R1, R5, R6 and R7 (vitest.reliability.config.mts): 100 incidents converging in one `up`
+//      through injected faults, 20 kill -9s of `incident-sync up` at random points, 12 of the
+//      README's plain `pulumi up` with checkpoints skipped and the state on S3 (moto), and 10
+//      rounds of new incidents claimed under faults and killed, whose removal must resolve all
+//      that was adopted;
 //   2. the engine tests and the drift and report tests again against an emulator whose PUT only
 //      sets lastUpdateStatus (`npm run test:sets-field`; `npm test` covers both PUT behaviours
 //      in process and in test/engine/put-status.test.ts).
@@ -85,7 +87,7 @@ const started = Date.now();
 const runs = [];
 for (const [name, command, args, env] of [
   [
-    "R1, R5 and R6",
+    "R1, R5, R6 and R7",
     "npx",
     ["vitest", "run", "--config", "vitest.reliability.config.mts"],
     { VITEST_JSON_REPORT: reports.long },
@@ -130,6 +132,7 @@ const record = {
   r1: line(/R1 requests at the emulator: .*/),
   r5: line(/R5 kill -9 outcomes over .*/),
   r6: line(/R6 kill -9 on S3 over .*/),
+  r7: line(/R7 claim faults and kill -9 over .*/),
   totals: totals.stdout.trim(),
 };
 const ok = runs.every((entry) => entry.code === 0) && totals.status === 0;
