@@ -75,8 +75,6 @@ export async function runOperation(options: OperationOptions): Promise<Operation
     ...options,
     projectDir,
     ...(Object.keys(config).length > 0 ? { config } : {}),
-    // Messages of the program and the provider then name the flags and variables it came from.
-    settingsFromCommandLine: options.connection !== undefined,
   });
   try {
     // The directory the program will load: the same setting, read from the config the engine

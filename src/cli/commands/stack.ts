@@ -98,7 +98,8 @@ export async function runStackCommand(
         projectDir,
         stackName: flags.stack,
         ...backendOf(flags, io),
-        ...(connection ? { connection } : {}),
+        // The program's and the provider's messages then name the flags and variables it came from.
+        ...(connection ? { connection, settingsFromCommandLine: true } : {}),
       });
     }
     const text =
