@@ -28,15 +28,19 @@ export function heldIncidents(state: StateResources): Set<string> {
   );
 }
 
-/**
- * The names of `wanted` the state does not hold after a claim run, each with why: its own
- * step's error, else what failed the whole run.
- */
+/** Why an incident was not recorded: its own step's error, or what failed the claim run. */
+export interface Unrecorded {
+  readonly reason: string;
+  /** The reason is the incident's own (its claim failed), not the whole run's. */
+  readonly own: boolean;
+}
+
+/** The names of `wanted` the state does not hold after a claim run, each with why. */
 export function unrecordedAfter(
   claim: EngineRun,
   wanted: readonly string[],
   state: StateResources,
-): Map<string, string> {
+): Map<string, Unrecorded> {
   const held = heldIncidents(state);
   const steps = new Map(claim.incidents.map((step) => [step.resource, step]));
   const whole =
@@ -48,7 +52,13 @@ export function unrecordedAfter(
   return new Map(
     wanted
       .filter((name) => !held.has(name))
-      .map((name) => [name, steps.get(name)?.error ?? whole] as const),
+      .map((name) => {
+        const own = steps.get(name)?.error;
+        return [
+          name,
+          own === undefined ? { reason: whole, own: false } : { reason: own, own: true },
+        ];
+      }),
   );
 }
 
@@ -67,18 +77,19 @@ function incidentUrn(stack: string, project: string, name: string): string {
 }
 
 /** `inc-a, inc-b (the first error: why)`: the names, and the first reason given. */
-export function describeUnrecorded(unrecorded: ReadonlyMap<string, string>): string {
+export function describeUnrecorded(unrecorded: ReadonlyMap<string, Unrecorded>): string {
   const [first] = unrecorded.values();
-  return `${[...unrecorded.keys()].join(", ")} (${unrecorded.size === 1 ? "" : "the first error: "}${first})`;
+  return `${[...unrecorded.keys()].join(", ")} (${unrecorded.size === 1 ? "" : "the first error: "}${first?.reason ?? ""})`;
 }
 
 /**
- * The apply's result with each incident left out for want of a record shown as failed, so the
- * run fails and says why, and nothing reads as adopted.
+ * The apply's result with each incident left out for want of a record shown as failed (`not
+ * adopted`), so the run fails and nothing reads as adopted: its error is its own claim's (an
+ * incident that does not exist says so), or why the claim run failed as a whole.
  */
 export function withUnrecorded<R extends EngineRun>(
   applied: R,
-  unrecorded: ReadonlyMap<string, string>,
+  unrecorded: ReadonlyMap<string, Unrecorded>,
 ): R {
   if (unrecorded.size === 0) return applied;
   const others = applied.incidents.filter((step) => !unrecorded.has(step.resource));
@@ -89,7 +100,9 @@ export function withUnrecorded<R extends EngineRun>(
       op: "create",
       diffs: [],
       warnings: [],
-      error: `not adopted: it could not be recorded in the stack's state first, and nothing is adopted without a record (${why}); the next up tries again`,
+      error: why.own
+        ? why.reason
+        : `it could not be recorded in the stack's state first, and nothing is adopted without a record (${why.reason}); the next up tries again`,
     }),
   );
   const incidents = [...others, ...failed];

@@ -270,8 +270,9 @@ describe("incidents whose claim could not be recorded", () => {
       };
       const added = report.incidents.find((step) => step.resource === scaleId(FIRST));
       expect(added?.action).toBe("not adopted");
+      // Its own claim's error: why it could not be recorded, and so was not adopted.
       expect(added?.error).toMatch(
-        /^not adopted: it could not be recorded in the stack's state first, and nothing is adopted without a record \(.*503.*\); the next up tries again$/,
+        /^GET \/v1\/status-pages\/incidents\/inc-scale-0003\/incident-updates failed: 503 /,
       );
       expect(adopted(FIRST)).toBe(false);
       declare(FIRST);
@@ -288,7 +289,8 @@ describe("incidents whose claim could not be recorded", () => {
       expect(run.exitCode).toBe(1);
       expect(run.stdout).not.toMatch(/\b\d+ adopted\b/);
       expect(run.stdout).toMatch(/Stack unrecorded: up failed \(3 unchanged, 1 not adopted;/);
-      expect(run.stdout).toContain(`✗ ${scaleId(FIRST)}: not adopted: `);
+      expect(run.stdout).toContain(`  ✗ ${scaleId(FIRST)} not adopted\n`);
+      expect(run.stdout).toContain(`✗ ${scaleId(FIRST)}: GET /v1/status-pages/incidents/`);
       expect(run.stdout).toContain(
         "The API key was refused: check MONITORING_API_KEY or --api-key.",
       );
