@@ -1,7 +1,8 @@
 // The layering of ARCHITECTURE.md, checked by `npm run lint` (dependency-cruiser). Each layer
 // imports only itself and the layers below it; type-only imports count, since they are what
 // makes a layer hard to change too. Lowest first:
-//   src/user-error.ts, src/markdown.ts, src/package-*.ts, src/settings/catalog.ts   leaves
+//   src/user-error.ts, src/safe-text.ts, src/markdown.ts, src/github-annotation.ts,
+//   src/package-*.ts, src/settings/catalog.ts   leaves
 //   src/api                the typed client, route table and schemas
 //   src/emulator           the other side of HTTP: src/api only
 //   src/definitions        YAML → definitions
@@ -26,7 +27,7 @@ const ENTRY = "^src/(cli/|index\\.ts$)|^index\\.ts$";
 
 /** The leaves, below src/: modules that import nothing of this project but other leaves, so any layer may. */
 const LEAVES =
-  "user-error\\.ts$|markdown\\.ts$|package-(version|root)\\.ts$|peer-packages\\.ts$|settings/catalog\\.ts$";
+  "user-error\\.ts$|safe-text\\.ts$|markdown\\.ts$|github-annotation\\.ts$|package-(version|root)\\.ts$|peer-packages\\.ts$|settings/catalog\\.ts$";
 
 module.exports = {
   forbidden: [
@@ -39,9 +40,9 @@ module.exports = {
     },
     below(
       "leaves-import-nothing",
-      "The leaves import nothing of this project (the package version reads the package root; the optional packages' check throws a user error).",
+      "The leaves import nothing of this project (the package version reads the package root; the optional packages' check throws a user error; Markdown and annotations call the sanitiser).",
       `^src/(${LEAVES})`,
-      "^(src/(?!package-root\\.ts$|user-error\\.ts$)|providers/|index\\.ts$)",
+      "^(src/(?!package-root\\.ts$|user-error\\.ts$|safe-text\\.ts$)|providers/|index\\.ts$)",
     ),
     below(
       "api-is-the-base",

@@ -5,8 +5,9 @@ import { defineConfig } from "vitest/config";
  * has the machine to itself and its figures mean something. R1 is 100 incidents through
  * injected faults (test/reliability/chaos.test.ts), R5 the loop of 20 kill -9s
  * (test/reliability/kill-loop.test.ts), R6 the README's plain `pulumi up` with checkpoints
- * skipped and the state on S3, killed 12 times (test/reliability/kill-loop-s3.test.ts), R8
- * 20 kill -9s while opening 50 incidents of 3 notifying updates
+ * skipped and the state on S3, killed 12 times (test/reliability/kill-loop-s3.test.ts), R7 new
+ * incidents claimed under faults and killed, 10 rounds (test/reliability/kill-loop-claims.test.ts),
+ * R8 20 kill -9s while opening 50 incidents of 3 notifying updates
  * (test/reliability/kill-loop-open.test.ts).
  */
 export default defineConfig({

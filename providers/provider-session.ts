@@ -11,6 +11,7 @@ import {
   apiErrorMessage,
   clientOptionsOf,
   configKey,
+  runSettingsContext,
   type StackSettings,
 } from "../src/settings";
 
@@ -103,7 +104,7 @@ export async function inPulumiTerms(
       );
     return new Error(exists ? lacksOperationMessage(error) : missingMessage(incidentId, session));
   }
-  if (error instanceof ApiError) return new Error(apiErrorMessage(error, "pulumi"));
+  if (error instanceof ApiError) return new Error(apiErrorMessage(error, runSettingsContext()));
   return error;
 }
 

@@ -25,6 +25,7 @@ export {
   ConflictError,
   type ContractIssue,
   createClient,
+  DeadlineError,
   type ErrorGroup,
   EventsWalkStuckError,
   ForbiddenError,

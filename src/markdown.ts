@@ -2,8 +2,11 @@
  * The one Markdown escaping of incident-sync, for every comment, issue and report it writes
  * (plan, drift, reports, the run report of `up --format markdown`). Text from definitions and
  * from the server is inert: it shows as written, and nothing in it becomes a link, an image,
- * a mention, a reference, HTML or formatting that we did not make.
+ * a mention, a reference, HTML or formatting that we did not make, and the sanitiser
+ * (`src/safe-text.ts`) shows its hidden characters (escape sequences, bidi controls, a lone
+ * carriage return) as escapes first.
  */
+import { escapeHidden, escapeHiddenKeepingLines } from "./safe-text";
 
 /**
  * What GitHub turns live in plain text even when every Markdown character is escaped: bare
@@ -26,7 +29,7 @@ const LIVE_WORDS =
  * Line breaks are kept; `mdCell` flattens them.
  */
 export function mdText(value: unknown): string {
-  const text = value === null || value === undefined ? "" : String(value);
+  const text = escapeHiddenKeepingLines(value);
   let out = "";
   let last = 0;
   for (const match of text.matchAll(LIVE_WORDS)) {
@@ -49,12 +52,15 @@ function escapeInline(text: string): string {
  * it as a workflow command, and Markdown printed by a step lands in the log.
  */
 function escapeLineStarts(text: string): string {
-  return text
-    .replace(/^([ \t]*)(#{1,6}|[+-])(?=[ \t]|$)/gm, "$1\\$2")
-    .replace(/^([ \t]*)([=-]{2,}[ \t]*)$/gm, "$1\\$2")
-    .replace(/^([ \t]*\d{1,9})([.)])(?=[ \t]|$)/gm, "$1\\$2")
-    .replace(/^([ \t]*):(?=:)/gm, "$1\\:")
-    .replace(/^[ \t]/gm, (blank) => (blank === " " ? "&#32;" : "&#9;"));
+  return (
+    text
+      .replace(/^([ \t]*)(#{1,6}|[+-])(?=[ \t]|$)/gm, "$1\\$2")
+      .replace(/^([ \t]*)([=-]{2,}[ \t]*)$/gm, "$1\\$2")
+      .replace(/^([ \t]*\d{1,9})([.)])(?=[ \t]|$)/gm, "$1\\$2")
+      // The runner trims any Unicode whitespace before it looks for `::`.
+      .replace(/^((?:(?!\n)\p{White_Space})*):(?=:)/gmu, "$1\\:")
+      .replace(/^[ \t]/gm, (blank) => (blank === " " ? "&#32;" : "&#9;"))
+  );
 }
 
 /** A table cell shown as inline code: see `mdCode`. */
@@ -76,10 +82,12 @@ export function mdCode(value: string | null | undefined): MdCode {
  * than the longest run of backticks inside, and when the text starts or ends with a backtick
  * or a space it is padded with a space on each side (which Markdown strips), so a backtick at
  * either end cannot join the fence and the text's own spaces are kept. Line breaks become
- * spaces. In a table cell, use `mdCell(mdCode(text))`, which also escapes `|`.
+ * spaces, hidden characters escapes, and `##[` (a workflow command anywhere in a log line)
+ * `##\[`. In a table cell, use `mdCell(mdCode(text))`, which also escapes `|`.
  */
 export function codeSpan(text: string): string {
-  const flat = text.replace(/\r?\n|\r/g, " ");
+  // A log line holding `##[` anywhere is a workflow command; in code no escape is read.
+  const flat = escapeHidden(text.replace(/\r?\n|\r/g, " ")).replace(/##\[/g, "##\\[");
   if (flat.trim() === "") return "";
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(longest + 1);
@@ -90,10 +98,14 @@ export function codeSpan(text: string): string {
 /**
  * Text as inline code inside raw HTML (a `<summary>` line), where Markdown is not read, so
  * neither its escapes nor its code spans work: HTML entities for what could open a tag or an
- * entity, and a `<code>` element, in which GitHub finds no mention or reference.
+ * entity (and for `[`, so no `##[` workflow command is in the line), and a `<code>` element,
+ * in which GitHub finds no mention or reference.
  */
 export function htmlCode(text: string): string {
-  const flat = text.replace(/\r?\n|\r/g, " ").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const flat = escapeHidden(text.replace(/\r?\n|\r/g, " ")).replace(
+    /[&<>"'[]/g,
+    (c) => `&#${c.charCodeAt(0)};`,
+  );
   return `<code>${flat}</code>`;
 }
 

@@ -1,5 +1,5 @@
 import type { ClientOptions } from "../api";
-import { type LimitSetting, parseWholeNumber, SETTINGS } from "../settings/catalog";
+import { type LimitSetting, parseDeadline, parseWholeNumber, SETTINGS } from "../settings/catalog";
 import { cliSettingName, settingEnv, settingFlag } from "../settings/names";
 import { type ApiFlags, ApiOptionsError } from "./api-options";
 
@@ -41,6 +41,7 @@ export function resolveApiConnection(
   return {
     baseUrl,
     apiKey,
+    deadline: commandDeadline(flags, env).at,
     ...(accountId ? { accountId } : {}),
     rateLimit: { limit: requestsPerMinute, intervalMs: 60_000 },
     concurrency,
@@ -90,4 +91,35 @@ function givenLimit(
     throw new ApiOptionsError(`${source} ${parsed.problem}, not ${JSON.stringify(text)}.`);
   }
   return parsed.value;
+}
+
+/** When the command must have ended, and how the person set it. */
+export interface CommandDeadline {
+  /** Epoch milliseconds. */
+  readonly at: number;
+  /** `--deadline 20m`, `INCIDENT_SYNC_DEADLINE=20m` or `the default of 30m`, for messages. */
+  readonly shown: string;
+}
+
+/**
+ * When the command must have ended: `--deadline`, else `INCIDENT_SYNC_DEADLINE`, else the
+ * default (`SETTINGS.deadline`), counted from `start`.
+ */
+export function commandDeadline(
+  flags: Pick<ApiFlags, "deadline">,
+  env: NodeJS.ProcessEnv,
+  start: number = Date.now(),
+): CommandDeadline {
+  const { flag, env: variable, default: fallback } = SETTINGS.deadline;
+  const [source, text, shown] =
+    flags.deadline !== undefined
+      ? [flag, flags.deadline, `${flag} ${flags.deadline}`]
+      : env[variable]
+        ? [variable, env[variable], `${variable}=${env[variable]}`]
+        : [flag, fallback, `the default of ${fallback}`];
+  const parsed = parseDeadline(text);
+  if (!parsed.ok) {
+    throw new ApiOptionsError(`${source} ${parsed.problem}, not ${JSON.stringify(text)}.`);
+  }
+  return { at: start + parsed.ms, shown };
 }

@@ -10,6 +10,8 @@ export interface ApiFlags {
   accountId?: string;
   rateLimit?: string;
   concurrency?: string;
+  /** How long the command may run (`--deadline 20m`). */
+  deadline?: string;
 }
 
 /** Thrown when the connection settings are missing or malformed; the message says how to fix it. */
@@ -36,14 +38,15 @@ export function addApiOptions(
     const { min, max, unit } = SETTINGS[setting];
     return `${unit}, ${min} to ${max} (env ${settingEnv(setting)})`;
   };
-  const { rateLimit, concurrency, retries } = SETTINGS;
+  const { rateLimit, concurrency, retries, deadline } = SETTINGS;
   command.addHelpText(
     "after",
     `
 Unless ${settingFlag("rateLimit")} and ${settingFlag("concurrency")} say otherwise, the client sends at most
 ${rateLimit.default} ${rateLimit.unit} and has at most ${concurrency.default} ${concurrency.unit}. It retries 502, 503, 504,
 timeouts and network errors (${caller === "stack" ? `${retries.default} ${retries.unit}, the stack config's incident-sync:retries` : `${retries.clientDefault} ${retries.unit}`}) and waits
-out 429s.`,
+out 429s; each attempt times out, its body included. The command stops at its deadline
+(${deadline.flag}, default ${deadline.default}) with exit code 124, whatever the server does.`,
   );
   return command
     .option(
@@ -59,5 +62,9 @@ out 429s.`,
       `account identifier (env ${settingEnv("accountId")})`,
     )
     .option(`${settingFlag("rateLimit")} <n>`, limit("rateLimit"))
-    .option(`${settingFlag("concurrency")} <n>`, limit("concurrency"));
+    .option(`${settingFlag("concurrency")} <n>`, limit("concurrency"))
+    .option(
+      `${deadline.flag} <duration>`,
+      `stop after this long: 90s, 20m, 1h (default ${deadline.default}; env ${deadline.env})`,
+    );
 }

@@ -1,9 +1,11 @@
 import { formatLocation } from "../definitions/problem";
+import { githubAnnotation } from "../github-annotation";
+import { codeSpan, mdText } from "../markdown";
 import { inertCell } from "../reports/shared/csv-writer";
 import { esc } from "../reports/shared/html";
+import { safeLine } from "../safe-text";
 import { type Failure, failureJson } from "./failure";
 import type { Format } from "./formats";
-import { githubAnnotation } from "./github-annotations";
 
 export interface ErrorDocumentOptions {
   /** The command as typed, e.g. `plan` or `report errors`. */
@@ -68,18 +70,32 @@ function githubErrors(title: string, failure: Failure): string[] {
 }
 
 function markdownError(title: string, failure: Failure, marker: string | undefined): string {
-  const [first, ...rest] = failure.message.split("\n");
+  const [first = "", ...rest] = failure.message.split("\n");
+  const fence = fenceFor(rest);
   const lines = [
     ...(marker ? [marker] : []),
     `### ${title}: failed`,
     "",
-    `❌ ${first}`,
-    ...(rest.length > 0 ? ["", "```text", ...rest, "```"] : []),
+    `❌ ${mdText(first)}`,
+    // In a fence, nothing is read as Markdown; it is still a log's lines, so made safe.
+    ...(rest.length > 0 ? ["", `${fence}text`, ...rest.map(safeLine), fence] : []),
     ...(failure.problems
-      ? ["", ...failure.problems.map((p) => `- \`${formatLocation(p)}\` ${p.message}`)]
+      ? [
+          "",
+          ...failure.problems.map((p) => `- ${codeSpan(formatLocation(p))} ${mdText(p.message)}`),
+        ]
       : []),
   ];
   return `${lines.join("\n")}\n`;
+}
+
+/** A code fence longer than any run of backticks in `lines`, so none of them can close it. */
+function fenceFor(lines: readonly string[]): string {
+  const longest = Math.max(
+    0,
+    ...lines.flatMap((line) => line.match(/`+/g) ?? []).map((run) => run.length),
+  );
+  return "`".repeat(Math.max(3, longest + 1));
 }
 
 /** A small page, without the reports' scripts: nothing to draw, and nothing loaded. */

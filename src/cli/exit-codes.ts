@@ -11,6 +11,11 @@ export const ExitCode = {
   Changes: 2,
   /** There are changes, and some break the lifecycle policy (`plan`). */
   PolicyViolation: 3,
+  /**
+   * Stopped at the command's deadline (`--deadline`), as `timeout(1)` exits: every command that
+   * reads or writes the API; `up`, `preview` and `refresh` after stopping the engine.
+   */
+  DeadlinePassed: 124,
   /** Stopped by SIGINT, after the engine finished the steps in flight (`up`, `preview`, `refresh`). */
   StoppedBySigint: 130,
   /** Stopped by SIGTERM, likewise (128 + the signal's number, as shells report it). */

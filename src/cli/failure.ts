@@ -1,4 +1,4 @@
-import { ApiError } from "../api/errors";
+import { ApiError, DeadlineError } from "../api/errors";
 import { InvalidDefinitionsError } from "../definitions/invalid-definitions-error";
 import type { DefinitionProblem } from "../definitions/problem";
 import { apiErrorMessage } from "../settings";
@@ -39,7 +39,11 @@ export function describeFailure(error: unknown, secrets: readonly string[] = [])
     };
   }
   if (error instanceof ApiError) {
-    return { type: error.name, message: clean(apiErrorMessage(error)), exitCode: ExitCode.Failure };
+    return {
+      type: error.name,
+      message: clean(apiErrorMessage(error)),
+      exitCode: error instanceof DeadlineError ? ExitCode.DeadlinePassed : ExitCode.Failure,
+    };
   }
   if (error instanceof UserError) {
     return { type: error.name, message: clean(error.message), exitCode: ExitCode.Failure };

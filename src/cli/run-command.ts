@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { formatLocation } from "../definitions/problem";
+import { safeLine, safeText } from "../safe-text";
 import { settingEnv, settingFlag } from "../settings/names";
 import type { ExitCode } from "./exit-codes";
 import type { Failure } from "./failure";
@@ -56,13 +57,13 @@ export async function runCommand(
   }
 }
 
-/** The failure as a person reads it on stderr. */
+/** The failure as a person reads it on stderr, made safe for a terminal or a CI log. */
 export function failureText(failure: Failure, command: string, streamed: boolean): string {
-  const lines = [`incident-sync${command ? ` ${command}` : ""}: ${failure.message}`];
+  const lines = [`incident-sync${command ? ` ${command}` : ""}: ${safeText(failure.message)}`];
   for (const problem of failure.problems ?? []) {
-    lines.push(`  ${formatLocation(problem)}: ${problem.message} [${problem.code}]`);
+    lines.push(`  ${safeLine(`${formatLocation(problem)}: ${problem.message} [${problem.code}]`)}`);
   }
-  if (failure.stack !== undefined) lines.push(failure.stack);
+  if (failure.stack !== undefined) lines.push(safeText(failure.stack));
   if (streamed) {
     lines.push("The output already written to stdout is incomplete (see --help on failures).");
   }

@@ -2,10 +2,13 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import path from "node:path";
+import { withoutApiKey } from "../settings/catalog";
 import { UserError } from "../user-error";
 import { isCatalogFile } from "./catalog";
-import { isDefinitionFile } from "./load";
+import { filesThroughLinks, type TreeEntry } from "./git-links";
 import type { SourceFile } from "./parsed-file";
+import type { DefinitionProblem } from "./problem";
+import { decodeUtf8 } from "./utf8";
 
 /** Reading from git failed; the message says what to do (fetch the ref, run in a clone). */
 export class GitSourceError extends UserError {
@@ -15,8 +18,13 @@ export class GitSourceError extends UserError {
 export interface GitDefinitions {
   /** The full commit id the ref resolved to. */
   readonly commit: string;
-  /** Definition files at that commit, with paths spelled like the working-tree `dir`. */
+  /**
+   * Definition files at that commit, with paths spelled like the working-tree `dir`; symbolic
+   * links are followed as on disk (`filesThroughLinks`).
+   */
   readonly files: SourceFile[];
+  /** Links at that commit that are not followed, each a problem at its path. */
+  readonly problems: DefinitionProblem[];
 }
 
 /**
@@ -64,41 +72,57 @@ export async function readDefinitionsAtRef(dir: string, ref: string): Promise<Gi
     ["ls-tree", "-r", "-z", "--full-tree", commit, "--", prefix || "."],
     top,
   );
-  const blobs: { oid: string; relative: string }[] = [];
+  const entries: TreeEntry[] = [];
   for (const entry of listing.toString("utf8").split("\0")) {
     const match = /^(\d+) blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
-    if (!match || match[1] === "120000") continue;
-    const relative = match[3]!.slice(prefix.length);
-    if (match[3]!.startsWith(prefix) && isDefinitionFile(relative)) {
-      blobs.push({ oid: match[2]!, relative });
+    if (!match || !match[3]!.startsWith(prefix)) continue;
+    entries.push({
+      oid: match[2]!,
+      path: match[3]!.slice(prefix.length),
+      link: match[1] === "120000",
+    });
+  }
+  const shown = path.normalize(dir);
+  const links = entries.filter((entry) => entry.link);
+  const targets = new Map<string, string>();
+  if (links.length > 0) {
+    const read = parseBatch(
+      await git(["cat-file", "--batch"], top, `${links.map((link) => link.oid).join("\n")}\n`),
+    );
+    for (const [index, link] of links.entries()) {
+      targets.set(link.path, read[index]?.toString("utf8") ?? "");
     }
   }
-  if (blobs.length === 0) return { commit, files: [] };
+  const { files: blobs, problems } = filesThroughLinks(entries, targets, shown);
+  if (blobs.length === 0) return { commit, files: [], problems };
 
   const contents = parseBatch(
     await git(["cat-file", "--batch"], top, `${blobs.map((blob) => blob.oid).join("\n")}\n`),
   );
-  const shown = path.normalize(dir);
   return {
     commit,
-    files: blobs.map((blob, index) => ({
-      path: path.join(shown, blob.relative),
-      text: contents[index] ?? "",
-      catalog: isCatalogFile(blob.relative),
-    })),
+    problems,
+    files: blobs.map((blob, index) => {
+      const decoded = decodeUtf8(contents[index] ?? Buffer.alloc(0));
+      return {
+        path: path.join(shown, blob.relative),
+        ...("text" in decoded ? decoded : { text: "", refused: decoded.refused }),
+        catalog: isCatalogFile(blob.relative),
+      };
+    }),
   };
 }
 
 /** Splits `git cat-file --batch` output (`<oid> <type> <size>\n<bytes>\n` repeated). */
-function parseBatch(output: Buffer): string[] {
-  const texts: string[] = [];
+function parseBatch(output: Buffer): Buffer[] {
+  const texts: Buffer[] = [];
   let offset = 0;
   while (offset < output.length) {
     const headerEnd = output.indexOf(10, offset);
     const header = output.subarray(offset, headerEnd).toString("utf8").split(" ");
     const size = Number(header[2]);
     const start = headerEnd + 1;
-    texts.push(output.subarray(start, start + size).toString("utf8"));
+    texts.push(output.subarray(start, start + size));
     offset = start + size + 1;
   }
   return texts;
@@ -123,6 +147,7 @@ function git(args: readonly string[], cwd: string, input?: string): Promise<Buff
   return new Promise((resolve, reject) => {
     const child = spawn("git", args, {
       cwd,
+      env: withoutApiKey(),
       stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
     const stdout: Buffer[] = [];

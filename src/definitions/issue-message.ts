@@ -48,10 +48,15 @@ const RULE_CODES: ReadonlySet<ProblemCode> = new Set<ProblemCode>([
 ]);
 
 /**
- * Words for one zod issue. `input` is the whole document's value, used to quote what
- * the person wrote.
+ * Words for one zod issue. `input` is the whole document's value, and `sourceOf` what the
+ * person wrote at a path when YAML read a plain scalar into something else (`0x1F` is the
+ * number 31), so a message quotes what is in the file.
  */
-export function describeIssue(issue: z.core.$ZodIssue, input: unknown): IssueText[] {
+export function describeIssue(
+  issue: z.core.$ZodIssue,
+  input: unknown,
+  sourceOf: (path: readonly PropertyKey[]) => string | undefined = () => undefined,
+): IssueText[] {
   const path = issue.path;
   const label = fieldLabel(path);
   const value = valueAt(input, path);
@@ -59,6 +64,7 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): IssueTex
   if (rule !== undefined && RULE_CODES.has(rule)) {
     return [{ code: rule, path, message: issue.message }];
   }
+  const written = sourceOf(path);
   if (path.length > 0 && issue.code !== "unrecognized_keys" && !hasValueAt(input, path)) {
     return [missingKey(path)];
   }
@@ -75,11 +81,14 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): IssueTex
           },
         ];
       }
+      if (typeof value === "number" && !Number.isFinite(value) && issue.expected !== "string") {
+        return [{ code: "invalid-value", path, message: notFiniteMessage(label, value, written) }];
+      }
       return [
         {
           code: "invalid-type",
           path,
-          message: `${label} must be ${expectedText(issue.expected)}, not ${describeValue(value)}${quoteHint(issue.expected, value)}`,
+          message: `${label} must be ${expectedText(issue.expected)}, not ${describeWritten(value, written)}${quoteHint(issue.expected, value, written)}`,
         },
       ];
     case "invalid_value": {
@@ -137,7 +146,7 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): IssueTex
       const inner = branch === undefined ? [] : (issue.errors[branch] ?? []);
       if (inner.length > 0) {
         return inner.flatMap((nested) =>
-          describeIssue({ ...nested, path: [...path, ...nested.path] }, input),
+          describeIssue({ ...nested, path: [...path, ...nested.path] }, input, sourceOf),
         );
       }
       return [
@@ -292,11 +301,32 @@ export function describeValue(value: unknown): string {
   }
 }
 
-/** YAML reads `id: 123` or `id: yes` as non-text; quoting is the fix people need. */
-function quoteHint(expected: string, value: unknown): string {
+/**
+ * YAML reads `id: 123`, `id: 0x1F` or `id: yes` as non-text; quoting what was written is the
+ * fix people need (`"0x1F"`, not `"31"`, which is another id).
+ */
+function quoteHint(expected: string, value: unknown, written: string | undefined): string {
   if (expected !== "string") return "";
   if (typeof value === "number" || typeof value === "boolean") {
-    return `; put it in quotes: "${String(value)}"`;
+    return `; put it in quotes: ${JSON.stringify(written ?? String(value))}`;
   }
   return "";
+}
+
+/** `the number 0x1F (YAML reads it as 31)`: a value as written, and what YAML made of it. */
+function describeWritten(value: unknown, written: string | undefined): string {
+  const made = describeValue(value);
+  if (written === undefined || typeof value !== "number" || written === String(value)) return made;
+  return `the number ${written} (YAML reads it as ${value})`;
+}
+
+/** `1e400` is too large to be a number: YAML reads it as infinity; `.nan` is not a number. */
+function notFiniteMessage(label: string, value: number, written: string | undefined): string {
+  const shown = written ?? String(value);
+  if (Number.isNaN(value)) {
+    return `${label} ${shown} is not a number (YAML reads it as NaN); write a number`;
+  }
+  return value > 0
+    ? `${label} ${shown} is too large to be a number (YAML reads it as infinity); write a smaller number`
+    : `${label} ${shown} is too small to be a number (YAML reads it as minus infinity); write a larger number`;
 }

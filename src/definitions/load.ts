@@ -14,7 +14,7 @@ import type {
   ParsedFile,
   SourceFile,
 } from "./parsed-file";
-import { compareProblems, compareText, type DefinitionProblem } from "./problem";
+import { compareProblems, compareText, type DefinitionProblem, type ProblemCode } from "./problem";
 import { kindOf, notRegular, type Refusal } from "./read-regular-file";
 import { nameServices } from "./service-names";
 
@@ -73,13 +73,16 @@ export async function loadDefinitions(
     return {
       definitions: [],
       files: [],
-      problems: [
-        {
-          file: shown,
-          code: "empty-directory",
-          message: `the directory ${shown} holds no .yaml or .yml files; add an incident definition or point to the right directory`,
-        },
-      ],
+      problems:
+        listed.problems.length > 0
+          ? listed.problems
+          : [
+              {
+                file: shown,
+                code: "empty-directory",
+                message: `the directory ${shown} holds no .yaml or .yml files; add an incident definition or point to the right directory`,
+              },
+            ],
     };
   }
 
@@ -97,7 +100,12 @@ export async function loadDefinitions(
         }),
       );
   const parsed = await parseJobsInParallel(jobs, options.threads);
-  return { ...combine(parsed), files };
+  const combined = combine(parsed);
+  const problems =
+    listed.problems.length === 0
+      ? combined.problems
+      : [...combined.problems, ...listed.problems].sort(compareProblems);
+  return { definitions: combined.definitions, problems, files };
 }
 
 /** Reads through the caller's reader, a few files at a time; failures become problems. */
@@ -171,7 +179,10 @@ interface ListedFile {
   readonly job: { readonly readFrom: string } | { readonly refused: Refusal };
 }
 
-type Listing = { files: ListedFile[] } | { problem: DefinitionProblem };
+/** The files found, and the folder links that could not be followed. */
+type Listing =
+  | { files: ListedFile[]; problems: DefinitionProblem[] }
+  | { problem: DefinitionProblem };
 
 async function listDefinitionFiles(dir: string): Promise<Listing> {
   const shown = path.normalize(dir);
@@ -199,15 +210,10 @@ async function listDefinitionFiles(dir: string): Promise<Listing> {
     throw error;
   }
   const root = await realpath(dir);
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const candidates = entries
-    .filter((entry) => !entry.isDirectory())
-    .map((entry) => ({
-      entry,
-      relative: path.relative(dir, path.join(entry.parentPath, entry.name)),
-    }))
-    .filter((candidate) => isDefinitionFile(candidate.relative))
-    .sort((a, b) => compareText(a.relative, b.relative));
+  const tree = new FolderTree(dir, root);
+  await tree.read("", root);
+  await tree.followLinks();
+  const candidates = tree.candidates.sort((a, b) => compareText(a.relative, b.relative));
   const files: ListedFile[] = [];
   for (const { entry, relative } of candidates) {
     const file = path.join(dir, relative);
@@ -215,7 +221,92 @@ async function listDefinitionFiles(dir: string): Promise<Listing> {
     const job = entry.isSymbolicLink() ? await linkJob(file, root) : fileJob(entry, file);
     files.push({ relative, job });
   }
-  return { files };
+  return { files, problems: tree.problems };
+}
+
+/**
+ * The folders of a definitions directory, each read once: the real ones first, then those its
+ * links lead to. A link to a folder inside the directory is read as a folder of its own (what
+ * a hidden folder holds is read only so); one to a folder outside, to a folder already read,
+ * or to one that contains it (a loop) is a problem at its path, never skipped without a word.
+ */
+class FolderTree {
+  /** Definition files found, by their path relative to the directory. */
+  readonly candidates: { entry: Dirent; relative: string }[] = [];
+  readonly problems: DefinitionProblem[] = [];
+  /** Every folder read, by its real path, with the path it was read as. */
+  readonly #read = new Map<string, string>();
+  /** Links to folders, by their path relative to the directory, to follow once all is read. */
+  readonly #links: string[] = [];
+
+  constructor(
+    private readonly dir: string,
+    private readonly root: string,
+  ) {}
+
+  /** Reads the folder at `relative` (the directory itself for ""), whose real path is `real`. */
+  async read(relative: string, real: string): Promise<void> {
+    this.#read.set(real, relative);
+    const at = path.join(this.dir, relative);
+    const entries = await readdir(at, { recursive: true, withFileTypes: true });
+    const links: string[] = [];
+    for (const entry of entries) {
+      const within = path.relative(at, path.join(entry.parentPath, entry.name));
+      const shown = path.join(relative, within);
+      if (entry.isDirectory()) {
+        // What a hidden folder holds is not read, so a link to it is the way to read it.
+        if (isVisible(shown)) this.#read.set(path.join(real, within), shown);
+      } else if (isDefinitionFile(shown)) {
+        this.candidates.push({ entry, relative: shown });
+      } else if (entry.isSymbolicLink() && isVisible(shown)) {
+        links.push(shown);
+      }
+    }
+    for (const link of links) {
+      const target = await stat(path.join(this.dir, link)).catch(() => undefined);
+      if (target?.isDirectory()) this.#links.push(link);
+    }
+  }
+
+  /** Follows every link to a folder, those found in linked folders included, in path order. */
+  async followLinks(): Promise<void> {
+    while (this.#links.length > 0) {
+      for (const link of this.#links.splice(0).sort(compareText)) await this.#follow(link);
+    }
+  }
+
+  async #follow(link: string): Promise<void> {
+    const target = await realpath(path.join(this.dir, link));
+    const problem = (code: ProblemCode, message: string) =>
+      this.problems.push({ file: path.join(path.normalize(this.dir), link), code, message });
+    const inside = path.relative(this.root, target);
+    if (inside.startsWith("..") || path.isAbsolute(inside)) {
+      problem(
+        "link-outside-directory",
+        `the folder is a symbolic link to ${target}, outside the definitions directory; only folders inside it are read: move the folder in or remove the link`,
+      );
+      return;
+    }
+    const readAs = this.#read.get(target);
+    if (readAs === undefined) {
+      await this.read(link, target);
+    } else if (readAs === "" || link.startsWith(`${readAs}${path.sep}`)) {
+      problem(
+        "folder-read-twice",
+        `the folder is a symbolic link to ${target}, a folder that contains it, so it would be read without end; remove the link`,
+      );
+    } else {
+      problem(
+        "folder-read-twice",
+        `the folder is a symbolic link to ${target}, which is read already as ${path.join(path.normalize(this.dir), readAs)}; a folder is read once: remove the link`,
+      );
+    }
+  }
+}
+
+/** Whether no folder or file on the path is hidden (starts with a dot). */
+function isVisible(relative: string): boolean {
+  return !relative.split(/[\\/]/).some((segment) => segment.startsWith("."));
 }
 
 /**

@@ -18,6 +18,14 @@ import { Locator } from "./yaml-locate";
  * (see parse-fast.ts); the result is the same either way.
  */
 export function parseDefinitionFile(file: SourceFile): ParsedFile {
+  if (file.refused) {
+    const { code, message, line, column } = file.refused;
+    return {
+      definitions: [],
+      identities: [],
+      problems: [{ file: file.path, line, column, code, message }],
+    };
+  }
   if (file.catalog) return parseCatalogFile(file);
   return parseDefinitionFileFast(file) ?? parseDefinitionFileFully(file);
 }
@@ -51,7 +59,7 @@ export function parseDefinitionFileFully(file: SourceFile): ParsedFile {
     const result = IncidentDefinition.safeParse(value);
     const issues = result.success ? [] : result.error.issues;
     for (const issue of issues) {
-      for (const text of describeIssue(issue, value)) {
+      for (const text of describeIssue(issue, value, (at) => locator.sourceOf(at))) {
         report(locator.offsetOfIssue(text), text.code, text.message);
       }
     }

@@ -37,7 +37,7 @@ export function parseJobs(jobs: readonly ParseJob[]): ParsedFile[] {
     if ("text" in read) {
       return parseDefinitionFile({ path: job.path, text: read.text, catalog: job.catalog });
     }
-    return fileProblem(job.path, read.code, read.message);
+    return fileProblem(job.path, read.code, read.message, read.line, read.column);
   });
 }
 
@@ -45,12 +45,18 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A file that was not read, with the one problem that says why. */
-export function fileProblem(file: string, code: ProblemCode, message: string): ParsedFile {
+/** A file that was not read, with the one problem that says why (at its start unless known). */
+export function fileProblem(
+  file: string,
+  code: ProblemCode,
+  message: string,
+  line = 1,
+  column = 1,
+): ParsedFile {
   return {
     definitions: [],
     identities: [],
-    problems: [{ file, line: 1, column: 1, code, message }],
+    problems: [{ file, line, column, code, message }],
   };
 }
 

@@ -2,6 +2,7 @@ import type { OmittedProblems } from "./file-problems";
 import type { Position } from "./position";
 import type { DefinitionProblem } from "./problem";
 import type { IncidentDefinition } from "./schema";
+import type { Utf8Refusal } from "./utf8";
 
 /*
  * A definitions file as read, and what parsing it yields: the vocabulary of parse-file.ts,
@@ -15,6 +16,8 @@ export interface SourceFile {
   readonly text: string;
   /** The services catalog (services.yaml) rather than incident definitions. */
   readonly catalog?: boolean | undefined;
+  /** Why the file's bytes could not be read as text (not UTF-8), and where: its one problem. */
+  readonly refused?: Utf8Refusal | undefined;
 }
 
 /** A valid definition and where it was written. */

@@ -1,4 +1,4 @@
-import { escapeLine } from "../api/schemas/characters";
+import { safeLine } from "../safe-text";
 /** Stable identifiers of the problems the loader reports, for tools that read JSON. */
 export type ProblemCode =
   | "missing-directory"
@@ -7,7 +7,9 @@ export type ProblemCode =
   | "unreadable-file"
   | "not-a-regular-file"
   | "link-outside-directory"
+  | "folder-read-twice"
   | "file-too-large"
+  | "invalid-utf8"
   | "too-many-documents"
   | "too-deep"
   | "too-many-aliases"
@@ -75,8 +77,9 @@ export function formatLocation(
 /**
  * One problem as one line, `file:line:column: message [code]`, as `validate` prints it and
  * every other command repeats it: a line break or control character from a file name or a
- * quoted value is shown as an escape, so one problem is always one line.
+ * quoted value is shown as an escape, so one problem is always one line, and never a
+ * workflow command (`safeLine`).
  */
 export function formatProblem(problem: DefinitionProblem): string {
-  return escapeLine(`${formatLocation(problem)}: ${problem.message} [${problem.code}]`);
+  return safeLine(`${formatLocation(problem)}: ${problem.message} [${problem.code}]`);
 }

@@ -2,11 +2,14 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } f
 import { MAX_FILE_BYTES } from "./limits";
 import { fileTooLargeMessage } from "./parse-file";
 import type { ProblemCode } from "./problem";
+import { decodeUtf8 } from "./utf8";
 
-/** Why a file is not read, as the problem reported for it. */
+/** Why a file is not read, as the problem reported for it, and where when a place is known. */
 export interface Refusal {
   readonly code: ProblemCode;
   readonly message: string;
+  readonly line?: number;
+  readonly column?: number;
 }
 
 /** A file's text, or why it was not read. */
@@ -16,7 +19,8 @@ export type FileRead = { readonly text: string } | Refusal;
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 /**
- * Reads a definitions file as UTF-8, if it is a regular file of at most `MAX_FILE_BYTES`.
+ * Reads a definitions file as UTF-8, if it is a regular file of at most `MAX_FILE_BYTES`
+ * whose bytes are UTF-8 (else the problem is at the first byte that is not).
  * The file is opened without following a symbolic link (links are resolved and checked
  * when the directory is listed) and without blocking, so a FIFO cannot hang the loader;
  * its type and size are then taken from the open file before anything is read, so a
@@ -38,13 +42,14 @@ export function readRegularFile(file: string): FileRead {
     if (info.size > MAX_FILE_BYTES) {
       return { code: "file-too-large", message: fileTooLargeMessage(info.size) };
     }
-    // Node's own UTF-8 read of the open file, its fastest; a regular file only grows past
-    // the size just measured if it is written to meanwhile, which is checked after.
-    const text = readFileSync(fd, "utf8");
-    if (text.length * 3 > MAX_FILE_BYTES && Buffer.byteLength(text) > MAX_FILE_BYTES) {
+    // A regular file only grows past the size just measured if it is written to meanwhile,
+    // which is checked after; its bytes must be UTF-8, or the problem says where they are not.
+    const bytes = readFileSync(fd);
+    if (bytes.length > MAX_FILE_BYTES) {
       return { code: "file-too-large", message: fileTooLargeMessage(MAX_FILE_BYTES, false) };
     }
-    return { text };
+    const decoded = decodeUtf8(bytes);
+    return "text" in decoded ? decoded : decoded.refused;
   } catch (error) {
     return { code: "unreadable-file", message: `the file could not be read: ${reason(error)}` };
   } finally {

@@ -53,6 +53,16 @@ export class Locator {
     return this.offsetOfPath(path);
   }
 
+  /**
+   * A plain scalar at `path` as written in the file (`0x1F`, `1e400`, `yes`), for messages
+   * that quote what a person wrote rather than the value YAML made of it.
+   */
+  sourceOf(path: Path): string | undefined {
+    const node = this.nodeAt(path);
+    if (!isScalar(node) || node.type !== "PLAIN" || !node.range) return undefined;
+    return this.text.slice(node.range[0], node.range[1]).trim();
+  }
+
   /** Whether the mapping at `path` spells out `key` (as opposed to it being defaulted). */
   hasKey(path: Path, key: string): boolean {
     const map = this.nodeAt(path);

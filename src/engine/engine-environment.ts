@@ -2,6 +2,8 @@ import { existsSync } from "node:fs";
 import { getCompileCacheDir } from "node:module";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
+import { SETTINGS } from "../settings/catalog";
+import { RUN_DEADLINE_VARIABLE, SETTINGS_FROM_VARIABLE } from "../settings/run-context";
 import type { EngineLocation } from "./engine-location";
 
 export interface EngineEnvironmentOptions {
@@ -16,6 +18,10 @@ export interface EngineEnvironmentOptions {
   pulumiHome?: string | undefined;
   /** Write the state once at the end instead of after every step (see BENCHMARKS.md). */
   skipCheckpoints: boolean;
+  /** When the program's and the provider's calls must stop, in epoch milliseconds. */
+  runDeadline?: number | undefined;
+  /** The connection came from the command line's flags and variables, not the stack config. */
+  settingsFromCommandLine?: boolean | undefined;
   /** The environment to start from. @default process.env */
   base?: NodeJS.ProcessEnv;
 }
@@ -24,8 +30,14 @@ export interface EngineEnvironmentOptions {
  * Variables never inherited by the engine: a key in the environment is one leak away from a
  * log. The passphrase is handed over explicitly (`passphrase`); `PULUMI_CONFIG_PASSPHRASE_FILE`
  * is a path, not a secret, and passes through for pipelines that keep the passphrase in a file.
+ * The run's own variables are set for this run only, never inherited.
  */
-const WITHHELD = ["MONITORING_API_KEY", "PULUMI_CONFIG_PASSPHRASE"];
+const WITHHELD = [
+  SETTINGS.apiKey.env,
+  "PULUMI_CONFIG_PASSPHRASE",
+  RUN_DEADLINE_VARIABLE,
+  SETTINGS_FROM_VARIABLE,
+];
 
 /**
  * Environment for every `pulumi` command: the backend, no update checks or plugin downloads,
@@ -58,6 +70,10 @@ export function engineEnvironment(options: EngineEnvironmentOptions): Record<str
     ...(options.pulumiHome === undefined ? {} : { PULUMI_HOME: options.pulumiHome }),
     ...(options.skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}),
     ...(existsSync(legacyOperations) ? { INCIDENT_SYNC_OPERATIONS: legacyOperations } : {}),
+    ...(options.runDeadline === undefined
+      ? {}
+      : { [RUN_DEADLINE_VARIABLE]: new Date(options.runDeadline).toISOString() }),
+    ...(options.settingsFromCommandLine ? { [SETTINGS_FROM_VARIABLE]: "command-line" } : {}),
     ...compileCache(base),
     PULUMI_SKIP_UPDATE_CHECK: "true",
     // Enables `--event-log`, the structured record of a run (the Automation API sets it too).

@@ -32,6 +32,8 @@ export interface MainJobOptions
       | "log"
       | "engine"
       | "color"
+      | "deadline"
+      | "graceMs"
     >
   > {
   /**

@@ -3,7 +3,15 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { OpType, OutputMap } from "@pulumi/pulumi/automation";
 import { bareStackName, sameStack } from "../definitions/stack-name";
-import { CLAIM_PHASE_VARIABLE, type ClaimPhase, INCIDENT_TYPE } from "../incident";
+import { CLAIM_PHASE_VARIABLE, type ClaimPhase } from "../incident";
+import {
+  describeUnrecorded,
+  excludeArgs,
+  heldIncidents,
+  targetArgs,
+  unrecordedAfter,
+  withUnrecorded,
+} from "./claim-record";
 import { engineEnvironment } from "./engine-environment";
 import { type EngineRunEvents, readEngineEvents } from "./engine-events";
 import type { EngineLocation } from "./engine-location";
@@ -64,6 +72,20 @@ export interface ProjectStackOptions {
   sandboxStackDir?: string;
   /** Aborting stops the running operation gracefully. */
   signal?: AbortSignal;
+  /**
+   * When the run must end, in epoch milliseconds: the program's and the provider's calls stop
+   * then (the engine's environment carries it), so the engine winds down at once when
+   * `signal` is aborted at that time.
+   */
+  deadline?: number | undefined;
+  /**
+   * How long an engine asked to stop may take to finish its steps in flight and write the state
+   * before it is killed (its lock is then cleared).
+   * @default 30_000
+   */
+  graceMs?: number | undefined;
+  /** The connection in `config` came from the command line: messages name its flags and variables. */
+  settingsFromCommandLine?: boolean | undefined;
   /** Colour in the engine's output. @default false */
   color?: boolean;
 }
@@ -191,17 +213,21 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
     passphrase: options.passphrase,
     pulumiHome: options.pulumiHome,
     skipCheckpoints,
+    runDeadline: options.deadline,
+    settingsFromCommandLine: options.settingsFromCommandLine,
   });
   if (options.pulumiHome) mkdirSync(options.pulumiHome, { recursive: true });
   // A self-managed backend in a new directory: the CLI expects the directory to exist.
   if (options.backendUrl.startsWith("file://")) {
     mkdirSync(fileURLToPath(options.backendUrl), { recursive: true });
   }
-  const pulumi = (
+  // The stack whose lock a killed CLI may leave: given, or once resolved (below).
+  let lockStack = options.stackName;
+  const pulumi = async (
     args: string[],
     extra: { stdin?: string; stream?: boolean; phase?: ClaimPhase; cwd?: string } = {},
-  ) =>
-    runPulumi({
+  ) => {
+    const result = await runPulumi({
       pulumi: engine.pulumi,
       args,
       cwd: extra.cwd ?? projectDir,
@@ -210,7 +236,27 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
       ...(extra.stdin === undefined ? {} : { stdin: extra.stdin }),
       ...(extra.stream && options.onOutput ? { onOutput: options.onOutput } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.graceMs === undefined ? {} : { graceMs: options.graceMs }),
     });
+    if (result.killed) releaseLockOf(result.pid);
+    return result;
+  };
+  /** A CLI killed after its grace period leaves its lock: cleared here, as it is ours. */
+  const releaseLockOf = (pid: number | undefined) => {
+    if (lockStack === undefined) return;
+    const stackName = lockStack;
+    const ours = stackLocks(options.backendUrl, project, bareStackName(stackName)).filter(
+      (lock) => lock.local && lock.pid === pid && lock.stale,
+    );
+    removeLocks(ours);
+    log(
+      ours.length > 0
+        ? `The engine did not stop within its grace period and was killed; its lock on stack ${stackName} (${ours.map(describeLock).join(", ")}) was cleared.`
+        : options.backendUrl.startsWith("file://")
+          ? `The engine did not stop within its grace period and was killed; it held no lock on stack ${stackName}.`
+          : `The engine did not stop within its grace period and was killed; its lock on stack ${stackName} may remain in ${options.backendUrl}: clear it with \`incident-sync cancel --stack ${stackName}\` (or \`pulumi cancel\`) once no other run is in progress.`,
+    );
+  };
   const must = async (args: string[], what: string, stdin?: string) => {
     const result = await pulumi(args, stdin === undefined ? {} : { stdin });
     if (result.code !== 0) throw new EngineError(`${what} failed: ${cliError(result)}`);
@@ -218,6 +264,7 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
   };
 
   const stackName = options.stackName ?? (await selectedStack(pulumi, options.backendUrl));
+  lockStack = stackName;
   // What Pulumi.<stack>.yaml, URNs and a file backend's folders hold: the name without its org.
   const bareName = bareStackName(stackName);
 
@@ -414,12 +461,7 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
     // With a checkpoint after every step, each adoption is on record as it happens.
     if (upOptions.claim === undefined || !skipCheckpoints) return run("up", args);
     clearStaleLocks();
-    const state = await dropPendingOperations();
-    const held = new Set(
-      (state.deployment.resources ?? [])
-        .filter((resource) => resource.type === INCIDENT_TYPE)
-        .map((resource) => resource.urn.slice(resource.urn.lastIndexOf("::") + 2)),
-    );
+    const held = heldIncidents(await dropPendingOperations());
     const renamed = (name: string) =>
       (upOptions.aliases?.[name] ?? []).some((alias) => held.has(alias));
     const fresh = upOptions.claim.filter((name) => !held.has(name) && !renamed(name));
@@ -427,19 +469,40 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
     log(
       `Recording ${fresh.length} incident(s) new to stack ${stackName} in its state before applying them, so that a run killed midway cannot forget what it adopted.`,
     );
-    const targets = fresh.flatMap((name) => [
-      "--target",
-      `urn:pulumi:${bareName}::${project}::${INCIDENT_TYPE}::${name}`,
-    ]);
-    const claimed = await run("up", [...args, ...targets], { prepared: true, phase: "claim" });
-    const unclaimed = claimed.incidents.filter((step) => step.error !== undefined);
-    if (!claimed.ok) {
+    // What was recorded is read back from the state, whatever the claim run's exit code says.
+    const claim = async (names: readonly string[]) => {
+      const claimed = await run("up", [...args, ...targetArgs(bareName, project, names)], {
+        prepared: true,
+        phase: "claim",
+      });
+      const state = options.signal?.aborted ? undefined : await exportState();
+      return { claimed, unrecorded: state ? unrecordedAfter(claimed, names, state) : undefined };
+    };
+    const first = await claim(fresh);
+    let claimMs = first.claimed.durationMs;
+    let unrecorded = first.unrecorded;
+    if (unrecorded && unrecorded.size > 0) {
+      log(`Could not record ${describeUnrecorded(unrecorded)}; trying once more.`);
+      const again = await claim([...unrecorded.keys()]);
+      claimMs += again.claimed.durationMs;
+      unrecorded = again.unrecorded;
+    }
+    if (unrecorded === undefined) return stoppedBeforeApply(first.claimed, claimMs);
+    if (unrecorded.size > 0) {
       log(
-        `Could not record ${unclaimed.length > 0 ? unclaimed.map((step) => step.incidentId ?? step.resource).join(", ") : "the new incidents"} first; the run below applies them unrecorded and says why if it fails.`,
+        `Still could not record ${describeUnrecorded(unrecorded)}: this run leaves ${unrecorded.size === 1 ? "it" : "them"} out, so nothing is adopted without a record; the next up tries again.`,
       );
     }
-    const applied = await run("up", args, { prepared: true, phase: "apply" });
-    return adoptionsOf(applied, new Set(fresh), claimed.durationMs);
+    const applied = await run(
+      "up",
+      [...args, ...excludeArgs(bareName, project, unrecorded.keys())],
+      {
+        prepared: true,
+        phase: "apply",
+      },
+    );
+    const recorded = new Set(fresh.filter((name) => !unrecorded.has(name)));
+    return withUnrecorded(adoptionsOf(applied, recorded, claimMs), unrecorded);
   };
 
   return {
@@ -555,6 +618,22 @@ function describeBackend(backendUrl: string): string {
   } catch {
     return "the backend";
   }
+}
+
+/**
+ * A run stopped (a signal, the deadline) after its claim and before its apply: nothing was
+ * applied, whatever the claim recorded, so no incident shows as adopted.
+ */
+function stoppedBeforeApply(claimed: StackRunResult, claimMs: number): StackRunResult {
+  return {
+    ...claimed,
+    ok: false,
+    exitCode: claimed.exitCode || 1,
+    changed: false,
+    incidents: [],
+    changes: {},
+    durationMs: claimMs,
+  };
 }
 
 /** The CLI's own error lines, without its generic advice. */

@@ -22,14 +22,24 @@ export interface PulumiRunOptions {
   stdin?: string;
   /** Receives the CLI's standard output as it streams. */
   onOutput?: (text: string) => void;
-  /** Aborting asks the CLI to stop gracefully (SIGINT), as Ctrl-C does; it is killed 30 s later. */
+  /** Aborting asks the CLI to stop gracefully (SIGINT), as Ctrl-C does; it is killed `graceMs` later. */
   signal?: AbortSignal;
+  /**
+   * How long a CLI asked to stop may take to finish its in-flight steps and write the state
+   * before its process group is killed.
+   * @default 30_000
+   */
+  graceMs?: number;
 }
 
 export interface PulumiRunResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** The CLI's pid, which its lock of the stack names. */
+  pid: number | undefined;
+  /** Whether the CLI did not stop within the grace period and was killed: its lock stays behind. */
+  killed: boolean;
 }
 
 /** How long a cancelled CLI may take to finish its in-flight steps and write the state. */
@@ -78,6 +88,7 @@ export function runPulumi(options: PulumiRunOptions): Promise<PulumiRunResult> {
       err.remove();
     };
     let killTimer: NodeJS.Timeout | undefined;
+    let killed = false;
     const stopGroup = (signal: NodeJS.Signals) => {
       if (group === undefined) return;
       try {
@@ -90,7 +101,10 @@ export function runPulumi(options: PulumiRunOptions): Promise<PulumiRunResult> {
       // The CLI alone: it cancels, lets the steps in flight finish, writes the state, releases
       // the lock and stops its plugins. Interrupting the plugins too would fail those steps.
       child.kill("SIGINT");
-      killTimer = setTimeout(() => stopGroup("SIGKILL"), GRACE_MS);
+      killTimer = setTimeout(() => {
+        killed = true;
+        stopGroup("SIGKILL");
+      }, options.graceMs ?? GRACE_MS);
       killTimer.unref();
     };
     options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -117,7 +131,13 @@ export function runPulumi(options: PulumiRunOptions): Promise<PulumiRunResult> {
       // What is left of a CLI that was killed goes with its group; the plugins, which the CLI
       // starts in groups of their own, are stopped by the watchdog, which keeps their pids.
       stopGroup("SIGTERM");
-      resolve({ code: code ?? (signal ? 128 + signalNumber(signal) : 1), stdout, stderr });
+      resolve({
+        code: code ?? (signal ? 128 + signalNumber(signal) : 1),
+        stdout,
+        stderr,
+        pid: group,
+        killed,
+      });
     });
   });
 }
@@ -162,6 +182,8 @@ function startWatchdog(group: number) {
   const watchdog = spawn(process.execPath, [script, String(process.pid), String(group)], {
     detached: true,
     stdio: "ignore",
+    // It sends no request: it gets no environment, and so never the API key.
+    env: {},
   });
   watchdog.unref();
   return watchdog;

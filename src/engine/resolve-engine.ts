@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { packageRoot } from "../package-root";
+import { withoutApiKey } from "../settings/catalog";
 import { EngineLocation } from "./engine-location";
 import { EngineError } from "./errors";
 import { findInstalledEngine } from "./installed-engine";
@@ -48,10 +49,9 @@ function runNode(
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     // The engine script runs `pulumi version`: no API key in its environment either.
-    const { MONITORING_API_KEY: _key, ...env } = process.env;
     const child = spawn(process.execPath, [script, "--json", ...extraArgs], {
       stdio: ["ignore", "pipe", "pipe"],
-      env,
+      env: withoutApiKey(),
     });
     let stdout = "";
     let stderr = "";

@@ -1,17 +1,18 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { processExists } from "./process-alive";
+import { processRunsSince, processStartedAt } from "./process-alive";
 
 /**
  * A run's private folder in the temporary directory holds the run's copy of the stack
  * config (the API key encrypted, with its salt), the engine's event log and output. Its name
- * holds the pid of the process that made it, so a folder whose process is gone (a run
- * killed before it could remove it) is removed when the next run starts, and the folder of
- * a run still going never is.
+ * holds the pid and start time of the process that made it, so a folder whose process is gone
+ * (a run killed before it could remove it, its pid perhaps given to another process since) is
+ * removed when the next run starts, and the folder of a run still going never is.
  */
 const PREFIX = "incident-sync-run-";
-const NAMED = /^incident-sync-run-(\d+)-/;
+/** `incident-sync-run-<pid>-<start, epoch ms, when known>-<random>`. */
+const NAMED = /^incident-sync-run-(\d+)-(?:(\d+)-)?/;
 
 /** Removes the run folders of processes that no longer run; returns their paths. */
 export function removeDeadRunFolders(dir: string = tmpdir()): string[] {
@@ -22,8 +23,10 @@ export function removeDeadRunFolders(dir: string = tmpdir()): string[] {
     return [];
   }
   return names.flatMap((name) => {
-    const pid = Number(NAMED.exec(name)?.[1]);
-    if (!Number.isInteger(pid) || pid <= 0 || processExists(pid)) return [];
+    const named = NAMED.exec(name);
+    const pid = Number(named?.[1]);
+    const started = named?.[2] === undefined ? undefined : Number(named[2]);
+    if (!Number.isInteger(pid) || pid <= 0 || processRunsSince(pid, started)) return [];
     const path = join(dir, name);
     try {
       rmSync(path, { recursive: true, force: true });
@@ -35,8 +38,14 @@ export function removeDeadRunFolders(dir: string = tmpdir()): string[] {
   });
 }
 
-/** A new run folder (0700), after removing those of runs that were killed. */
+/**
+ * A new run folder (0700), after removing those of runs that were killed. Its name records this
+ * process's start time too, so that a later process given the same pid is not taken for it.
+ */
 export function makeRunFolder(dir: string = tmpdir()): string {
   removeDeadRunFolders(dir);
-  return mkdtempSync(join(dir, `${PREFIX}${process.pid}-`));
+  const started = processStartedAt(process.pid);
+  return mkdtempSync(
+    join(dir, `${PREFIX}${process.pid}-${started === undefined ? "" : `${Math.floor(started)}-`}`),
+  );
 }

@@ -1,8 +1,10 @@
 import { relative } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import type { OpType } from "@pulumi/pulumi/automation";
 import { formatProblem } from "../definitions";
 import { codeSpan, mdCell, mdCode } from "../markdown";
 import { formatSummary } from "../program/summary";
+import { safeLine, safeStrings } from "../safe-text";
 import type { IncidentStep } from "./engine-events";
 import type { OperationOutcome } from "./run-operation";
 
@@ -24,10 +26,30 @@ export function exitCodeOf(outcome: OperationOutcome): number {
   return result.operation !== "up" && result.changed ? RunExit.changes : RunExit.ok;
 }
 
-/** What an engine step means for an incident, in the words of the status page. */
+/** What a failed step did not do, in the words of the status page. */
+const NOT_DONE: Partial<Record<OpType, string>> = {
+  create: "not adopted",
+  update: "not updated",
+  replace: "not replaced",
+  "create-replacement": "not adopted (replacement)",
+  "delete-replaced": "not released (replaced)",
+  delete: "not released",
+};
+
+/**
+ * What an engine step means for an incident, in the words of the status page; a step that
+ * failed says what was not done (`not adopted`), never what it meant to do.
+ */
 export function stepLabel(step: IncidentStep, preview: boolean): string {
-  // A step that failed did not do what its operation names: say so, never "updated".
-  if (step.error !== undefined) return `${preview ? "cannot" : "failed to"} ${verbOf(step)}`;
+  // A step that failed did not do what its operation names: say what was not done.
+  if (step.error !== undefined) {
+    if (preview) return `cannot ${verbOf(step)}`;
+    if (step.op === "delete" && step.onRemove === "resolve") return "not resolved";
+    if (step.op === "create" && opens(step)) return "not opened";
+    const notDone = NOT_DONE[step.op];
+    if (notDone !== undefined) return notDone;
+    return `not ${verbOf(step)}`;
+  }
   const would = (done: string, planned: string) => (preview ? planned : done);
   const labels: Partial<Record<OpType, string>> = {
     create: opens(step) ? would("opened", "to open") : would("adopted", "to adopt"),
@@ -111,7 +133,7 @@ function counts(steps: readonly IncidentStep[], preview: boolean): string {
 /** `inc-api-errors` (and its resource name when that differs). */
 function name(step: IncidentStep): string {
   const id = step.incidentId ?? step.resource;
-  return id === step.resource ? id : `${id} (resource ${step.resource})`;
+  return safeLine(id === step.resource ? id : `${id} (resource ${step.resource})`);
 }
 
 /**
@@ -143,7 +165,9 @@ export function renderText(outcome: OperationOutcome, projectDir: string): strin
         : "no changes";
   const lines: string[] = [];
   if (failures.length > 0) lines.push(...failures, "");
-  lines.push(`Stack ${stackName}: ${verdict} (${counts(result.incidents, preview)}; ${seconds} s)`);
+  lines.push(
+    `Stack ${safeLine(stackName)}: ${verdict} (${counts(result.incidents, preview)}; ${seconds} s)`,
+  );
   for (const step of result.incidents) {
     if (step.op === "same" || step.op === "read") continue;
     const symbol = step.error ? "✗" : (SYMBOLS[step.op] ?? " ");
@@ -156,8 +180,10 @@ export function renderText(outcome: OperationOutcome, projectDir: string): strin
   for (const diagnostic of result.diagnostics) {
     if (diagnostic.severity === "warning") lines.push(`  warning: ${oneLine(diagnostic.message)}`);
   }
-  for (const warning of outcome.warnings) lines.push(`  ${warning}`);
-  if (outcome.outputs && result.ok) lines.push("", formatSummary(outcome.outputs));
+  for (const warning of outcome.warnings) lines.push(`  ${safeLine(warning)}`);
+  // The outputs hold the server's text (update descriptions, error messages): every string
+  // is made one safe line before the summary lays them out.
+  if (outcome.outputs && result.ok) lines.push("", formatSummary(safeStrings(outcome.outputs)));
   if (failures.length > 0) {
     // The engine's own last lines only when no incident or diagnostic names the cause: after
     // a failed incident they are the outputs' diff, which says nothing about it.
@@ -197,8 +223,9 @@ function namedCauses(result: {
   );
 }
 
+/** A message as one line, its line breaks as ⏎, made safe for a terminal or a CI log. */
 function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ⏎ ").trim();
+  return safeLine(text.replace(/\s*\n\s*/g, " ⏎ ").trim());
 }
 
 function engineDetail(stdout: string, stderr: string): string {
@@ -206,7 +233,8 @@ function engineDetail(stdout: string, stderr: string): string {
     .split("\n")
     .filter((line) => line.trim() !== "")
     .slice(-30);
-  return tail.map((line) => `  ${line}`).join("\n");
+  // The engine's own colours go; anything else hidden in its lines shows as an escape.
+  return tail.map((line) => `  ${safeLine(stripVTControlCharacters(line))}`).join("\n");
 }
 
 /** The machine form of a run (`--format json`): one document, complete or an error. */

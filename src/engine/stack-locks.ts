@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { processExists } from "./process-alive";
+import { processRunsSince } from "./process-alive";
 
 /** A lock file of a self-managed (`file://`) backend, as the Pulumi CLI writes it. */
 const LockFile = z.object({
@@ -21,7 +21,10 @@ export interface StackLock {
   timestamp: string | undefined;
   /** Written on this host, where whether its process runs can be told. */
   local: boolean;
-  /** Held by a process of this host that no longer exists: no run can be holding it. */
+  /**
+   * Held by a process of this host that no longer exists, or whose pid now belongs to a process
+   * that started after the lock was taken: no run can be holding it.
+   */
   stale: boolean;
 }
 
@@ -51,7 +54,13 @@ export function stackLocks(backendUrl: string, project: string, stack: string): 
         hostname: parsed.hostname,
         timestamp: parsed.timestamp,
         local: parsed.hostname === hostname(),
-        stale: parsed.hostname === hostname() && !processExists(parsed.pid),
+        // The lock's time tells its process from a later one given the same pid.
+        stale:
+          parsed.hostname === hostname() &&
+          !processRunsSince(
+            parsed.pid,
+            parsed.timestamp ? Date.parse(parsed.timestamp) : undefined,
+          ),
       },
     ];
   });

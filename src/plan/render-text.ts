@@ -1,4 +1,5 @@
 import { formatLocation } from "../definitions/problem";
+import { safeLine } from "../safe-text";
 import {
   countsSentence,
   definitionRows,
@@ -9,30 +10,36 @@ import {
 } from "./describe";
 import type { EntryChange, Plan } from "./types";
 
-/** The plan for a terminal: one block per change, `+` add, `~` update, `-` remove. */
+/**
+ * The plan for a terminal: one block per change, `+` add, `~` update, `-` remove. Every text
+ * from a definition (a name, a multi-line reason, a file name) is one line made safe for a
+ * terminal or a CI log (`safeLine`): its line breaks and escape sequences show as escapes.
+ */
 export function renderPlanText(plan: Plan): string {
   const lines = [
-    `Plan for ${plan.dir}/${plan.stack === undefined ? "" : ` (stack ${plan.stack})`} against ${plan.base.ref} (${plan.base.commit.slice(0, 12)}): ${countsSentence(plan)}, ${plan.summary.unchanged} unchanged.`,
+    `Plan for ${safeLine(plan.dir)}/${plan.stack === undefined ? "" : ` (stack ${safeLine(plan.stack)})`} against ${safeLine(plan.base.ref)} (${plan.base.commit.slice(0, 12)}): ${countsSentence(plan)}, ${plan.summary.unchanged} unchanged.`,
   ];
   for (const change of plan.changes) {
-    const where = `(resource ${change.resource}, ${change.file})`;
+    const where = `(resource ${safeLine(change.resource)}, ${safeLine(change.file)})`;
+    const id = safeLine(change.incidentId);
     lines.push("");
     if (change.kind === "add") {
-      lines.push(`+ ${change.incidentId} ${where}`);
+      lines.push(`+ ${id} ${where}`);
       for (const row of definitionRows(change.after))
-        lines.push(`    ${row.field}: ${row.after ?? ""}`);
+        lines.push(`    ${safeLine(row.field)}: ${safeLine(row.after ?? "")}`);
       lines.push(...entryLines(change.entries));
     } else if (change.kind === "remove") {
-      lines.push(`- ${change.incidentId} ${where}`, `    ${removeOutcome(change)}`);
+      lines.push(`- ${id} ${where}`, `    ${safeLine(removeOutcome(change))}`);
     } else {
-      lines.push(`~ ${change.incidentId} ${where}${change.replace ? " [replace]" : ""}`);
+      lines.push(`~ ${id} ${where}${change.replace ? " [replace]" : ""}`);
       for (const row of updateRows(change)) {
+        const field = safeLine(row.field);
         if (row.before !== undefined && row.after !== undefined) {
-          lines.push(`    ${row.field}: ${row.before} → ${row.after}`);
+          lines.push(`    ${field}: ${safeLine(row.before)} → ${safeLine(row.after)}`);
         } else if (row.after !== undefined) {
-          lines.push(`    ${row.field}: + ${row.after}`);
+          lines.push(`    ${field}: + ${safeLine(row.after)}`);
         } else {
-          lines.push(`    ${row.field}: - ${row.before ?? ""}`);
+          lines.push(`    ${field}: - ${safeLine(row.before ?? "")}`);
         }
       }
       lines.push(...entryLines(change.entries));
@@ -43,16 +50,16 @@ export function renderPlanText(plan: Plan): string {
   lines.push(`Policy ${verdict}: ${findingsSentence(plan)}.`);
   for (const finding of plan.findings) {
     lines.push(
-      `  ${finding.level.padEnd(7)} ${finding.incidentId} [${finding.rule}] ${finding.message}`,
+      `  ${finding.level.padEnd(7)} ${safeLine(finding.incidentId)} [${finding.rule}] ${safeLine(finding.message)}`,
     );
   }
   if (plan.baseProblems.length > 0) {
     lines.push(
       "",
-      `${plan.baseProblems.length} problem(s) at ${plan.base.ref}; those definitions were left out:`,
+      `${plan.baseProblems.length} problem(s) at ${safeLine(plan.base.ref)}; those definitions were left out:`,
     );
     for (const problem of plan.baseProblems)
-      lines.push(`  ${formatLocation(problem)} ${problem.message}`);
+      lines.push(`  ${safeLine(`${formatLocation(problem)} ${problem.message}`)}`);
   }
   return `${lines.join("\n")}\n`;
 }
@@ -62,9 +69,9 @@ export function renderPlanText(plan: Plan): string {
  * a bar (so no line of it starts a line of the plan, nor a CI log's command).
  */
 function entryLines(entries: readonly EntryChange[]): string[] {
-  const quoted = (text: string) => text.split("\n").map((line) => `      | ${line}`);
+  const quoted = (text: string) => text.split("\n").map((line) => `      | ${safeLine(line)}`);
   return entries.flatMap((entry) => [
-    `    ${entryHeading(entry)}`,
+    `    ${safeLine(entryHeading(entry))}`,
     ...(entry.before === undefined ? [] : ["      was:", ...quoted(entry.before), "      now:"]),
     ...quoted(entry.message),
   ]);

@@ -8,7 +8,7 @@ import {
   type MonitoringClient,
   NotFoundError,
 } from "../api";
-import { apiErrorMessage } from "../settings";
+import { apiErrorMessage, runSettingsContext } from "../settings";
 
 /** How far back heartbeat events are read. */
 export const HEARTBEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -64,11 +64,12 @@ export async function settle<T>(read: () => Promise<T>): Promise<ReadBack<T>> {
     return { ok: true, value: await read() };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    // Under Pulumi the settings are the stack config's: the advice names those.
+    // Under Pulumi the settings are the stack config's, unless incident-sync up had them from
+    // its command line: the advice names those.
     return {
       ok: false,
       missing: error instanceof NotFoundError,
-      reason: apiErrorMessage(error, "pulumi"),
+      reason: apiErrorMessage(error, runSettingsContext()),
     };
   }
 }

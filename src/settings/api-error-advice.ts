@@ -1,17 +1,25 @@
-import type { ApiError } from "../api";
+import { type ApiError, DeadlineError } from "../api";
 import { httpErrorMessage } from "../api/errors/http-errors";
+import { SETTINGS } from "./catalog";
 import type { SettingsContext } from "./names";
 import { settingName } from "./setting-name";
 
 /**
  * What to do about an API error, in the words of the context it happened in: the setting to
  * check is `MONITORING_API_KEY or --api-key` on the command line and `incident-sync:apiKey`
- * under Pulumi. Undefined for errors whose own message already says it (404, network).
+ * under Pulumi; for a deadline, how to give the command longer. Undefined for errors whose own
+ * message already says it (404, network).
  */
 export function apiErrorAdvice(
   error: ApiError,
   context: SettingsContext = "cli",
 ): string | undefined {
+  if (error instanceof DeadlineError) {
+    const { flag, env, default: fallback } = SETTINGS.deadline;
+    return context === "pulumi"
+      ? `incident-sync stopped the run at its deadline (${flag}); the next run applies what is left.`
+      : `The command stops at its deadline: give it longer with ${flag} or ${env} (default ${fallback}), or check the service.`;
+  }
   switch (error.status) {
     case 401:
       return context === "pulumi"
@@ -35,6 +43,7 @@ export function apiErrorAdvice(
  */
 export function apiErrorMessage(error: ApiError, context: SettingsContext = "cli"): string {
   const advice = apiErrorAdvice(error, context);
-  if (advice === undefined || error.status === undefined) return error.message;
+  if (advice === undefined) return error.message;
+  if (error.status === undefined) return `${error.message} ${advice}`;
   return httpErrorMessage({ ...error, status: error.status }, advice);
 }

@@ -45,6 +45,18 @@ export const SETTINGS = {
    * provider 8, as a pipeline run should ride out a flaky API (the retry budget bounds it).
    */
   retries: { min: 0, max: 20, unit: "retries per call", default: 8, clientDefault: 3 },
+  /**
+   * How long a command that reads or writes the API may run: every call ends by then, and
+   * `up`, `preview` and `refresh` stop their engine gracefully before it, release the lock
+   * and say what was done. A duration (`90s`, `20m`, `1h`).
+   */
+  deadline: {
+    flag: "--deadline",
+    env: "INCIDENT_SYNC_DEADLINE",
+    minMs: 1_000,
+    maxMs: 86_400_000,
+    default: "30m",
+  },
   /** Definitions directory, relative to the project directory (where Pulumi.yaml is). */
   definitionsDir: { default: "incidents" },
   /** Which incidents are applied on every `up`: see `StackSettings`. */
@@ -84,4 +96,32 @@ export function parseWholeNumber(
     ok: false,
     problem: `must be a whole number of ${bounds.unit} from ${bounds.min} to ${bounds.max}`,
   };
+}
+
+const DURATION_UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000 };
+
+/**
+ * The one parser of the deadline's duration, from a flag or a variable: `90s`, `20m`, `1h`,
+ * in milliseconds, or what is wrong with the text.
+ */
+export function parseDeadline(
+  text: string,
+): { ok: true; ms: number } | { ok: false; problem: string } {
+  const match = /^\s*(\d+)\s*([smh])\s*$/i.exec(text);
+  const ms = match ? Number(match[1]) * (DURATION_UNITS[match[2]?.toLowerCase() ?? ""] ?? 0) : 0;
+  const { minMs, maxMs } = SETTINGS.deadline;
+  if (match && ms >= minMs && ms <= maxMs) return { ok: true, ms };
+  return {
+    ok: false,
+    problem: `must be a duration in seconds, minutes or hours (90s, 20m, 1h) from ${minMs / 1_000}s to ${maxMs / 3_600_000}h`,
+  };
+}
+
+/**
+ * An environment for a child process that sends no request to the API (git, the engine's
+ * helpers): the key's variable left out, so the key is only where a request is sent.
+ */
+export function withoutApiKey(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const { [SETTINGS.apiKey.env]: _key, ...rest } = env;
+  return rest;
 }

@@ -4,12 +4,19 @@ export {
   type Enforce,
   type LimitSetting,
   type OutputsMode,
+  parseDeadline,
   parseWholeNumber,
   type ReadBack,
   SETTINGS,
   type WholeNumberBounds,
 } from "./catalog";
 export { cliSettingName, type SettingsContext, settingEnv, settingFlag } from "./names";
+export {
+  RUN_DEADLINE_VARIABLE,
+  runDeadlineOf,
+  runSettingsContext,
+  SETTINGS_FROM_VARIABLE,
+} from "./run-context";
 export { settingName } from "./setting-name";
 export {
   API_KEY_SETTING,

@@ -3,6 +3,7 @@ import type { ClientOptions } from "../api";
 import { closestMatch } from "../definitions/suggest";
 import { UserError } from "../user-error";
 import { parseWholeNumber, SETTINGS, type WholeNumberBounds } from "./catalog";
+import { runDeadlineOf } from "./run-context";
 
 /** The namespace of incident-sync's stack config keys: `incident-sync:<name>`. */
 export const CONFIG_NAMESPACE = "incident-sync";
@@ -158,13 +159,20 @@ export function checkSettingKeys(keys: Iterable<string>): void {
 
 /**
  * Client options from the stack settings; the program's reads and the provider's writes both
- * build their client with it, so the same config means the same limits on both sides.
+ * build their client with it, so the same config means the same limits on both sides, and the
+ * same deadline when `incident-sync up` set one for the run (`runDeadlineOf`).
  */
-export function clientOptionsOf(settings: StackSettings, apiKey: string): ClientOptions {
+export function clientOptionsOf(
+  settings: StackSettings,
+  apiKey: string,
+  env: NodeJS.ProcessEnv = process.env,
+): ClientOptions {
+  const deadline = runDeadlineOf(env);
   return {
     baseUrl: settings.baseUrl,
     apiKey,
     accountId: settings.accountId,
+    ...(deadline === undefined ? {} : { deadline }),
     retry: { limit: settings.retries },
     ...(settings.rateLimit === undefined
       ? {}

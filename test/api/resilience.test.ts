@@ -275,7 +275,7 @@ describe("timeouts", () => {
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ attempts: 2, timeoutMs: 100 });
     expect((error as Error).message).toMatchInlineSnapshot(
-      `"GET /v1/error-groups/eg_1 failed: no response within 100 ms (2 attempts). Raise timeoutMs or check the service."`,
+      `"errorGroups.get: GET /v1/error-groups/eg_1 failed: no complete response within 100 ms (2 attempts). Raise timeoutMs or check the service."`,
     );
     expect(server.requests).toHaveLength(2);
     expect(elapsed).toBeGreaterThanOrEqual(195);

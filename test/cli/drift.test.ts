@@ -369,7 +369,7 @@ describe("drift", () => {
       expect(result.stdout).toMatchInlineSnapshot(`
         "### incident-sync drift: failed
 
-        ❌ Missing the API URL (--api-url or MONITORING_API_URL).
+        ❌ Missing the API URL (--api-url or MONITORING\\_API\\_URL).
         "
       `);
     });

@@ -291,7 +291,7 @@ describe("report commands, compiled and run for real", () => {
     expect(markdown.stdout).toMatchInlineSnapshot(`
       "### incident-sync report errors: failed
 
-      ❌ GET /v1/error-groups/checks/chk-nope?limit=100&page=1 failed: 404 Not Found: check chk-nope not found
+      ❌ GET /v1/error-groups/checks/chk-nope?limit=100&amp;page=1 failed: 404 Not Found: check chk-nope not found
       "
     `);
     expect(json.stderr).toMatchInlineSnapshot(`

@@ -125,7 +125,6 @@ describe("start-up", () => {
     const { names } = await loadedBy(["--help"]);
     expect(names.filter((name) => !name.startsWith("src/cli/")).sort()).toEqual([
       "commander",
-      "src/api/schemas/characters.js",
       "src/definitions/problem.js",
       // A leaf: --stack is checked by its pattern.
       "src/definitions/stack-name.js",
@@ -137,6 +136,9 @@ describe("start-up", () => {
       // The optional packages (the emulator's, the reports' CSV and HTML), which a command
       // checks for before it loads its work.
       "src/peer-packages.js",
+      // A leaf: the one sanitiser of text on its way to a terminal, which problems and
+      // Markdown call.
+      "src/safe-text.js",
       // A leaf: every setting's names, bounds and defaults, which the flags' help shows.
       "src/settings/catalog.js",
       "src/settings/names.js",

@@ -29,7 +29,7 @@ describe("a mistake on the command line", () => {
     expect(run.stdout).toMatchInlineSnapshot(`
       "### incident-sync report heartbeats: failed
 
-      ❌ option '--since <when>' argument missing (see incident-sync report heartbeats --help)
+      ❌ option '--since \\<when\\>' argument missing (see incident-sync report heartbeats --help)
       "
     `);
   });

@@ -1,10 +1,10 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runValidate } from "../../src/cli/commands/validate";
-import { githubAnnotation } from "../../src/cli/github-annotations";
+import { githubAnnotation } from "../../src/github-annotation";
 import { captureIo } from "../reports/support/harness";
 import { runCli } from "./run-cli";
 
@@ -161,6 +161,30 @@ describe("incident-sync validate", () => {
       stdout: "good: 1 definition in 1 file, all valid.\n",
       stderr: "",
     });
+  });
+
+  it("reads a folder of definitions that a link leads to, and refuses one out of the directory at its path (issue 36)", async () => {
+    await mkdir(path.join(root, "linked", ".store"), { recursive: true });
+    await writeFile(path.join(root, "linked", "api.yaml"), VALID);
+    await writeFile(
+      path.join(root, "linked", ".store", "team-b.yaml"),
+      VALID.replace("inc-api-errors", "inc-team-b"),
+    );
+    await symlink(".store", path.join(root, "linked", "team-b"));
+    expect(await runCli(["validate", "linked"], root)).toEqual({
+      exitCode: 0,
+      stdout: "linked: 2 definitions in 2 files, all valid.\n",
+      stderr: "",
+    });
+    await symlink(path.join(root, "good"), path.join(root, "linked", "team-c"));
+    const outside = await runCli(["validate", "linked"], root);
+    expect(outside.exitCode).toBe(1);
+    expect(outside.stdout.replaceAll(root, "<root>")).toMatchInlineSnapshot(`
+      "linked/team-c: the folder is a symbolic link to <root>/good, outside the definitions directory; only folders inside it are read: move the folder in or remove the link [link-outside-directory]
+
+      1 problem.
+      "
+    `);
   });
 
   it("prints every problem with file, line and column and exits 1", async () => {

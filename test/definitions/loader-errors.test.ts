@@ -16,6 +16,19 @@ describe("the loader's problems", () => {
     `);
   });
 
+  it("quotes a number as it is written, and says what YAML made of it (issue 36)", () => {
+    const { problems } = load({
+      "incidents/a.yaml": definitionYaml({ id: "0x1F", duration: "1e400" }),
+      "incidents/b.yaml": definitionYaml({ id: "inc-b", duration: "-.inf", name: "0o17" }),
+    });
+    expect(problemLines(problems)).toMatchInlineSnapshot(`
+      "incidents/a.yaml:1:5 invalid-type: id must be text, not the number 0x1F (YAML reads it as 31); put it in quotes: "0x1F"
+      incidents/a.yaml:8:11 invalid-value: duration 1e400 is too large to be a number (YAML reads it as infinity); write a smaller number
+      incidents/b.yaml:2:7 invalid-type: name must be text, not the number 0o17 (YAML reads it as 15); put it in quotes: "0o17"
+      incidents/b.yaml:8:11 invalid-value: duration -.inf is too small to be a number (YAML reads it as minus infinity); write a larger number"
+    `);
+  });
+
   it("lists the allowed keys when an unknown key resembles none of them", () => {
     const { problems } = load({ "incidents/a.yaml": `${definitionYaml()}owner: team-payments\n` });
     expect(problemLines(problems)).toMatchInlineSnapshot(

@@ -60,6 +60,60 @@ describe("reading definition files from disk", () => {
     `);
   });
 
+  it("reads a folder a link inside the directory leads to, as a folder of its own (issue 36)", async () => {
+    const { root, dir } = await tempDirs();
+    await mkdir(path.join(dir, "team-a"));
+    await mkdir(path.join(dir, ".store", "nested"), { recursive: true });
+    await writeFile(path.join(dir, "team-a", "a.yaml"), definitionYaml({ id: "inc-a" }));
+    await writeFile(path.join(dir, ".store", "b.yaml"), definitionYaml({ id: "inc-b" }));
+    await writeFile(path.join(dir, ".store", "nested", "c.yaml"), definitionYaml({ id: "inc-c" }));
+    await symlink(".store", path.join(dir, "team-b"));
+    const result = await loadDefinitions(dir);
+    expect(result.problems).toEqual([]);
+    expect(result.files.map((file) => file.replace(root, "<root>"))).toEqual([
+      "<root>/incidents/team-a/a.yaml",
+      "<root>/incidents/team-b/b.yaml",
+      "<root>/incidents/team-b/nested/c.yaml",
+    ]);
+    expect(result.definitions.map((loaded) => loaded.definition.id)).toEqual([
+      "inc-a",
+      "inc-b",
+      "inc-c",
+    ]);
+  });
+
+  it("refuses at its path a folder link out of the directory, a loop, and a second way into a folder", async () => {
+    const { root, dir } = await tempDirs();
+    await mkdir(path.join(dir, "team-a"));
+    await mkdir(path.join(root, "elsewhere"));
+    await writeFile(path.join(dir, "team-a", "a.yaml"), definitionYaml({ id: "inc-a" }));
+    await writeFile(path.join(root, "elsewhere", "x.yaml"), definitionYaml({ id: "inc-x" }));
+    await symlink(path.join(root, "elsewhere"), path.join(dir, "team-x"));
+    await symlink("..", path.join(dir, "team-a", "up"));
+    await symlink("team-a", path.join(dir, "again"));
+    const result = await loadDefinitions(dir);
+    expect(result.definitions.map((loaded) => loaded.definition.id)).toEqual(["inc-a"]);
+    expect(shown(root, result.problems)).toMatchInlineSnapshot(`
+      "<root>/incidents/again folder-read-twice: the folder is a symbolic link to <root>/incidents/team-a, which is read already as <root>/incidents/team-a; a folder is read once: remove the link
+      <root>/incidents/team-a/up folder-read-twice: the folder is a symbolic link to <root>/incidents, a folder that contains it, so it would be read without end; remove the link
+      <root>/incidents/team-x link-outside-directory: the folder is a symbolic link to <root>/elsewhere, outside the definitions directory; only folders inside it are read: move the folder in or remove the link"
+    `);
+  });
+
+  it("refuses a file that is not UTF-8 at the line and column of its first bad byte (issue 36)", async () => {
+    const { root, dir } = await tempDirs();
+    await writeFile(path.join(dir, "api.yaml"), definitionYaml());
+    await writeFile(
+      path.join(dir, "latin1.yaml"),
+      Buffer.from("id: inc-cafe\nname: Caf\xe9 is down\n", "latin1"),
+    );
+    const result = await loadDefinitions(dir);
+    expect(result.definitions).toHaveLength(1);
+    expect(shown(root, result.problems)).toMatchInlineSnapshot(
+      `"<root>/incidents/latin1.yaml:2:10 invalid-utf8: the file is not UTF-8 text: the byte 0xE9 here is not part of any character (a file saved as Latin-1 or Windows-1252?); save it as UTF-8"`,
+    );
+  });
+
   it("refuses a 3 MiB file by its size, without reading it", async () => {
     const { root, dir } = await tempDirs();
     await writeFile(path.join(dir, "big.yaml"), Buffer.alloc(3 * 1024 * 1024, "#"));

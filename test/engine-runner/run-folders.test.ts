@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { processStartedAt } from "../../src/engine/process-alive";
 import { makeRunFolder, removeDeadRunFolders } from "../../src/engine/run-folders";
 
 /** The pid of a process that has exited. */
@@ -32,10 +33,20 @@ describe("run folders", () => {
     expect(existsSync(unnamed)).toBe(true);
   });
 
-  it("names a new run folder by this process, readable by its owner only", () => {
+  it("names a new run folder by this process and its start time, readable by its owner only", () => {
     dir = mkdtempSync(join(tmpdir(), "incident-sync-test-folders-"));
     const folder = makeRunFolder(dir);
-    expect(basename(folder)).toMatch(new RegExp(`^incident-sync-run-${process.pid}-`));
+    const started = Math.floor(processStartedAt(process.pid) ?? 0);
+    expect(basename(folder)).toMatch(new RegExp(`^incident-sync-run-${process.pid}-${started}-`));
     expect(statSync(folder).mode & 0o777).toBe(0o700);
+    expect(removeDeadRunFolders(dir)).toEqual([]);
+  });
+
+  it("removes the folder of a run whose pid now belongs to a process that started after it (issue 36)", () => {
+    dir = mkdtempSync(join(tmpdir(), "incident-sync-test-folders-"));
+    const started = processStartedAt(process.pid) ?? 0;
+    const reused = join(dir, `incident-sync-run-${process.pid}-${started - 3_600_000}-AbC123`);
+    mkdirSync(reused);
+    expect(removeDeadRunFolders(dir)).toEqual([reused]);
   });
 });

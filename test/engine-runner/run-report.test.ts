@@ -58,19 +58,19 @@ describe("the run report of a failed incident", () => {
     expect(renderText(outcome, "/project").replace(/\d+\.\d s/, "<s> s")).toMatchInlineSnapshot(`
       "✗ inc-api-errors (resource api-errors): PUT /v1/status-pages/incidents/inc-api-errors failed: 400 Bad Request: services[0].id "svc-typo" is not a service of account acct-demo
 
-      Stack prod: up failed (1 failed to update, 1 updated; <s> s)
-        ✗ inc-api-errors (resource api-errors) failed to update [services]
+      Stack prod: up failed (1 not updated, 1 updated; <s> s)
+        ✗ inc-api-errors (resource api-errors) not updated [services]
         ~ inc-db (resource db) updated [name]
 
       ✗ inc-api-errors (resource api-errors): PUT /v1/status-pages/incidents/inc-api-errors failed: 400 Bad Request: services[0].id "svc-typo" is not a service of account acct-demo
       "
     `);
     expect(reportOf(outcome, "/project").incidents.map((incident) => incident.action)).toEqual([
-      "failed to update",
+      "not updated",
       "updated",
     ]);
     expect(renderMarkdown(outcome, "/project")).toContain(
-      "| `inc-api-errors` | failed to update | services |",
+      "| `inc-api-errors` | not updated | services |",
     );
   });
 

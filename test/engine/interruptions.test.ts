@@ -139,12 +139,13 @@ describe("interrupted runs of incident-sync up", () => {
   it(
     "cancel keeps the lock of a run still going on this machine unless --force is given",
     async () => {
-      // This test's own process: alive, on this machine.
+      // This test's own process: alive, on this machine, and started before it took the lock.
+      const since = new Date().toISOString();
       plantLock("running.json", {
         pid: process.pid,
         username: "runner",
         hostname: hostname(),
-        timestamp: "2026-11-24T08:00:00Z",
+        timestamp: since,
       });
       const cancel = (...extra: string[]) =>
         runCli(
@@ -164,18 +165,24 @@ describe("interrupted runs of incident-sync up", () => {
       const refused = await cancel();
       expect(refused.exitCode).toBe(1);
       expect(
-        refused.stderr.replace(hostname(), "<host>").replaceAll(String(process.pid), "<pid>"),
+        refused.stderr
+          .replace(hostname(), "<host>")
+          .replace(since, "<since>")
+          .replaceAll(String(process.pid), "<pid>"),
       ).toMatchInlineSnapshot(`
-        "incident-sync cancel: Stack chaos is locked by pid <pid> of runner@<host> since 2026-11-24T08:00:00Z, a run still going on this machine; the lock stays. Wait for it, or stop it with \`kill -INT <pid>\` (it finishes the steps in flight, writes the state and releases the lock). --force clears the lock anyway, and the next run then applies alongside it.
+        "incident-sync cancel: Stack chaos is locked by pid <pid> of runner@<host> since <since>, a run still going on this machine; the lock stays. Wait for it, or stop it with \`kill -INT <pid>\` (it finishes the steps in flight, writes the state and releases the lock). --force clears the lock anyway, and the next run then applies alongside it.
         "
       `);
       expect(stack.locks()).toEqual(["running.json"]);
       const forced = await cancel("--force");
       expect(forced.exitCode).toBe(0);
       expect(
-        forced.stdout.replace(hostname(), "<host>").replaceAll(String(process.pid), "<pid>"),
+        forced.stdout
+          .replace(hostname(), "<host>")
+          .replace(since, "<since>")
+          .replaceAll(String(process.pid), "<pid>"),
       ).toMatchInlineSnapshot(`
-        "Cleared the lock of stack chaos held by pid <pid> of runner@<host> since 2026-11-24T08:00:00Z, which still runs (--force).
+        "Cleared the lock of stack chaos held by pid <pid> of runner@<host> since <since>, which still runs (--force).
         "
       `);
       expect(stack.locks()).toEqual([]);

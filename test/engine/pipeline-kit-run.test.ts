@@ -233,7 +233,8 @@ describe("the pipeline kit's shell steps, dry-run against a self-managed file ba
       );
       expect(codes(run), JSON.stringify(run.steps)).toEqual([
         ["Log in to the state backend and select the stack", 0],
-        ["Preview (read-only), with evidence from the monitors", 0],
+        ["Preview (read-only)", 0],
+        ["Evidence from the monitors", 0],
         ["Name the artifacts after the stack (an artifact's name cannot hold a /)", 0],
         ["Fit the preview to a comment and the job summary", 0],
       ]);

@@ -123,7 +123,7 @@ describe("plan of what customers will read", () => {
       },
     );
     const text = renderPlanText(result);
-    expect(text).toContain("      | ::error file=x::pwned");
+    expect(text).toContain("      | \\::error file=x::pwned");
     expect(text.split("\n").some((line) => line.startsWith("::"))).toBe(false);
     const markdown = renderPlanMarkdown(result);
     expect(markdown).toContain("> \\::error file=x::pwned");

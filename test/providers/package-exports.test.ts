@@ -28,6 +28,7 @@ describe("the package's public surface", () => {
         "BadRequestError",
         "ClientOptionsError",
         "ConflictError",
+        "DeadlineError",
         "EventsWalkStuckError",
         "ForbiddenError",
         "Incident",

@@ -302,6 +302,43 @@ describe("the GitHub pipeline kit", () => {
     expect(check).toContain('>> "$GITHUB_STEP_SUMMARY"');
   });
 
+  test("the preview's plan --evidence step holds the API settings only, no state backend credential (issue 36)", async () => {
+    const flow = await workflow("incidents-pull-request.yml");
+    const preview = flow.jobs.preview!;
+    const evidence = preview.steps.find((s) => (s.run ?? "").includes("--evidence"));
+    expect(evidence?.name).toBe("Evidence from the monitors");
+    expect(Object.keys(evidence?.env ?? {}).sort()).toEqual(["BASE_REF", "MONITORING_API_KEY"]);
+    // What it inherits: the job's and the workflow's settings, none of them the backend's.
+    const inherited = { ...flow.env, ...preview.env };
+    expect(Object.keys(inherited).sort()).toEqual([
+      "INCIDENT_SYNC_DEADLINE",
+      "MONITORING_ACCOUNT_ID",
+      "MONITORING_API_URL",
+      "PULUMI_STACK",
+    ]);
+    expect(JSON.stringify(inherited)).not.toMatch(/secrets\./);
+  });
+
+  test("every job that runs incident-sync against the API gives it a deadline under the job's timeout (issue 36)", async () => {
+    const minutes = (text: string) => Number(/^(\d+)m$/.exec(text)?.[1]);
+    for (const [file, flow] of await allWorkflows()) {
+      for (const [name, job] of Object.entries(flow.jobs)) {
+        const calls = job.steps
+          .flatMap((step) => (step.run ?? "").split("\n"))
+          .filter((line) =>
+            /npx incident-sync (up|preview|refresh|drift|report|plan .*--evidence)\b/.test(line),
+          );
+        if (calls.length === 0) continue;
+        const deadline = minutes(job.env?.INCIDENT_SYNC_DEADLINE ?? "");
+        expect(deadline, `${file} ${name}`).toBeGreaterThan(0);
+        // Every such command may run to its deadline, one after the other, and still end first.
+        expect(deadline * calls.length, `${file} ${name}`).toBeLessThan(
+          job["timeout-minutes"] ?? 0,
+        );
+      }
+    }
+  });
+
   test("no step that installs packages has a secret in its environment, its job's or its workflow's", async () => {
     let installs = 0;
     for (const [file, flow] of await allWorkflows()) {

@@ -76,6 +76,12 @@ export interface ResponseLimits {
    * @default 1_000 (100,000 error groups at 100 a page)
    */
   maxPages?: number;
+  /**
+   * Deepest nesting of arrays and objects in an answer, checked before it is parsed (the
+   * service's deepest, an error group's root-cause analyses, is a few levels).
+   * @default 64
+   */
+  maxDepth?: number;
 }
 
 /** Options of `createClient`. */
@@ -92,10 +98,20 @@ export interface ClientOptions {
   /** The fetch implementation; defaults to the global one. */
   fetch?: typeof fetch | undefined;
   /**
-   * Timeout of one HTTP attempt, in milliseconds (waiting for the rate limiter does not count).
+   * Timeout of one HTTP attempt, headers and the whole body, in milliseconds (waiting for the
+   * rate limiter does not count). A timed-out attempt is retried (see `RetryOptions.onTimeout`).
    * @default 10_000
    */
   timeoutMs?: number | undefined;
+  /**
+   * When every call must have ended, as a time (`Date` or epoch milliseconds): past it, no
+   * attempt or retry starts, the attempt in flight is stopped, and the call fails with
+   * `DeadlineError`. A command sets its whole run's deadline here, so a slow or throttling
+   * server cannot hold it longer, whatever `timeoutMs`, the retries and `Retry-After` allow.
+   * @default none
+   * @example { deadline: Date.now() + 30 * 60_000 }
+   */
+  deadline?: Date | number | undefined;
   /** Retry policy; see `RetryOptions`. */
   retry?: RetryOptions | undefined;
   /**
@@ -127,7 +143,7 @@ export const DEFAULTS = {
   },
   rateLimit: { limit: SETTINGS.rateLimit.default, intervalMs: 60_000 },
   concurrency: SETTINGS.concurrency.default,
-  limits: { maxBodyBytes: 10 * 1024 * 1024, maxItems: 1_000, maxPages: 1_000 },
+  limits: { maxBodyBytes: 10 * 1024 * 1024, maxItems: 1_000, maxPages: 1_000, maxDepth: 64 },
 } as const;
 
 /** ClientOptions with every default applied. */
@@ -137,6 +153,8 @@ export interface ResolvedOptions {
   readonly accountId: string | undefined;
   readonly fetch: typeof fetch | undefined;
   readonly timeoutMs: number;
+  /** Epoch milliseconds, or undefined for none. */
+  readonly deadline: number | undefined;
   readonly retry: Required<RetryOptions>;
   readonly rateLimit: { readonly limit: number; readonly intervalMs: number };
   readonly concurrency: number;
@@ -157,6 +175,9 @@ const OptionsShape = z.object({
   accountId: z.string().trim().min(1, "must not be empty when given").optional(),
   fetch: aFunction.optional(),
   timeoutMs: positiveInt.optional(),
+  deadline: z
+    .union([z.date(), z.number().int().min(0)], { error: "must be a Date or epoch milliseconds" })
+    .optional(),
   retry: z
     .strictObject({
       limit: z.int().min(SETTINGS.retries.min).max(SETTINGS.retries.max).optional(),
@@ -175,6 +196,7 @@ const OptionsShape = z.object({
       maxBodyBytes: positiveInt.optional(),
       maxItems: positiveInt.optional(),
       maxPages: positiveInt.optional(),
+      maxDepth: positiveInt.optional(),
     })
     .optional(),
 });
@@ -198,6 +220,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     accountId: options.accountId,
     fetch: options.fetch,
     timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    deadline: options.deadline === undefined ? undefined : Number(options.deadline),
     retry: { ...DEFAULTS.retry, ...stripUndefined(options.retry ?? {}) },
     rateLimit: options.rateLimit ?? DEFAULTS.rateLimit,
     concurrency: options.concurrency ?? DEFAULTS.concurrency,

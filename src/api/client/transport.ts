@@ -3,7 +3,9 @@ import ky, { isHTTPError, isNetworkError, isTimeoutError } from "ky";
 import pLimit from "p-limit";
 import pThrottle from "p-throttle";
 import type { z } from "zod";
+import { safeLine } from "../../safe-text";
 import type { ApiErrorDetails } from "../errors/api-error";
+import { DeadlineError } from "../errors/deadline-error";
 import { httpErrorFor } from "../errors/http-errors";
 import { NetworkError } from "../errors/network-error";
 import { RedirectError } from "../errors/redirect-error";
@@ -11,8 +13,8 @@ import { ResponseTooLargeError } from "../errors/response-too-large-error";
 import { ResponseValidationError } from "../errors/response-validation-error";
 import { TimeoutError } from "../errors/timeout-error";
 import type { HttpMethod } from "../routes";
-import { escapeLine } from "../schemas/characters";
 import { ErrorBody } from "../schemas/error-body";
+import { parseJsonBody, redactSecret, TooDeepError } from "./json-body";
 import type { ResolvedOptions } from "./options";
 import { retryAfterMs } from "./retry-after";
 import { isThrottled, kyRetryOptions, RETRY_STATUSES, RetryCounter } from "./retry-policy";
@@ -41,6 +43,9 @@ const SERVER_MESSAGE_MAX = 300;
 /** Methods that may be sent again whatever happened to the first attempt. */
 const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(["GET", "PUT"]);
 
+/** ky's total timeout may fire a few milliseconds before the deadline by the clock. */
+const DEADLINE_SLACK_MS = 50;
+
 /** Same-origin redirects of a GET followed in a row before the call fails. */
 const REDIRECTS_MAX = 5;
 
@@ -59,6 +64,8 @@ class Redirected extends Error {
  * for the rate limit, zod for the response contract, and the mapping of every failure to
  * the client's typed errors. The API key lives only in this closure's ky instance; ky's own
  * errors (which hold the request and so the key) are never passed on, not even as `cause`.
+ * Each attempt's timeout covers the whole answer, body included (`wholeBodyFetch`), and the
+ * client's `deadline` bounds every call with its retries and waits.
  */
 export function createTransport(options: ResolvedOptions): Transport {
   const inFlight = pLimit(options.concurrency);
@@ -71,6 +78,7 @@ export function createTransport(options: ResolvedOptions): Transport {
   const retry = kyRetryOptions(options);
   // Time spent waiting between retries by every call of this client (see RetryOptions.budgetMs).
   let retryWaitMs = 0;
+  const { maxBodyBytes, maxItems } = options.limits;
   const api = ky.create({
     timeout: options.timeoutMs,
     retry,
@@ -92,11 +100,25 @@ export function createTransport(options: ResolvedOptions): Transport {
     let attempts = 1;
     let failedAt = 0;
     const counter = new RetryCounter(options);
-    const { maxBodyBytes, maxItems } = options.limits;
+    const pastDeadline = () =>
+      options.deadline !== undefined && Date.now() >= options.deadline
+        ? new DeadlineError({ ...where, attempts, deadline: new Date(options.deadline) })
+        : undefined;
+
+    const tooLarge = (status: number, size: string) =>
+      new ResponseTooLargeError({
+        ...where,
+        status,
+        attempts,
+        limit: { name: "maxBodyBytes", value: maxBodyBytes },
+        size,
+      });
 
     return inFlight(async () => {
-      // A page dropped while it waited for a slot is never sent.
+      // A page dropped while it waited for a slot is never sent, nor a call past the deadline.
       spec.signal?.throwIfAborted();
+      const late = pastDeadline();
+      if (late) throw late;
       let status = 0;
       let text = "";
       let url = options.baseUrl + path;
@@ -106,11 +128,11 @@ export function createTransport(options: ResolvedOptions): Transport {
           break;
         } catch (error) {
           if (!(error instanceof Redirected))
-            throw toApiError(error, { ...where, attempts }, options);
+            throw pastDeadline() ?? toApiError(error, { ...where, attempts }, options);
           url = redirectTarget(url, error, redirects, { ...where, attempts, status: error.status });
         }
       }
-      const data = parseBody(spec.schema, text, { ...where, status, attempts });
+      const data = parseBody(spec.schema, text, { ...where, status, attempts }, options);
       if (Array.isArray(data) && data.length > maxItems) {
         throw new ResponseTooLargeError({
           ...where,
@@ -126,6 +148,11 @@ export function createTransport(options: ResolvedOptions): Transport {
     async function send(url: string): Promise<{ status: number; text: string }> {
       const pending = api(url, {
         method: spec.method,
+        fetch: wholeBodyFetch(options.fetch ?? globalThis.fetch, maxBodyBytes, tooLarge),
+        // ky ends the attempts, their timeouts and the waits between them at the deadline.
+        ...(options.deadline === undefined
+          ? {}
+          : { totalTimeout: Math.max(1, options.deadline - Date.now()) }),
         retry: {
           ...retry,
           shouldRetry: (state) => {
@@ -159,19 +186,6 @@ export function createTransport(options: ResolvedOptions): Transport {
               if (response.status >= 300 && response.status < 400) {
                 throw new Redirected(response.status, response.headers.get("location"));
               }
-              const tooLarge = (size: string) =>
-                new ResponseTooLargeError({
-                  ...where,
-                  status: response.status,
-                  attempts,
-                  limit: { name: "maxBodyBytes", value: maxBodyBytes },
-                  size,
-                });
-              const declared = Number(response.headers.get("content-length"));
-              if (declared > maxBodyBytes) throw tooLarge(`a body of ${declared} bytes`);
-              return cappedBody(response, maxBodyBytes, () =>
-                tooLarge(`a body of more than ${maxBodyBytes} bytes`),
-              );
             },
           ],
         },
@@ -216,24 +230,47 @@ function redirectTarget(
   return target.href;
 }
 
-/** The response, its body cut off with `tooLarge()` once it passes `max` bytes. */
-function cappedBody(response: Response, max: number, tooLarge: () => Error): Response {
-  if (!response.body) return response;
-  let bytes = 0;
-  const counted = response.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        bytes += chunk.byteLength;
-        if (bytes > max) controller.error(tooLarge());
-        else controller.enqueue(chunk);
-      },
-    }),
-  );
-  return new Response(counted, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
+/** Statuses whose response can carry no body. */
+const BODILESS = [101, 204, 205, 304];
+
+/**
+ * `fetch` that resolves only once the whole body has arrived, refusing one over `max` bytes
+ * (by its `Content-Length`, or as it is read) with `tooLarge`. ky's timeout of each attempt
+ * races the fetch, so it then covers the body too: a server that answers at once and sends
+ * its body a byte at a time times out, and is retried, like one that never answers.
+ */
+function wholeBodyFetch(
+  base: typeof fetch,
+  max: number,
+  tooLarge: (status: number, size: string) => Error,
+): typeof fetch {
+  return async (input, init) => {
+    const response = await base(input, init);
+    if (!response.body || BODILESS.includes(response.status)) return response;
+    const declared = Number(response.headers.get("content-length"));
+    if (declared > max) {
+      void response.body.cancel().catch(() => undefined);
+      throw tooLarge(response.status, `a body of ${declared} bytes`);
+    }
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let bytes = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      if (bytes > max) {
+        void reader.cancel().catch(() => undefined);
+        throw tooLarge(response.status, `a body of more than ${max} bytes`);
+      }
+      chunks.push(value);
+    }
+    return new Response(Buffer.concat(chunks), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
 }
 
 function toQueryString(query: CallSpec<z.ZodType>["query"]): string {
@@ -258,11 +295,19 @@ function parseBody<S extends z.ZodType>(
   schema: S,
   text: string,
   where: ApiErrorDetails,
+  options: ResolvedOptions,
 ): z.output<S> {
   let json: unknown;
   try {
-    json = text === "" ? undefined : JSON.parse(text);
+    json = text === "" ? undefined : parseJsonBody(text, options.limits.maxDepth, options.apiKey);
   } catch (cause) {
+    if (cause instanceof TooDeepError) {
+      throw new ResponseTooLargeError({
+        ...where,
+        limit: { name: "maxDepth", value: cause.maxDepth },
+        size: `a body nested more than ${cause.maxDepth} levels deep`,
+      });
+    }
     throw new ResponseValidationError({
       ...where,
       cause,
@@ -295,7 +340,8 @@ function fieldPath(path: readonly PropertyKey[]): string {
  * `errors`, `issues` or `validation`, as frameworks name it) after `error`; else `error` alone
  * when it says more than the status text; else a short plain-text body. Anything else (HTML
  * error pages, other JSON) is tolerated and left out. A server that echoes the key back does
- * not get it into our error text.
+ * not get it, or any part of it, into our error text: the key is redacted before the message
+ * is cut to its length, and the result is one line made safe for a terminal or a CI log.
  */
 function serverMessage(data: unknown, apiKey: string, statusText: string): string | undefined {
   let message: string | undefined;
@@ -310,10 +356,10 @@ function serverMessage(data: unknown, apiKey: string, statusText: string): strin
     message = data.trim().split("\n")[0];
   }
   if (!message) return undefined;
+  const redacted = redactSecret(message, apiKey);
   const clipped =
-    message.length > SERVER_MESSAGE_MAX ? `${message.slice(0, SERVER_MESSAGE_MAX)}…` : message;
-  // Shown on terminals and in CI logs: no escape sequence, and no line of its own.
-  return escapeLine(clipped.split(apiKey).join("[redacted]"));
+    redacted.length > SERVER_MESSAGE_MAX ? `${redacted.slice(0, SERVER_MESSAGE_MAX)}…` : redacted;
+  return safeLine(clipped);
 }
 
 /** Where error bodies put their validation problems, by the names frameworks use. */
@@ -323,7 +369,13 @@ function validationDetail(body: Record<string, unknown>): string | undefined {
   for (const key of DETAIL_KEYS) {
     const value = body[key];
     if (value === undefined || value === null) continue;
-    return typeof value === "string" ? value : JSON.stringify(value);
+    if (typeof value === "string") return value;
+    try {
+      return JSON.stringify(value);
+    } catch {
+      // Nested too deep to write out (ky parsed the error body as it came): not shown.
+      return undefined;
+    }
   }
   return undefined;
 }
@@ -347,7 +399,12 @@ function toApiError(error: unknown, where: ApiErrorDetails, options: ResolvedOpt
         : undefined,
     );
   }
-  if (isTimeoutError(error)) return new TimeoutError({ ...where, timeoutMs: options.timeoutMs });
+  if (isTimeoutError(error)) {
+    if (options.deadline !== undefined && Date.now() >= options.deadline - DEADLINE_SLACK_MS) {
+      return new DeadlineError({ ...where, deadline: new Date(options.deadline) });
+    }
+    return new TimeoutError({ ...where, timeoutMs: options.timeoutMs });
+  }
   if (isNetworkError(error)) return new NetworkError({ ...where, cause: error.cause });
   // An abort by the caller, or a throw from a caller's hook: not ours to rename.
   return error;

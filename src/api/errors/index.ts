@@ -1,5 +1,6 @@
 export { ApiError, type ApiErrorDetails } from "./api-error";
 export { ClientOptionsError } from "./client-options-error";
+export { DeadlineError } from "./deadline-error";
 export { EventsWalkStuckError } from "./events-walk-stuck-error";
 export {
   BadRequestError,

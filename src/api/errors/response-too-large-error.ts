@@ -2,18 +2,19 @@ import { ApiError, type ApiErrorDetails } from "./api-error";
 
 /**
  * The server sent more than the client reads (`ClientOptions.limits`): a body over
- * `maxBodyBytes`, or a list over `maxItems`. Refused whole rather than read into memory or
- * into the stack's state.
+ * `maxBodyBytes`, a list over `maxItems`, or arrays and objects nested deeper than
+ * `maxDepth`. Refused whole rather than read into memory, into the stack's state, or into a
+ * recursion that would overflow the stack.
  */
 export class ResponseTooLargeError extends ApiError {
   override name = "ResponseTooLargeError";
   /** The limit that was passed, and its name. */
-  readonly limit: { name: "maxBodyBytes" | "maxItems"; value: number };
+  readonly limit: { name: "maxBodyBytes" | "maxItems" | "maxDepth"; value: number };
 
   constructor(
     details: ApiErrorDetails & {
-      limit: { name: "maxBodyBytes" | "maxItems"; value: number };
-      /** What was sent: a byte count (maybe only as far as it was read) or a list length. */
+      limit: { name: "maxBodyBytes" | "maxItems" | "maxDepth"; value: number };
+      /** What was sent: a byte count (maybe only as far as it was read), a list length, a depth. */
       size: string;
     },
   ) {

@@ -1,6 +1,10 @@
 import { ApiError, type ApiErrorDetails } from "./api-error";
 
-/** The server did not answer within `timeoutMs`, on the last attempt. */
+/**
+ * The server's answer, headers and body, did not arrive whole within `timeoutMs`, on the last
+ * attempt: a server that answers at once and then sends its body a byte at a time times out
+ * like one that never answers.
+ */
 export class TimeoutError extends ApiError {
   override name = "TimeoutError";
   /** The per-attempt timeout that ran out, in milliseconds. */
@@ -9,7 +13,7 @@ export class TimeoutError extends ApiError {
   constructor(details: ApiErrorDetails & { timeoutMs: number }) {
     const tries = details.attempts && details.attempts > 1 ? ` (${details.attempts} attempts)` : "";
     super(
-      `${details.method} ${details.path} failed: no response within ${details.timeoutMs} ms${tries}. Raise timeoutMs or check the service.`,
+      `${details.operation}: ${details.method} ${details.path} failed: no complete response within ${details.timeoutMs} ms${tries}. Raise timeoutMs or check the service.`,
       details,
     );
     this.timeoutMs = details.timeoutMs;

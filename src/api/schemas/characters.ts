@@ -3,6 +3,7 @@
  * path-parameter rule (path-id.ts), the definitions' id rules and the CLI's text output,
  * so "which character, and what it is called" is said the same way everywhere.
  */
+import { escapeCharacter, escapeHidden } from "../../safe-text";
 
 /**
  * Characters a reader cannot see or that change how text around them is shown: controls
@@ -144,22 +145,7 @@ export function describeCharacter(codePoint: number): string {
   return code;
 }
 
-const ESCAPES: Readonly<Record<string, string>> = {
-  "\n": "\\n",
-  "\r": "\\r",
-  "\t": "\\t",
-  "\\": "\\\\",
-  '"': '\\"',
-};
 const NEEDS_QUOTED_ESCAPE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\\"]/gu;
-const NEEDS_LINE_ESCAPE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
-
-function escapeCharacter(character: string): string {
-  return (
-    ESCAPES[character] ??
-    `\\u${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`
-  );
-}
 
 /** Longest text quoted whole in a message; longer values are cut with their length given. */
 const QUOTE_LIMIT = 80;
@@ -178,9 +164,8 @@ export function quoteText(text: string): string {
 }
 
 /**
- * One line of terminal text: hidden characters (line breaks, escape sequences, bidi
- * controls, zero-width characters) are shown as escapes (`\n`, `\u001B`, `\u202E`).
+ * A text's hidden characters (line breaks, escape sequences, bidi controls, zero-width
+ * characters) shown as escapes (`\n`, `\u001B`, `\u202E`), by the one sanitiser
+ * (`src/safe-text.ts`), whose `safeLine` also keeps a line from starting a workflow command.
  */
-export function escapeLine(text: string): string {
-  return text.replace(NEEDS_LINE_ESCAPE, escapeCharacter);
-}
+export const escapeLine = escapeHidden;

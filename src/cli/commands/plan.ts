@@ -49,7 +49,8 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<Exit
       ref: options.base,
       commit: atBase.commit,
       definitions: base.definitions,
-      problems: base.problems,
+      // A link at the base that is not followed is a problem there, as in the working tree.
+      problems: [...base.problems, ...atBase.problems],
     },
   });
   // The evidence reads the API: its code loads only when it is asked for.

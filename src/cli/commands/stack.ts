@@ -14,7 +14,7 @@ import {
 import type { ProgramConnection } from "../../engine/run-operation";
 import { exitCodeOf, renderJson, renderMarkdown, renderText } from "../../engine/run-report";
 import { settingEnv } from "../../settings/names";
-import { givenLimits, resolveApiConnection } from "../api-connection";
+import { commandDeadline, givenLimits, resolveApiConnection } from "../api-connection";
 import { type ApiFlags, ApiOptionsError } from "../api-options";
 import { ExitCode } from "../exit-codes";
 import type { CommandIo } from "../io";
@@ -22,11 +22,20 @@ import { redact } from "../redact";
 import { UsageError } from "../usage-error";
 import type { Operation, StackCommandFlags } from "./stack-options";
 
+/** The longest an engine asked to stop may take to finish its steps and write the state. */
+const STOP_GRACE_MS = 30_000;
+
+/** Why a run was stopped before it ended by itself. */
+type StopReason = NodeJS.Signals | "deadline";
+
 /**
  * Runs `up`, `preview` or `refresh` and prints its result; resolves to the exit code. On
- * SIGINT or SIGTERM the engine is asked to stop gracefully (it finishes the steps in flight
- * and releases the stack's lock) before this process exits. Engine and settings errors
- * throw; the runner turns them into exit 1.
+ * SIGINT or SIGTERM, or at the command's deadline, the engine is asked to stop gracefully (it
+ * finishes the steps in flight, writes the state and releases the stack's lock; one that does
+ * not within its grace period is killed and its lock cleared) and the report says what was
+ * done. The deadline reaches the program and the provider too, whose calls stop when the
+ * engine is asked to, so it winds down at once. Engine and settings errors throw; the runner
+ * turns them into exit 1.
  */
 export async function runStackCommand(
   operation: Operation,
@@ -34,14 +43,21 @@ export async function runStackCommand(
   io: CommandIo,
 ): Promise<ExitCode> {
   const projectDir = resolve(io.cwd, flags.project);
+  const started = Date.now();
+  const deadline = commandDeadline(flags, io.env, started);
+  // The engine is asked to stop a grace period before the deadline, so it ends by then.
+  const graceMs = Math.min(STOP_GRACE_MS, Math.floor((deadline.at - started) / 4));
+  const stopAt = deadline.at - graceMs;
   const abort = new AbortController();
-  let stoppedBy: NodeJS.Signals | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
-    stoppedBy = signal;
+  let stoppedBy: StopReason | undefined;
+  const stop = (reason: StopReason) => {
+    stoppedBy ??= reason;
     abort.abort();
   };
+  const onSignal = (signal: NodeJS.Signals) => stop(signal);
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
+  const timer = setTimeout(() => stop("deadline"), stopAt - started);
   let apiKey: string | undefined;
   try {
     const limits = givenLimits(flags, io.env);
@@ -58,6 +74,8 @@ export async function runStackCommand(
       ...(flags.expectNoChanges ? { expectNoChanges: true } : {}),
       continueOnError: flags.continueOnError !== false,
       signal: abort.signal,
+      deadline: stopAt,
+      graceMs,
       color: process.stdout.isTTY === true && flags.format === "text",
       ...(flags.format === "text" && process.stdout.isTTY
         ? { onOutput: (text: string) => io.stderr.write(text) }
@@ -81,7 +99,8 @@ export async function runStackCommand(
         projectDir,
         stackName: flags.stack,
         ...backendOf(flags, io),
-        ...(connection ? { connection } : {}),
+        // The program's and the provider's messages then name the flags and variables it came from.
+        ...(connection ? { connection, settingsFromCommandLine: true } : {}),
       });
     }
     const text =
@@ -91,23 +110,33 @@ export async function runStackCommand(
           ? renderMarkdown(outcome, projectDir)
           : renderText(outcome, projectDir);
     io.stdout.write(redact(text, [apiKey]));
-    if (stoppedBy) return stopped(operation, stoppedBy, io);
+    if (stoppedBy) return stopped(operation, stoppedBy, deadline.shown, io, true);
     return exitCodeOf(outcome) as ExitCode;
   } catch (error) {
-    if (stoppedBy) return stopped(operation, stoppedBy, io);
+    if (stoppedBy) return stopped(operation, stoppedBy, deadline.shown, io, false);
     throw error;
   } finally {
+    clearTimeout(timer);
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
 }
 
 /** The engine stopped when asked: what it finished is in the state, the rest is not done. */
-function stopped(operation: Operation, signal: NodeJS.Signals, io: CommandIo): ExitCode {
-  io.stderr.write(
-    `incident-sync ${operation}: stopped by ${signal}; the next run applies what is left.\n`,
-  );
-  return signal === "SIGINT" ? ExitCode.StoppedBySigint : ExitCode.StoppedBySigterm;
+function stopped(
+  operation: Operation,
+  reason: StopReason,
+  deadline: string,
+  io: CommandIo,
+  reported: boolean,
+): ExitCode {
+  const why = reason === "deadline" ? `at its deadline (${deadline})` : `by ${reason}`;
+  const done = reported
+    ? "the report above says what was done, and the next run applies what is left"
+    : "nothing was applied, and the next run applies it";
+  io.stderr.write(`incident-sync ${operation}: stopped ${why}; ${done}.\n`);
+  if (reason === "deadline") return ExitCode.DeadlinePassed;
+  return reason === "SIGINT" ? ExitCode.StoppedBySigint : ExitCode.StoppedBySigterm;
 }
 
 /** `cancel`: clears every lock of the stack. Engine errors throw; the runner makes them exit 1. */

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { escapeLine } from "../../api/schemas/characters";
 import {
   belongsToStack,
   type DefinitionProblem,
@@ -13,9 +12,10 @@ import {
   stackFilesOf,
   unknownStackEntries,
 } from "../../definitions";
+import { githubAnnotation } from "../../github-annotation";
+import { safeLine } from "../../safe-text";
 import { ExitCode } from "../exit-codes";
 import { jsonOutput, plural } from "../formats";
-import { githubAnnotation } from "../github-annotations";
 import type { CommandIo } from "../io";
 import { DefinitionsDir } from "./definitions-dir";
 import type { ValidateFormat } from "./validate-options";
@@ -88,7 +88,7 @@ function render(
 
 /** A warning as one line, `file:line:column: warning: message [code]`. */
 function formatWarning(warning: StackEntryWarning): string {
-  return escapeLine(`${formatLocation(warning)}: warning: ${warning.message} [${warning.code}]`);
+  return safeLine(`${formatLocation(warning)}: warning: ${warning.message} [${warning.code}]`);
 }
 
 /** The JSON shape of `validate --format json`. */
@@ -131,7 +131,7 @@ export function validateText(
   if (lines.length > 0) lines.push("");
   lines.push(
     result.problems.length === 0
-      ? escapeLine(summary(dir, result, stack))
+      ? safeLine(summary(dir, result, stack))
       : `${problemsSummary(result.problems)}.`,
   );
   return `${lines.join("\n")}\n`;
@@ -153,7 +153,7 @@ function githubText(
     }),
   );
   if (result.problems.length === 0) {
-    return [...annotations, escapeLine(summary(options.dir, result, options.stack))]
+    return [...annotations, safeLine(summary(options.dir, result, options.stack))]
       .map((line) => `${line}\n`)
       .join("");
   }

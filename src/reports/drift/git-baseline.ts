@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
+import { withoutApiKey } from "../../settings/catalog";
 
 const run = promisify(execFile);
 
@@ -13,6 +14,7 @@ export async function lastCommitTime(file: string): Promise<Date | undefined> {
   try {
     const { stdout } = await run("git", ["log", "-1", "--format=%cI", "--", path.basename(file)], {
       cwd: path.dirname(path.resolve(file)),
+      env: withoutApiKey(),
       timeout: 10_000,
     });
     const text = stdout.trim();

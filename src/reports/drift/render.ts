@@ -1,4 +1,6 @@
+import { githubAnnotation } from "../../github-annotation";
 import { mdCell, mdTable, mdText } from "../../markdown";
+import { safeLine } from "../../safe-text";
 import type { DefinitionDrift, DriftReport, DriftUpdate } from "./report-schema";
 
 export const DRIFT_FORMATS = ["text", "json", "markdown", "github"] as const;
@@ -27,8 +29,9 @@ function baselineText(d: DefinitionDrift): string {
   }
 }
 
+/** One update in the text report; the server's text made safe for a terminal or a CI log. */
 function updateLine(u: DriftUpdate): string {
-  return `${u.createdAt ?? "(no date)"}  ${u.status ?? "(comment)"}  ${u.class === "drift" ? "drift   " : "expected"}  ${u.description}`;
+  return `${safeLine(u.createdAt ?? "(no date)")}  ${safeLine(u.status ?? "(comment)")}  ${u.class === "drift" ? "drift   " : "expected"}  ${safeLine(u.description)}`;
 }
 
 /** Renders a drift report in the chosen format; the result ends with a newline. */
@@ -56,7 +59,7 @@ function renderText(report: DriftReport): string {
   const lines: string[] = [];
   for (const d of report.definitions) {
     lines.push(
-      `${STATE_LABEL[d.state].padEnd(8)} ${d.id}  declared ${d.declaredStatus}, live ${liveText(d)}  (${d.file}:${d.line})`,
+      `${STATE_LABEL[d.state].padEnd(8)} ${safeLine(d.id)}  declared ${d.declaredStatus}, live ${safeLine(liveText(d))}  (${safeLine(d.file)}:${d.line})`,
     );
     if (d.updatesOutsideGit.length) {
       lines.push(`         updates outside git (${baselineText(d)}), newest first:`);
@@ -109,13 +112,6 @@ function renderMarkdown(report: DriftReport): string {
   return parts.join("\n");
 }
 
-/** Escapes a GitHub Actions workflow-command property or message. */
-function ghEscape(text: string, property = false): string {
-  let out = text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-  if (property) out = out.replace(/:/g, "%3A").replace(/,/g, "%2C");
-  return out;
-}
-
 /**
  * GitHub Actions workflow commands: an error annotation on the definition of each
  * drifted or missing incident, a notice for expected activity, then the headline.
@@ -123,7 +119,7 @@ function ghEscape(text: string, property = false): string {
 function renderGithub(report: DriftReport): string {
   const lines: string[] = [];
   for (const d of report.definitions) {
-    const where = `file=${ghEscape(d.file, true)},line=${d.line}`;
+    const where = { file: d.file, line: d.line };
     if (d.state === "drifted" || d.state === "missing") {
       const drifts = d.updatesOutsideGit.filter((u) => u.class === "drift");
       const latest = drifts[0];
@@ -131,17 +127,32 @@ function renderGithub(report: DriftReport): string {
         ? ` Latest out-of-band update: ${latest.createdAt ?? ""} ${latest.status}: ${latest.description}`
         : "";
       lines.push(
-        `::error ${where},title=${ghEscape(`Drift: ${d.id}`, true)}::${ghEscape(`declared ${d.declaredStatus}, live ${liveText(d)}.${detail}`)}`,
+        githubAnnotation({
+          level: "error",
+          ...where,
+          title: `Drift: ${d.id}`,
+          message: `declared ${d.declaredStatus}, live ${liveText(d)}.${detail}`,
+        }),
       );
     } else if (d.state === "unknown") {
       lines.push(
-        `::warning ${where},title=${ghEscape(`Unknown live status: ${d.id}`, true)}::${ghEscape("No incident update carries a status, so the live status cannot be compared.")}`,
+        githubAnnotation({
+          level: "warning",
+          ...where,
+          title: `Unknown live status: ${d.id}`,
+          message: "No incident update carries a status, so the live status cannot be compared.",
+        }),
       );
     }
     const expected = d.updatesOutsideGit.filter((u) => u.class === "expected").length;
     if (expected > 0) {
       lines.push(
-        `::notice ${where},title=${ghEscape(`Activity: ${d.id}`, true)}::${ghEscape(`${expected} update(s) outside git match the declared status ${d.declaredStatus}.`)}`,
+        githubAnnotation({
+          level: "notice",
+          ...where,
+          title: `Activity: ${d.id}`,
+          message: `${expected} update(s) outside git match the declared status ${d.declaredStatus}.`,
+        }),
       );
     }
   }

@@ -1,4 +1,5 @@
 import { codeSpan, mdText } from "../../markdown";
+import { safeLine } from "../../safe-text";
 import { stateWithMeaning } from "../heartbeats/state";
 import type { CheckEvidence, HeartbeatEvidence, IncidentEvidence } from "./read";
 
@@ -59,13 +60,13 @@ export function evidenceMarkdown(items: readonly EvidenceItem[], now: Date): str
   ].join("\n");
 }
 
-/** The evidence section of the plan's text output. */
+/** The evidence section of the plan's text output, each line made safe for a terminal. */
 export function evidenceText(items: readonly EvidenceItem[]): string {
   if (items.length === 0) return "";
   return [
     "",
     "Evidence (monitoring API):",
-    ...items.map((i) => `  ${i.incidentId}: ${i.line}`),
+    ...items.map((i) => `  ${safeLine(i.incidentId)}: ${safeLine(i.line)}`),
     "",
   ].join("\n");
 }

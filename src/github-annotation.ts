@@ -1,3 +1,5 @@
+import { escapeHiddenKeepingLines } from "./safe-text";
+
 /** A GitHub Actions workflow annotation, shown on the pull request's changed lines. */
 export interface GithubAnnotation {
   readonly level: "error" | "warning" | "notice";
@@ -9,8 +11,11 @@ export interface GithubAnnotation {
 }
 
 /**
- * `::error file=…,line=…,col=…,title=…::message`, escaped as the runner expects so a
- * message with newlines, commas or colons cannot break or inject a command.
+ * `::error file=…,line=…,col=…,title=…::message`, the one way incident-sync writes a workflow
+ * command: every text goes through the sanitiser first (an escape sequence, a bidi control or
+ * a lone carriage return shows as an escape), then is escaped as the runner expects, so a
+ * message with newlines, commas or colons can neither break the line nor start another
+ * command; its own line breaks show in the annotation.
  */
 export function githubAnnotation(annotation: GithubAnnotation): string {
   const properties = [
@@ -25,7 +30,10 @@ export function githubAnnotation(annotation: GithubAnnotation): string {
 }
 
 function escapeData(text: string): string {
-  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  return escapeHiddenKeepingLines(text)
+    .replace(/%/g, "%25")
+    .replace(/\r/g, "%0D")
+    .replace(/\n/g, "%0A");
 }
 
 function escapeProperty(text: string): string {

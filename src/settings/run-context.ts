@@ -1,0 +1,29 @@
+import type { SettingsContext } from "./names";
+
+/*
+ * What `incident-sync up` (and `preview`, `refresh`) tells the program and the provider plugin
+ * about its run through the engine's environment, beside the claim phase: when the run must
+ * end, and where the person set the connection. A plain `pulumi up` sets neither.
+ */
+
+/** The run's deadline, an ISO 8601 time: past it, the program's and the provider's calls stop. */
+export const RUN_DEADLINE_VARIABLE = "INCIDENT_SYNC_RUN_DEADLINE";
+
+/**
+ * `command-line` when the connection (the key above all) came from `incident-sync up`'s flags
+ * and variables, so messages name `MONITORING_API_KEY`, not the stack config key the engine
+ * received it as.
+ */
+export const SETTINGS_FROM_VARIABLE = "INCIDENT_SYNC_SETTINGS_FROM";
+
+/** The run's deadline in epoch milliseconds, or undefined when the run has none. */
+export function runDeadlineOf(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const value = env[RUN_DEADLINE_VARIABLE];
+  const time = value ? Date.parse(value) : Number.NaN;
+  return Number.isFinite(time) ? time : undefined;
+}
+
+/** The words to name settings with in the program's and the provider's messages. */
+export function runSettingsContext(env: NodeJS.ProcessEnv = process.env): SettingsContext {
+  return env[SETTINGS_FROM_VARIABLE] === "command-line" ? "cli" : "pulumi";
+}
