@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
-import { PUT_STATUS_ENV } from "../../src/emulator/put-status";
+import { PUT_STATUS_ENV } from "../../src/emulator/behaviour-names";
 import { CLI, runCli } from "../cli/run-cli";
 
 describe("incident-sync emulator", () => {
