@@ -32,6 +32,7 @@ export {
   ErrorReportGroup,
   GroupChange,
 } from "./errors/report-schema";
+export { checkAbsence, heartbeatAbsence } from "./evidence/absent";
 export {
   type EvidenceItem,
   evidenceLine,

@@ -1,6 +1,7 @@
 import { createClient, quoteText } from "../../api";
 import {
   type CollectProgress,
+  checkAbsence,
   collectErrorGroups,
   type ErrorReportFormat,
   openSink,
@@ -104,6 +105,11 @@ export async function runReportErrors(
       io.stderr.write(
         `warning: error group ${quoteText(skipped.id)} of check ${quoteText(skipped.checkId)} is written as listed, without its details: ${skipped.reason}, so it cannot be requested.\n`,
       );
+    }
+    for (const [checkId, count] of Object.entries(stats.byCheck)) {
+      const absent = checkAbsence({ count });
+      if (absent)
+        io.stderr.write(`warning: check ${quoteText(checkId)} may not exist: ${absent}.\n`);
     }
     io.stderr.write(`Wrote ${outcome.total} error group(s)${changes}${where}.\n`);
     return ExitCode.Ok;
