@@ -112,6 +112,34 @@ describe("report commands, compiled and run for real", () => {
     expect(report.checks[0]?.events).toHaveLength(45);
   });
 
+  test("report heartbeats --format json gives the same report whether the service lists events newest or oldest first", async () => {
+    const report = async () => {
+      const result = await runCli(
+        ["report", "heartbeats", "--check", "hb-flappy", "--check", "hb-steady"].concat([
+          "--since",
+          "24h",
+          "--format",
+          "json",
+        ]),
+        process.cwd(),
+        apiEnv(running),
+      );
+      expect(result.exitCode, result.stderr).toBe(0);
+      return HeartbeatReport.parse(JSON.parse(result.stdout)).checks;
+    };
+    const newestFirst = await report();
+    running.emulator.control.setBehaviour({ listOrder: "oldest-first" });
+    try {
+      expect(await report()).toEqual(newestFirst);
+    } finally {
+      running.emulator.control.setBehaviour({ listOrder: "newest-first" });
+    }
+    // 45 events in the day, and the state before it: the newest of the two older ones.
+    const flappy = newestFirst.find((check) => check.checkId === "hb-flappy");
+    expect(flappy?.events).toHaveLength(45);
+    expect(flappy?.lastEventBefore?.state).toBe("FAILING");
+  });
+
   test("report heartbeats --out replaces a link planted at its partial file instead of writing through it", async () => {
     const out = path.join(dir, "planted.json");
     const target = path.join(dir, "not-the-report.txt");

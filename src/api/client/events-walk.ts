@@ -74,7 +74,7 @@ function pager(walk: Walk) {
     get noResult() {
       return noResult;
     },
-    async read(start: number, end: number, seen: readonly HeartbeatEvent[]) {
+    async read(start: number, end: number, seen: readonly HeartbeatEvent[], stuck = true) {
       if (pages >= walk.maxPages) {
         throw new PagingError({
           ...pageAt(start, end),
@@ -91,7 +91,7 @@ function pager(walk: Walk) {
       const batch = result?.events ?? [];
       const full = batch.length >= walk.pageSize;
       const times = batch.flatMap((event) => heartbeatEventTime(event) ?? []);
-      if (full && times.length === 0) {
+      if (stuck && full && times.length === 0) {
         throw new EventsWalkStuckError({
           ...pageAt(start, end),
           timestamp: null,
@@ -160,12 +160,13 @@ export async function walkEvents(walk: Walk): Promise<HeartbeatEventsWindow> {
  * shorter than the cap holds the window's newest; otherwise the newest time it shows, `t`,
  * bounds the search to `[t, to]`, halved from the new end until an answer is short. At most a
  * few calls per halving, so a month's window takes a handful; ties at one instant are broken
- * by id, as `newestEventsFirst` orders them.
+ * by id, as `newestEventsFirst` orders them. Where the API cannot tell (a full answer without
+ * a readable timestamp, more events at one instant than the cap), the newest it showed.
  */
 export async function latestEvent(walk: Walk): Promise<LatestHeartbeatEvent> {
   const calls = pager(walk);
   const newestIn = async (start: number, end: number): Promise<HeartbeatEvent | undefined> => {
-    const { batch, full, times } = await calls.read(start, end, []);
+    const { batch, full, times } = await calls.read(start, end, [], false);
     const inside = batch.filter((event) => {
       const at = heartbeatEventTime(event);
       return at !== undefined && at >= start && at <= end;
@@ -178,15 +179,7 @@ export async function latestEvent(walk: Walk): Promise<LatestHeartbeatEvent> {
     return (await newestIn(middle + 1, end)) ?? (await newestIn(t, middle));
   };
   const newestAtOneInstant = async (t: number, known: HeartbeatEvent[]) => {
-    const { batch, full } = await calls.read(t, t, known);
-    if (full) {
-      throw new EventsWalkStuckError({
-        ...calls.pageAt(t, t),
-        timestamp: iso(t),
-        pageSize: walk.pageSize,
-        events: newestEventsFirst(known),
-      });
-    }
+    const { batch } = await calls.read(t, t, known, false);
     return newestEventsFirst([...known, ...batch].filter((e) => heartbeatEventTime(e) === t))[0];
   };
   const event = await newestIn(walk.from, walk.to);
