@@ -22,6 +22,7 @@ import {
   type LiveStatus,
   liveStatusObserved,
   liveStatusOf,
+  notTaken,
   planEntries,
   type RecordedEntries,
   reopenMessage,
@@ -147,7 +148,8 @@ export async function put(
 
 /**
  * PUT name, severity, services and duration (and `status` when given), then check that the
- * service kept them: a field it answers otherwise fails the incident, saying what it kept.
+ * service kept them (`notTaken`): a field or status it answers otherwise fails the incident,
+ * saying what it kept.
  */
 async function putFields(
   session: ProviderSession,
@@ -168,17 +170,8 @@ async function putFields(
     }
     throw await inPulumiTerms(error, declaration.incidentId, session);
   }
-  const kept = driftedFields(declaration, incident);
-  if (kept.length > 0) {
-    const shown = kept.map((field) =>
-      field === "services"
-        ? `services ${incident.services.map((service) => service.id).join(", ")}`
-        : `${field} ${JSON.stringify(incident[field])}`,
-    );
-    throw new Error(
-      `incident ${declaration.incidentId}: the service answered the PUT with ${shown.join(" and ")}, not what was sent; it did not take the change. The next run sends it again; if it keeps refusing, change it on the status page or ask the service why.`,
-    );
-  }
+  const refusal = notTaken(declaration.incidentId, declaration, status, incident);
+  if (refusal !== undefined) throw new Error(refusal);
   return incident;
 }
 

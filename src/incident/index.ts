@@ -17,3 +17,4 @@ export * from "./live-status";
 export * from "./observation";
 export * from "./resource-type";
 export * from "./state-text";
+export * from "./taken";
