@@ -1,3 +1,4 @@
+import path from "node:path";
 import { createClient, quoteText } from "../../api";
 import {
   type CollectProgress,
@@ -55,7 +56,9 @@ export async function runReportErrors(
   options: ReportErrorsOptions,
   io: CommandIo,
 ): Promise<ExitCode> {
-  const connection = resolveApiConnection(options, io.env);
+  const connection = resolveApiConnection(options, io.env, {
+    from: path.resolve(io.cwd, options.dir ?? SETTINGS.definitionsDir.default),
+  });
   const previous = options.sinceReport ? await readPreviousReport(options.sinceReport) : undefined;
   const checks = await reportChecks(
     options.check,
