@@ -284,12 +284,14 @@ async function postEntry(
 ): Promise<IncidentUpdate> {
   const entry = declared[index] as DeclaredEntry;
   for (let retry = 0; ; retry++) {
+    // Answered, it was posted: an answer without its id is looked up, never posted again.
+    let posted: IncidentUpdate | undefined;
     try {
-      const update = await client(session).incidents.postUpdate(
+      posted = await client(session).incidents.postUpdate(
         incidentId,
         entryRequest(entry, { notify: entry.notify }),
       );
-      if (update.id) return update;
+      if (posted.id) return posted;
     } catch (error) {
       if (!writeOutcomeUnknown(error) || retry >= POST_RETRIES) {
         const cause = await inPulumiTerms(error, incidentId, session);
@@ -304,6 +306,7 @@ async function postEntry(
     const id = foundPosted(declared, [index], incident.incidentUpdates, known).get(index);
     const found = incident.incidentUpdates.find((update) => update.id === id);
     if (found) return found;
+    if (posted) return posted;
   }
 }
 

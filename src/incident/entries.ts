@@ -113,11 +113,14 @@ export function oldestFirst(updates: readonly IncidentUpdate[]): IncidentUpdate[
   return [...updates].sort((a, b) => postedAt(a) - postedAt(b));
 }
 
-/** Whether a service's update is the posting of `entry`: its message and its status. */
+/**
+ * Whether a service's update is the posting of `entry`: its message and its status. An update
+ * the service answered without its status (only `description` is required) cannot contradict
+ * one, so its message alone decides.
+ */
 export function isPostingOf(update: IncidentUpdate, entry: DeclaredEntry): boolean {
-  return (
-    sameMessage(update.description, entry.message) && knownStatus(update.status) === entry.status
-  );
+  if (!sameMessage(update.description, entry.message)) return false;
+  return update.status == null || knownStatus(update.status) === entry.status;
 }
 
 /**

@@ -506,3 +506,48 @@ describe("converging in process, with a service whose PUT ignores the status", (
     expect(started.stack.live().get("inc-checkout-latency")?.status).toBe("MONITORING");
   });
 });
+
+/**
+ * Lean answers (behaviour `answers: lean`): the service leaves out every field its contract
+ * lets it, so a posted update comes back as its description alone and an incident's updates
+ * without their statuses. Nothing customers read is sent twice, and the run converges.
+ */
+describe("in process, with a service that answers lean", () => {
+  let started: ProgramStack;
+  let engine: MockEngine;
+  const control = () => started.sandbox.emulator.emulator.control;
+
+  beforeAll(async () => {
+    started = await startProgramStack("lean", "posts-update");
+    ({ engine } = started);
+    control().setBehaviour({ answers: "lean" });
+  });
+
+  afterAll(async () => {
+    await started?.close();
+  });
+
+  it("posts each update of a new incident once, though its answer names no id, and then changes nothing", async () => {
+    control().resetStats();
+    const run = await engine.run(program);
+    expect(failuresOf(run)).toEqual([]);
+    expect(changesOf(run)).toEqual({ create: 5 });
+    // The first update opens the incident; the second is posted alone, once.
+    expect(control().stats().byOperation.postIncidentUpdate?.total).toBe(
+      DEMO_NEW_INCIDENT.updates - 1,
+    );
+    const opened = engine.stateOf(DEMO_NEW_INCIDENT.resource);
+    const notified = control()
+      .notifications(started.sandbox.emulator.demo.accountId)
+      .filter((sent) => sent.incidentId === opened?.incidentId);
+    expect(notified).toHaveLength(1);
+    expect(opened?.updateIds).toHaveLength(DEMO_NEW_INCIDENT.updates);
+    expect(opened?.updateIds?.every((id) => id !== "")).toBe(true);
+
+    control().resetStats();
+    const again = await engine.run(program);
+    expect(failuresOf(again)).toEqual([]);
+    expect(changesOf(again)).toEqual({});
+    expect(control().stats().byOperation.postIncidentUpdate).toBeUndefined();
+  });
+});
