@@ -11,7 +11,10 @@
 //      opens 50 incidents of 3 notifying updates;
 //   2. the engine tests and the drift and report tests again against an emulator whose PUT only
 //      sets lastUpdateStatus (`npm run test:sets-field`; `npm test` covers both PUT behaviours
-//      in process and in test/engine/put-status.test.ts).
+//      in process and in test/engine/put-status.test.ts);
+//   3. the same again against an emulator that lists events and updates oldest first, enforces
+//      600 requests per 60 s answering 429 without Retry-After, answers [] for an unknown check
+//      and requires the account header (`npm run test:behaviours`).
 // It prints each run's figures and the totals line, and writes them with a digest of the code
 // they exercise (src/engine, providers/, src/api/client and the runs' own tests) to
 // bench/reliability-record.json. `--check` says whether that record matches the code as it
@@ -82,6 +85,7 @@ function run(command, args, env = {}) {
 const reports = {
   long: path.join(root, ".incident-sync", "vitest-reliability.json"),
   setsField: path.join(root, ".incident-sync", "vitest-sets-field.json"),
+  behaviours: path.join(root, ".incident-sync", "vitest-behaviours.json"),
 };
 mkdirSync(path.dirname(reports.long), { recursive: true });
 const started = Date.now();
@@ -98,6 +102,12 @@ for (const [name, command, args, env] of [
     "npm",
     ["run", "--silent", "test:sets-field"],
     { VITEST_JSON_REPORT: reports.setsField },
+  ],
+  [
+    "behaviours",
+    "npm",
+    ["run", "--silent", "test:behaviours"],
+    { VITEST_JSON_REPORT: reports.behaviours },
   ],
 ]) {
   console.log(`\n=== reliability: ${name}`);
@@ -117,7 +127,7 @@ const line = (pattern) =>
     .find((found) => found !== undefined) ?? null;
 const totals = spawnSync(
   process.execPath,
-  ["scripts/test-totals.mjs", "--no-floor", reports.long, reports.setsField],
+  ["scripts/test-totals.mjs", "--no-floor", reports.long, reports.setsField, reports.behaviours],
   {
     cwd: root,
     encoding: "utf8",
