@@ -51,16 +51,47 @@ let warned = false;
 export function sharedStore(baseUrl: string, apiKey: string): BudgetStore {
   const dir = budgetDirectory();
   if (dir === undefined) return memoryStore();
-  const name = createHmac("sha256", secretOf(dir))
-    .update(`${baseUrl}\n${apiKey}`)
-    .digest("hex")
-    .slice(0, 32);
+  let name: string;
+  try {
+    name = createHmac("sha256", secretOf(dir))
+      .update(`${baseUrl}\n${apiKey}`)
+      .digest("hex")
+      .slice(0, 32);
+  } catch (error) {
+    cannotShare(error);
+    return memoryStore();
+  }
   const file = join(dir, `${name}.json`);
   const known = stores.get(file);
   if (known) return known;
-  const store = fileStore(file);
+  const store = orOwn(fileStore(file));
   stores.set(file, store);
   return store;
+}
+
+/** The file's store, until a change fails for another reason than a lock: then this process's own. */
+function orOwn(file: BudgetStore): BudgetStore {
+  let own: BudgetStore | undefined;
+  return {
+    async update(change) {
+      if (own) return own.update(change);
+      try {
+        return await file.update(change);
+      } catch (error) {
+        cannotShare(error);
+        own = memoryStore();
+        return own.update(change);
+      }
+    },
+  };
+}
+
+function cannotShare(error: unknown): void {
+  if (warned) return;
+  warned = true;
+  process.emitWarning(
+    `incident-sync: the rate limit cannot be shared with other processes (${error instanceof Error ? error.message : String(error)}); this process keeps to it alone.`,
+  );
 }
 
 function fileStore(file: string): BudgetStore {
@@ -140,12 +171,7 @@ function budgetDirectory(): string | undefined {
     directory = dir;
   } catch (error) {
     directory = null;
-    if (!warned) {
-      warned = true;
-      process.emitWarning(
-        `incident-sync: the rate limit cannot be shared with other processes (${error instanceof Error ? error.message : String(error)}); this process keeps to it alone.`,
-      );
-    }
+    cannotShare(error);
   }
   return directory ?? undefined;
 }
