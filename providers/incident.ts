@@ -11,12 +11,7 @@ import { PACKAGE_VERSION } from "../src/package-version";
 import type { IncidentState } from "./incident-state";
 
 export type { DeclaredEntry, IncidentService } from "../src/incident";
-export type {
-  IncidentInputs,
-  IncidentProvider,
-  IncidentState,
-  KnownLiveStatus,
-} from "./incident-state";
+export type { IncidentInputs, IncidentProvider, IncidentState } from "./incident-state";
 
 /**
  * The provider as every incident's state stores it (`__provider`), and as the engine's dynamic

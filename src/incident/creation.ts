@@ -81,3 +81,34 @@ export function decideCreation(
     message: `${what} is not opened: incident ${old.id}, opened at ${old.created_at}, has the same name and the same first message ("${preview(first.message)}"), and opening another would put the same text on the status page twice. If ${old.id} is this one, add "id: ${old.id}" to the definition; if this is a new incident, make its first message say so (a date, what is affected).`,
   };
 }
+
+/**
+ * The service's incidents that may be this declaration's opening, before their updates are
+ * read: the same name, and no incident this run declares or has taken already.
+ */
+export function namesakes<T extends { id: string; name: string }>(
+  listed: readonly T[],
+  declaration: Pick<IncidentDeclaration, "name">,
+  inRun: ReadonlySet<string>,
+): T[] {
+  return listed.filter((incident) => incident.name === declaration.name && !inRun.has(incident.id));
+}
+
+/** Of incidents read whole, those that are the opening of this declaration (`isOpeningOf`). */
+export function openingsAmong(
+  incidents: readonly {
+    id: string;
+    name: string;
+    created_at: string;
+    incidentUpdates?: readonly IncidentUpdate[] | undefined;
+  }[],
+  declaration: Pick<IncidentDeclaration, "name">,
+  first: DeclaredEntry,
+): CreationCandidate[] {
+  return incidents.flatMap((incident) => {
+    const { incidentUpdates } = incident;
+    if (incidentUpdates === undefined) return [];
+    const candidate = { ...incident, incidentUpdates };
+    return isOpeningOf(candidate, declaration, first) ? [candidate] : [];
+  });
+}

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDefinitions } from "../../src/definitions";
 import type { PutStatus, RunningEmulator } from "../../src/emulator";
 import { type EngineLocation, type OperationOptions, resolveEngine } from "../../src/engine";
-import type { AppliedStatus } from "../../src/incident";
+import type { AppliedRecord } from "../../src/reports/drift/applied";
 import { appliedOf, demoStack } from "../support/demo-stack";
 import { copyCheckout, reuseBuild } from "./support/checkout";
 import { demoOperation } from "./support/demo-operation";
@@ -46,7 +46,7 @@ describe.each<PutStatus>(["sets-field"])("with a service whose PUT %s", (putStat
       return text.replace(`status: ${from}`, `status: ${to}`);
     });
   const outputsApplied = (outcome: Ran) => appliedOf(outcome.outputs?.incidents?.value);
-  const driftWith = (applied: Map<string, AppliedStatus>) => stack().driftWith(applied);
+  const driftWith = (applied: Map<string, AppliedRecord>) => stack().driftWith(applied);
 
   beforeAll(async () => {
     engine = await resolveEngine();

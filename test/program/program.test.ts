@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import program from "../../index";
 import { loadDefinitions } from "../../src/definitions";
 import type { PutStatus } from "../../src/emulator";
-import type { AppliedStatus } from "../../src/incident";
 import { formatSummary, type SummaryOutput } from "../../src/program";
+import type { AppliedRecord } from "../../src/reports/drift/applied";
 import {
   appliedOf,
   DEMO_NEW_INCIDENT,
@@ -388,7 +388,7 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
     // exports with `outputs: full`.
     const up = () => engine.run(program, { settings: { outputs: "full" } });
     const outputsApplied = (run: MockRun) => appliedOf(run.outputs?.incidents);
-    const driftWith = (applied: Map<string, AppliedStatus>) => started.stack.driftWith(applied);
+    const driftWith = (applied: Map<string, AppliedRecord>) => started.stack.driftWith(applied);
 
     beforeAll(async () => {
       started = await startProgramStack(`converge-${putStatus}`, putStatus);
