@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { basename, delimiter, dirname, join, resolve } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 import { minimumPulumi } from "../package-root";
 import { packageDir } from "../peer-packages";
 import type { EngineLocation } from "./engine-location";
@@ -51,7 +51,6 @@ export function findInstalledEngine(env: NodeJS.ProcessEnv = process.env): Engin
     version,
     pulumi,
     binDir,
-    root: basename(binDir) === "bin" ? dirname(binDir) : binDir,
     languageHost,
     sdkVersion: sdk.version,
     pluginDir: sdk.dir,

@@ -1,5 +1,6 @@
 import type { OutputMap } from "@pulumi/pulumi/automation";
 import { escapeLine, type HeartbeatStats, type IncidentUpdate } from "../api";
+import { plural } from "../plural";
 import {
   type DriftEntry,
   type HeartbeatSummary,
@@ -12,8 +13,6 @@ import type { ErrorGroupsReadBack, Unavailable } from "./read-backs";
 
 const value = <T>(outputs: OutputMap, key: string): T | undefined =>
   outputs[key]?.secret ? undefined : (outputs[key]?.value as T | undefined);
-
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 
 const isUnavailable = (entry: unknown): entry is Unavailable =>
   typeof entry === "object" && entry !== null && "unavailable" in entry;

@@ -13,9 +13,10 @@ import {
   unknownStackEntries,
 } from "../../definitions";
 import { githubAnnotation } from "../../github-annotation";
+import { plural } from "../../plural";
 import { safeLine } from "../../safe-text";
 import { ExitCode } from "../exit-codes";
-import { jsonOutput, plural } from "../formats";
+import { jsonOutput } from "../formats";
 import type { CommandIo } from "../io";
 import { DefinitionsDir } from "./definitions-dir";
 import type { ValidateFormat } from "./validate-options";
