@@ -62,23 +62,28 @@ const COMMANDS: [string, string[]][] = [
   ["drift", ["drift", "incidents", "--format", "json"]],
 ];
 
-describe.each(COMMANDS)("%s against a server that drips its answers", (name, args) => {
-  it(`ends at its deadline with exit 124, saying so`, async () => {
-    const started = performance.now();
-    const run = await runCli([...args, "--deadline", `${DEADLINE_S}s`], dir, {
-      MONITORING_API_URL: dripping.url,
-      MONITORING_API_KEY: KEY,
-      MONITORING_ACCOUNT_ID: "acct_1",
-    });
-    const elapsed = performance.now() - started;
-    expect(run.exitCode, run.stderr).toBe(124);
-    expect(elapsed).toBeLessThan(DEADLINE_S * 1_000 + 4_000);
-    expect(run.stderr).toContain(`incident-sync ${name}: `);
-    expect(run.stderr).toContain("stopped at the deadline");
-    expect(run.stderr).toContain("give it longer with --deadline or INCIDENT_SYNC_DEADLINE");
-    // A whole error document on stdout, never half a report.
-    expect(JSON.parse(run.stdout)).toMatchObject({ error: { type: "DeadlineError" } });
-  }, 20_000);
+// Concurrent: each waits out its deadline, and none needs the machine to itself.
+describe("a command against a server that drips its answers", () => {
+  it.concurrent.for(COMMANDS)(
+    "%s ends at its deadline with exit 124, saying so",
+    { timeout: 20_000 },
+    async ([name, args], { expect }) => {
+      const started = performance.now();
+      const run = await runCli([...args, "--deadline", `${DEADLINE_S}s`], dir, {
+        MONITORING_API_URL: dripping.url,
+        MONITORING_API_KEY: KEY,
+        MONITORING_ACCOUNT_ID: "acct_1",
+      });
+      const elapsed = performance.now() - started;
+      expect(run.exitCode, run.stderr).toBe(124);
+      expect(elapsed).toBeLessThan(DEADLINE_S * 1_000 + 4_000);
+      expect(run.stderr).toContain(`incident-sync ${name}: `);
+      expect(run.stderr).toContain("stopped at the deadline");
+      expect(run.stderr).toContain("give it longer with --deadline or INCIDENT_SYNC_DEADLINE");
+      // A whole error document on stdout, never half a report.
+      expect(JSON.parse(run.stdout)).toMatchObject({ error: { type: "DeadlineError" } });
+    },
+  );
 });
 
 describe("the deadline", () => {

@@ -368,7 +368,7 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
  * The service does not document whether a PUT that changes `lastUpdateStatus` posts a status
  * update or only sets the field: under each, `up` converges in one run, a second `up` changes
  * nothing, drift with the stack's applied statuses and refresh tell the truth, and the reopen
- * guard holds. test/engine/put-status.test.ts runs the same on the real engine.
+ * guard holds. `npm run reliability` runs the same on the real engine (test/reliability/put-status.test.ts).
  */
 describe.each<PutStatus>(["posts-update", "sets-field"])(
   "converging in process, with a service whose PUT %s",
