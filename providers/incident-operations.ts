@@ -36,10 +36,8 @@ import {
 } from "./provider-session";
 
 /*
- * The operations of the incident provider: each Pulumi call mapped to the decisions of
- * `src/incident` and carried out by `apply-incident.ts`. The provider stored in the state
- * (`incident.ts`) loads this module by package name in the engine's plugin process; providers
- * stored by earlier releases call these functions with a session of their own.
+ * Each Pulumi call mapped to `src/incident`'s decisions, carried out by `apply-incident.ts`.
+ * Providers stored by earlier releases call these functions with a session of their own.
  */
 
 export type { IncidentState } from "./incident-state";
@@ -99,10 +97,8 @@ export async function check(
 }
 
 /**
- * `decideDiff` on this run's observation, read here only when the program read nothing that is
- * the incident. A refusal (a reopen, a posted entry removed) is reported as a change, not an
- * error: the engine stops the whole run on a diff error, whereas the update step refuses it
- * alone, so every other incident is still applied.
+ * A refusal (a reopen, a posted entry removed) is a change here, not an error: the engine
+ * stops the whole run on a diff error, while the update step refuses that incident alone.
  */
 export async function diff(
   session: ProviderSession,

@@ -7,10 +7,8 @@ import {
 import type { IncidentStep } from "./engine-events";
 
 /**
- * A preview runs no update, so an `up` would refuse a reopen that the preview shows as a plain
- * update. This names those refusals on the preview's steps, by the rule of `src/incident`, from
- * the state before the step and the inputs (with this run's observation) that the engine
- * reported. Returns the steps it marked.
+ * Marks the preview's steps an `up` would refuse (a reopen), by `refusalBeforeApply`: a
+ * preview runs no update, so the engine would show them as plain updates.
  */
 export function markPreviewRefusals(steps: IncidentStep[]): IncidentStep[] {
   const marked: IncidentStep[] = [];

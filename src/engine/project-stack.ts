@@ -57,10 +57,8 @@ export interface ProjectStackOptions {
    */
   create?: boolean;
   /**
-   * A sandbox stack (the emulator's): its own `Pulumi.<stack>.yaml`, with the encryption salt
-   * of its passphrase, lives in this directory, never in the project, so it cannot collide
-   * with a team's stack of the same name. Runs take the project's stack file's plain settings
-   * and leave its secrets and salt alone. Needs `config` for the runs.
+   * A sandbox stack's folder: its own `Pulumi.<stack>.yaml` (its salt) lives there, never in
+   * the project; runs take the project's plain settings. Needs `config`.
    */
   sandboxStackDir?: string;
   /** Aborting stops the running operation gracefully. */
@@ -126,11 +124,8 @@ export interface StackListing {
 }
 
 /**
- * Opens (creating when needed) a stack of the project on the real Pulumi CLI, which runs the
- * program through the Node.js language host exactly as `pulumi up` does in the project
- * directory. Before each operation a lock left by a process of this host that no longer
- * exists is cleared (with a notice), and operations left pending by a killed run are dropped:
- * every incident operation is idempotent, so the next run redoes them.
+ * Opens (creating when needed) a stack of the project on the real Pulumi CLI, as `pulumi up`
+ * runs it; each operation first clears stale locks and drops a killed run's pending operations.
  */
 export async function openProjectStack(options: ProjectStackOptions): Promise<ProjectStack> {
   const cli = await EngineCli.start(options);

@@ -6,10 +6,8 @@ export interface UpOptions {
   message?: string;
   continueOnError?: boolean;
   /**
-   * The resource names the program declares. Those the state does not hold yet are claimed
-   * first: a run of the engine targeted at them records them without applying anything, so a
-   * run killed while adopting them cannot forget them (`src/incident/claim.ts`). Unset: one
-   * run, as the plain CLI does.
+   * The resource names the program declares: those new to the state are claimed first
+   * (`src/incident/claim.ts`). Unset: one run, as the plain CLI does.
    */
   claim?: readonly string[];
   /**

@@ -69,15 +69,9 @@ export type StatusStep =
   | { kind: "refuse"; message: string };
 
 /**
- * The PUTs of a declaration without `updates`, one at a time, given the live status known now
- * (before the first PUT, `liveBeforeApply`; after one, its answer) and how many were sent.
- *
- * Whether the service's PUT posts a status update, only sets `lastUpdateStatus` or ignores it
- * is not documented, so the updates can show an older status than the live one; the PUT's
- * answer always holds the live one. So the first PUT sends no open status (RESOLVED reopens
- * nothing), the reopen guard is checked against its answer, and only then is an open status
- * sent, in a second PUT: the apply converges in one run under each behaviour, never reopening
- * blindly.
+ * The next PUT without `updates`, given the live status now and the PUTs sent. A PUT may post,
+ * only set or ignore the status, so an open status goes only in a second PUT, once the first
+ * one's answer shows no RESOLVED it would reopen.
  */
 export function nextStatusPut(
   declared: Pick<IncidentDeclaration, "status" | "reopen"> & { incidentId: string },

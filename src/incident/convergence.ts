@@ -51,16 +51,8 @@ export interface ApplyDecision {
 }
 
 /**
- * The convergence rule of an `up`: what the provider's diff decides for one incident, given
- * the state of its last apply, its declaration and what the program observed in this run.
- * Every `up` leaves the status page as git declares it, as far as the API lets anyone see:
- * a name, severity or services changed on the status page since the last apply are applied
- * again (`drift`), and `enforce: always` applies every incident whatever was seen.
- *
- * A declaration with `updates` tells its status through them: a status changed on the status
- * page is drift to report, never a reason to post again. Without `updates`, a live status
- * that differs is applied again. A live RESOLVED is never reopened unless the definition says
- * `reopen: true`.
+ * What an `up` applies: git's changes, a live status that differs (without `updates`), fields
+ * changed on the status page, or everything with `enforce: always`; never a silent reopen.
  */
 export function decideApply(
   applied: AppliedIncident,

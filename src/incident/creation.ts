@@ -3,10 +3,8 @@ import type { IncidentDeclaration } from "./declaration";
 import { type DeclaredEntry, isPostingOf, oldestFirst, preview } from "./entries";
 
 /*
- * Opening an incident (`POST /v1/status-pages/incidents`) is not idempotent, and a run can be
- * stopped after the service created it but before the stack recorded it. So before any
- * create, the service's incidents are read and one that this declaration already opened is
- * taken instead: the same name, and as its first update the declaration's first entry.
+ * Opening an incident is not idempotent: before any create, the service's incidents are read,
+ * and one this declaration opened already (its name and first entry) is taken instead.
  */
 
 /** How far a clock may be off from the service's when comparing it with a recorded intent. */
@@ -47,10 +45,8 @@ export function isOpeningOf(
 }
 
 /**
- * What to do before opening the declared incident, given the service's incidents that match
- * it (`isOpeningOf`) and are managed by no other resource. With `intentAt` (when the stack
- * recorded that it was about to create it) a match created since then is its own; without,
- * only a match from the last `RECENT_CREATION_MS` is.
+ * Open, adopt or refuse, given the matching incidents no other resource manages: one created
+ * since `intentAt` is its own; without it, only one from the last `RECENT_CREATION_MS`.
  */
 export function decideCreation(
   declaration: Pick<IncidentDeclaration, "name" | "resource">,

@@ -12,10 +12,8 @@ import {
 import { DRIFTED_FIELDS, driftedFields, type ObservedFields } from "./observation";
 
 /*
- * The one drift model: how an incident's status page stands against its declaration. The
- * stack's `drift` output and `incident-sync drift` both take their entries from here, so the
- * same updates give the same answer; they differ only in what they know of the last apply
- * and from when an update counts as posted outside git.
+ * The one drift model: the stack's `drift` output and `incident-sync drift` take their entries
+ * from here, and differ only in what they know of the last apply and from when they count.
  */
 
 /**
@@ -40,12 +38,7 @@ export const FieldDrift = z.object({
 });
 export type FieldDrift = z.infer<typeof FieldDrift>;
 
-/**
- * - `in-sync`: the live status is the declared one;
- * - `drifted`: it is another;
- * - `missing`: the incident does not exist for this account;
- * - `unknown`: it could not be read, or no update carries a status and nothing else says it.
- */
+/** `in-sync` or `drifted` by the live status; `missing`: a 404; `unknown`: unread, or no status tells. */
 export const DriftState = z.enum(["in-sync", "drifted", "missing", "unknown"]);
 export type DriftState = z.infer<typeof DriftState>;
 

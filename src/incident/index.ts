@@ -1,10 +1,6 @@
 /**
- * The incident's own rules, in one place, and every decision made with them: given the
- * declaration, the last apply (`IncidentRecord`) and an observation of the service, these
- * pure functions decide whether to apply, which requests to send and in what order, what a
- * removal does, the live status and the drift. The provider, the program, `plan`, `drift` and
- * the reports carry them out; nothing here imports them. The settings that steer them (the
- * stack config among them) live in src/settings.
+ * The incident's rules and every decision made with them, as pure functions of the declaration,
+ * the last apply (`IncidentRecord`) and an observation; the layers above carry them out.
  */
 export * from "./apply";
 export * from "./claim";

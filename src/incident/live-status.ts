@@ -70,10 +70,8 @@ export function newestStatusUpdate(updates: readonly IncidentUpdate[]): StatusUp
 }
 
 /**
- * The rule, from the newest update with a status. With `applied` (the state knows the last
- * PUT): that update when it was published after the PUT, else what the PUT set; a PUT need not
- * post an update, so an older update's status may be stale. Without `applied`, that update,
- * else unknown. A status we do not know makes the live status unknown, kept in `unrecognized`.
+ * The rule: with `applied`, the newest status update published after it, else what it set (a
+ * PUT need not post one); without, that update, else unknown. An unknown status is kept aside.
  */
 export function liveStatusFrom(
   newest: StatusUpdate | undefined,

@@ -19,10 +19,8 @@ const ObservedStatus = z.object({
 });
 
 /**
- * What the program read of an incident's updates in this run, passed to the provider as an
- * input so that `preview` and `up` see what happened on the status page without a refresh.
- * It holds only what changes when someone acts on the status page, so a run in which nothing
- * happened gives the same value as the last one and the engine writes no new state for it.
+ * What the program read of an incident in this run, an input of its provider: only what an
+ * act on the status page changes, so a quiet run gives the same value and no new state.
  */
 export const Observation = z.discriminatedUnion("kind", [
   z.object({
@@ -86,11 +84,8 @@ export function fieldsDigest(fields: {
 }
 
 /**
- * The observation of an incident: of its updates as the API returns them, and with `fields`
- * (a read of the whole incident) of its name, severity and services. When they differ from
- * `declared`, it also keeps when the service last changed the incident, which tells a change
- * made after the last apply from one this run is about to make; when they agree it leaves the
- * time out, so the observation stays the same from run to run.
+ * The observation of an incident's updates and, with `fields`, of its name, severity and
+ * services; the service's time of change only while they differ from `declared`.
  */
 export function observe(
   updates: readonly IncidentUpdate[],
@@ -139,10 +134,8 @@ export function postedSince(observation: Observation | undefined, appliedAt: str
 }
 
 /**
- * Whether the status page shows another name, severity or services than the last apply set:
- * changed there, outside git. `false` when the observation did not read them, or was made
- * before the apply (the service's time of the last change is not after it): an apply checks
- * what the service kept, and a refresh diffs the inputs of the run before it.
+ * Whether the status page shows other fields than the last apply set, changed after it; not
+ * when unread, or read before the apply (the apply checked them).
  */
 export function fieldsChangedSince(
   observation: Observation | undefined,

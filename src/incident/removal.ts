@@ -16,12 +16,8 @@ export type Removal =
   | { kind: "resolve"; via: "put" | "update"; unlessMissing: boolean };
 
 /**
- * `onRemove: resolve` resolves the incident, `release` lets go. A claimed incident is resolved
- * too, as the run that claimed it may have applied it before it was killed; one that does not
- * exist was never applied, and is let go. An incident another resource of this run declares
- * is released whatever `onRemove` says: the old resource of a rename without `aliases` is
- * deleted after the new one took the incident over, and resolving it would tell customers an
- * open incident is over.
+ * `onRemove` as written, a claimed incident included (its run may have applied it); but one
+ * another resource of this run declares is released: a rename without `aliases`.
  */
 export function decideRemoval(record: IncidentRecord, declaredInRun: ReadonlySet<string>): Removal {
   if (record.incidentId && declaredInRun.has(record.incidentId)) {

@@ -47,11 +47,8 @@ export type IncidentOutputs = {
 };
 
 /**
- * The stack outputs. Incident updates and drift describe the status page as this run left it:
- * the updates read before the apply plus those the apply's PUT returned. Heartbeats and error
- * groups do not depend on the incidents and are read straight away. Pulumi prints every output
- * in full after every `up`, so `outputs: summary` exports counts instead of the per-incident
- * maps; both modes compute the same read-backs and differ only in what is exported.
+ * The stack outputs: the status page as this run left it (the reads plus what the apply made),
+ * and the evidence; `outputs: summary` exports counts instead of the per-incident maps.
  */
 export function incidentOutputs(
   declared: readonly DeclaredIncident[],

@@ -57,10 +57,8 @@ export interface SummaryOutput {
   /** The declared incidents by declared status; every status is a key. */
   declared: Record<IncidentStatus, number>;
   /**
-   * The declared incidents by live status, as this run left the status page; every key is
-   * there and the counts add up to `incidents`. `unknown`: the read failed, or the status is
-   * not one incident-sync knows (each such incident is in `drift`). `notRead`: not read on
-   * purpose (`readBack: open` reads only the incidents declared open).
+   * The incidents by live status as this run left them, every key present. `unknown`: unread or
+   * a status we do not know (each in `drift`); `notRead`: left out by `readBack: open`.
    */
   live: Record<LiveCount, number>;
   /** The incidents whose live status is known and differs from the declared one: `drift`'s entries less its unknowns. */

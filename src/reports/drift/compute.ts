@@ -27,11 +27,8 @@ export interface DriftDefinition {
 
 export interface DriftOptions {
   /**
-   * What the last apply set, by incident id (`--applied`: the stack's state or its output
-   * `incidents`, read by `readAppliedFile`). With it, a status
-   * update posted before that apply no longer speaks for the live status, which is then the
-   * status the apply set: right whether the service's PUT posts a status update or only sets
-   * the field. Without it, the newest update with a status is the live status.
+   * What the last apply set, by incident id (`--applied`, `readAppliedFile`): with it an update
+   * older than the apply no longer speaks for the live status, whatever the service's PUT does.
    */
   applied?: ReadonlyMap<string, { status: IncidentStatus; at: string; resource?: string }>;
   /** Only updates after this time count as posted outside git; overrides the git baseline. */
@@ -44,11 +41,8 @@ export interface DriftOptions {
 }
 
 /**
- * Each definition's drift by the one drift model (`driftOf`, as the stack's `drift` output):
- * with `applied`, the live status is the status the last apply set unless an update posted
- * since says otherwise; without it (`drift` reads git, not the Pulumi state) the newest update
- * that carries one. Updates newer than the baseline are listed newest first, each expected
- * activity or drift.
+ * Each definition's drift by the one drift model (`driftOf`, as the stack's `drift` output),
+ * counting updates published after the baseline as outside git.
  */
 export async function computeDrift(
   reader: IncidentUpdatesReader,
