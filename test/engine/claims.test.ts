@@ -288,7 +288,7 @@ describe("incidents whose claim could not be recorded", () => {
       declare(FIRST);
       expect(run.exitCode).toBe(1);
       expect(run.stdout).not.toMatch(/\b\d+ adopted\b/);
-      expect(run.stdout).toMatch(/Stack unrecorded: up failed \(3 unchanged, 1 not adopted;/);
+      expect(run.stdout).toMatch(/Stack unrecorded: up failed \(1 not adopted, 3 unchanged;/);
       expect(run.stdout).toContain(`  ✗ ${scaleId(FIRST)} not adopted\n`);
       expect(run.stdout).toContain(`✗ ${scaleId(FIRST)}: GET /v1/status-pages/incidents/`);
       expect(run.stdout).toContain(
