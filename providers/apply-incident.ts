@@ -4,7 +4,6 @@ import {
   type IncidentStatus,
   type IncidentUpdate,
   knownStatus,
-  type ListedIncident,
   NotFoundError,
   writeOutcomeUnknown,
 } from "../src/api";
@@ -14,6 +13,7 @@ import {
   type DeclaredEntry,
   decideCreation,
   driftedFields,
+  entryChanges,
   entryRequest,
   foundPosted,
   type IncidentDeclaration,
@@ -27,10 +27,12 @@ import {
   reopenMessage,
   reopenRefused,
   requestOf,
+  shownStatus,
   statusToSend,
   updateForState,
   updatesAfter,
 } from "../src/incident";
+import { safeLine } from "../src/safe-text";
 import type { IncidentInputs, IncidentState } from "./incident-state";
 import {
   client,
@@ -40,6 +42,7 @@ import {
   missingMessage,
   type ProviderSession,
   readIncident,
+  type ServiceIncidents,
   thisRun,
 } from "./provider-session";
 
@@ -52,18 +55,23 @@ import {
 /** Updates an apply keeps in the state for the outputs (those it posted, the newest). */
 const APPLIED_UPDATES_LIMIT = 5;
 
-/** Times a post whose outcome was unknown, and which a read shows was not made, is sent again. */
-const POST_RETRIES = 2;
-
 /** Create and update: `olds` is the last apply, absent (or claimed) when adopting or opening. */
 export function applyIncident(
   session: ProviderSession,
   inputs: IncidentInputs,
   olds: IncidentState | undefined,
 ): Promise<IncidentState> {
-  return inputs.updates === undefined
-    ? applyStatus(session, inputs, olds)
-    : applyEntries(session, { ...inputs, updates: inputs.updates }, olds);
+  if (inputs.updates === undefined) {
+    // Posted entries stay on the status page: removing `updates:` is refused as removing one is.
+    const posted = olds?.claimed ? [] : (olds?.updates ?? []);
+    const [removed] = entryChanges(posted, []).violations;
+    if (removed) {
+      const label = incidentLabel(inputs.incidentId ?? olds?.incidentId, inputs.resource);
+      return Promise.reject(new Error(`incident ${label}: ${removed.message}`));
+    }
+    return applyStatus(session, inputs, olds);
+  }
+  return applyEntries(session, { ...inputs, updates: inputs.updates }, olds);
 }
 
 /** The declaration an apply records: the inputs without this run's observations. */
@@ -224,14 +232,9 @@ async function applyEntries(
   }
   const plan = planEntries(declared, {
     recorded,
-    live: {
-      status:
-        liveStatusOf(incident.incidentUpdates).status ??
-        knownStatus(incident.lastUpdateStatus) ??
-        null,
-      updates: incident.incidentUpdates,
-    },
+    live: { status: shownStatus(incident), updates: incident.incidentUpdates },
     reopen: inputs.reopen,
+    appliedAt: adopting ? undefined : Date.parse(olds?.appliedAt ?? "") || undefined,
   });
   if (plan.refusal) throw new Error(`incident ${label}: ${plan.refusal}`);
   const ids = [...recorded.ids];
@@ -240,6 +243,9 @@ async function applyEntries(
     const entry = declared[action.index] as DeclaredEntry;
     if (action.kind === "found") {
       ids[action.index] = action.updateId;
+      process.stderr.write(
+        `incident-sync: incident ${label}: updates[${action.index}] is on the status page already (update ${safeLine(action.updateId)}), posted before its id could be recorded; it is recorded, not posted again.\n`,
+      );
       continue;
     }
     const update =
@@ -278,9 +284,10 @@ function newestTime(updates: readonly IncidentUpdate[]): string | undefined {
 }
 
 /**
- * Posts entry `index`. When the service may have posted it without saying so (a timeout, a
- * 5xx), the incident is read first, and the entry is sent again only if the read shows it was
- * not posted: an entry, and its notification, reach customers once.
+ * Posts entry `index` once. An answer is a post made, even one that names no id (a read then
+ * learns it). When the service may have posted it without saying so (a timeout, a 5xx), the
+ * incident is read: an entry found is taken; one not found is not sent again in this run, as
+ * the service may still be making it, and the next run reads before it posts.
  */
 async function postEntry(
   session: ProviderSession,
@@ -290,52 +297,77 @@ async function postEntry(
   knownIds: readonly string[],
 ): Promise<IncidentUpdate> {
   const entry = declared[index] as DeclaredEntry;
-  for (let retry = 0; ; retry++) {
-    try {
-      const update = await client(session).incidents.postUpdate(
-        incidentId,
-        entryRequest(entry, { notify: entry.notify }),
+  let answer: IncidentUpdate | undefined;
+  try {
+    answer = await client(session).incidents.postUpdate(
+      incidentId,
+      entryRequest(entry, { notify: entry.notify }),
+    );
+    if (answer.id) return answer;
+  } catch (error) {
+    if (!writeOutcomeUnknown(error)) {
+      const cause = await inPulumiTerms(error, incidentId, session);
+      throw new Error(
+        `incident ${incidentId}: updates[${index}] was not posted: ${cause instanceof Error ? cause.message : String(cause)}`,
       );
-      if (update.id) return update;
-    } catch (error) {
-      if (!writeOutcomeUnknown(error) || retry >= POST_RETRIES) {
-        const cause = await inPulumiTerms(error, incidentId, session);
-        throw new Error(
-          `incident ${incidentId}: updates[${index}] was not posted: ${cause instanceof Error ? cause.message : String(cause)}`,
-        );
-      }
     }
-    // The outcome is unknown, or the answer named no id: read what the service shows.
-    const incident = await readIncident(session, incidentId);
-    const known = new Set(knownIds.filter(Boolean));
-    const id = foundPosted(declared, [index], incident.incidentUpdates, known).get(index);
-    const found = incident.incidentUpdates.find((update) => update.id === id);
-    if (found) return found;
   }
+  const incident = await readIncident(session, incidentId);
+  const known = new Set(knownIds.filter(Boolean));
+  const id = foundPosted(declared, [index], incident.incidentUpdates, { known }).get(index);
+  const found = incident.incidentUpdates.find((update) => update.id === id);
+  if (found) return found;
+  if (answer) return answer;
+  throw new Error(
+    `incident ${incidentId}: updates[${index}] may not have been posted: the service did not answer the post, and does not show it yet. Nothing is sent again in this run, as the service may still be posting it; the next run reads again before it posts.`,
+  );
 }
 
-/** The service's incidents that may be the opening of this declaration, with their updates. */
+/**
+ * The service's incidents that may be the opening of this declaration, with their updates.
+ * One of its name that cannot be read (an entry the contract's schema refused, or a failed
+ * read) may be it: then nothing is opened, and the error says which.
+ */
 async function openingsOf(
   session: ProviderSession,
   declaration: IncidentDeclaration,
   first: DeclaredEntry,
-  listed: readonly ListedIncident[],
+  listed: ServiceIncidents,
 ): Promise<CreationCandidate[]> {
-  const free = listed.filter(
-    (incident) =>
-      incident.name === declaration.name &&
-      !thisRun.taken.has(incident.id) &&
-      !thisRun.declared.has(incident.id),
+  const free = (id: string | undefined) =>
+    id === undefined || (!thisRun.taken.has(id) && !thisRun.declared.has(id));
+  const unreadable = listed.skipped.filter(
+    (entry) => (entry.name === undefined || entry.name === declaration.name) && free(entry.id),
   );
-  const whole = await Promise.all(
-    free.map((incident) =>
+  const named = listed.entries.filter(
+    (incident) => incident.name === declaration.name && free(incident.id),
+  );
+  const read = await Promise.allSettled(
+    named.map((incident) =>
       incident.incidentUpdates === undefined ? readIncident(session, incident.id) : incident,
     ),
   );
-  return whole.flatMap((incident) => {
-    const { incidentUpdates } = incident;
+  const failed = read.flatMap((result, at) =>
+    result.status === "rejected"
+      ? [`${safeLine(named[at]?.id)} (${safeLine(messageOf(result.reason))})`]
+      : [],
+  );
+  if (unreadable.length > 0 || failed.length > 0) {
+    const which = [
+      ...unreadable.map(
+        (entry) => `${safeLine(entry.id ?? `entry ${entry.index}`)} (${safeLine(entry.problem)})`,
+      ),
+      ...failed,
+    ];
+    throw new Error(
+      `${incidentLabel(undefined, declaration.resource)}: not opened: the service lists incidents that may be this one, opened by a run that stopped before it could record it, and cannot be read: ${which.join(", ")}. Nothing is sent until they can be read; if one of them is this incident, add its id to the definition.`,
+    );
+  }
+  return read.flatMap((result) => {
+    if (result.status !== "fulfilled") return [];
+    const { incidentUpdates } = result.value;
     if (incidentUpdates === undefined) return [];
-    const candidate = { ...incident, incidentUpdates };
+    const candidate = { ...result.value, incidentUpdates };
     return isOpeningOf(candidate, declaration, first) ? [candidate] : [];
   });
 }
@@ -367,6 +399,7 @@ async function openIncident(
   });
   if (decision.kind === "refuse") throw new Error(decision.message);
   if (decision.kind === "adopt") {
+    take(decision.incidentId, name);
     process.stderr.write(`incident-sync: ${decision.note}\n`);
     return { incident: await readIncident(session, decision.incidentId) };
   }
@@ -386,7 +419,10 @@ async function openIncident(
       intentAt: since,
       now: Date.now(),
     });
-    if (again.kind === "adopt") return { incident: await readIncident(session, again.incidentId) };
+    if (again.kind === "adopt") {
+      take(again.incidentId, name);
+      return { incident: await readIncident(session, again.incidentId) };
+    }
     throw new Error(
       `${name}: the service did not answer the request that opens it (${error instanceof Error ? error.message : String(error)}), and does not show it opened. Nothing is sent again in this run; the next run reads again before it opens it.`,
     );
@@ -409,6 +445,16 @@ export async function findOpened(
   return decision.kind === "adopt" ? decision.incidentId : undefined;
 }
 
+/** Takes an incident for this run's resource `name`, unless another resource took it first. */
+function take(incidentId: string, name: string): void {
+  if (thisRun.taken.has(incidentId)) {
+    throw new Error(
+      `${name}: incident ${safeLine(incidentId)}, opened by a run that stopped before it could record it, is taken by another definition of this stack with the same name and first message. Give one of them another first message.`,
+    );
+  }
+  thisRun.taken.add(incidentId);
+}
+
 /** A 404 or 405 from an operation beyond the spec: the service does not have it. */
 function lacksOperation(error: unknown): Error | undefined {
   return error instanceof ApiError && (error.status === 404 || error.status === 405)
@@ -425,3 +471,7 @@ async function listUpdates(session: ProviderSession, incidentId: string) {
 }
 
 export { listUpdates };
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

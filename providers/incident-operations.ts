@@ -245,16 +245,17 @@ export type RemoveOutcome = "released" | "released-redeclared" | "resolved";
  * `onRemove: resolve` resolves the incident (a PUT of RESOLVED, or with `updates` a last
  * update saying so); `release` lets go. A claimed incident is resolved too, as the run that
  * claimed it may have applied it before it was killed; one that does not exist was never
- * applied, and is let go. An incident that another resource of this run declares is released
- * whatever `onRemove` says: the old resource of a rename without `aliases` is deleted after
- * the new one took the incident over, and resolving it would tell customers an open incident
- * is over.
+ * applied, and is let go. An incident that another resource of this run declares or took
+ * (opening it found it) is released whatever `onRemove` says: the old resource of a rename
+ * without `aliases` is deleted after the new one took the incident over, and resolving it
+ * would tell customers an open incident is over.
  */
 export async function remove(
   session: ProviderSession,
   props: IncidentState,
 ): Promise<RemoveOutcome> {
-  if (props.incidentId && thisRun.declared.has(props.incidentId)) {
+  const id = props.incidentId;
+  if (id && (thisRun.declared.has(id) || thisRun.taken.has(id))) {
     if (props.onRemove === "resolve") {
       // The dynamic provider's plugin has no channel to the engine's log but its stderr, which
       // the engine shows with the deletion's diagnostics.

@@ -5,6 +5,7 @@ import {
   type ListedIncident,
   type MonitoringClient,
   NotFoundError,
+  type SkippedIncident,
 } from "../src/api";
 import {
   API_KEY_SETTING,
@@ -24,7 +25,13 @@ export interface ProviderSession {
   /** The client of this plugin process, made on first use after `configure`. */
   api?: MonitoringClient;
   /** The service's incidents, read once per run when an incident is about to be opened. */
-  incidents?: Promise<ListedIncident[]>;
+  incidents?: Promise<ServiceIncidents>;
+}
+
+/** The service's incidents as listed: those read, and those the contract's schema refused. */
+export interface ServiceIncidents {
+  entries: ListedIncident[];
+  skipped: SkippedIncident[];
 }
 
 /**
@@ -56,11 +63,14 @@ export function client(session: ProviderSession): MonitoringClient {
   return session.api;
 }
 
-/** Every incident the service lists, read once for the session; an odd entry is left out. */
-export function listedIncidents(session: ProviderSession): Promise<ListedIncident[]> {
+/** Every incident the service lists, read once for the session; an odd entry is kept apart. */
+export function listedIncidents(session: ProviderSession): Promise<ServiceIncidents> {
   session.incidents ??= (async () => {
-    const all: ListedIncident[] = [];
-    for await (const page of client(session).incidents.pages()) all.push(...page.entries);
+    const all: ServiceIncidents = { entries: [], skipped: [] };
+    for await (const page of client(session).incidents.pages()) {
+      all.entries.push(...page.entries);
+      all.skipped.push(...page.skipped);
+    }
     return all;
   })();
   // A failed read is not kept: the next create reads again.

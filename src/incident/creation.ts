@@ -1,6 +1,8 @@
 import type { IncidentUpdate } from "../api/schemas";
+import { safeLine } from "../safe-text";
 import type { IncidentDeclaration } from "./declaration";
-import { type DeclaredEntry, isPostingOf, oldestFirst, preview } from "./entries";
+import { type DeclaredEntry, earliest, isPostingOf, preview, sameMessage } from "./entries";
+import { shownStatus } from "./live-status";
 
 /*
  * Opening an incident (`POST /v1/status-pages/incidents`) is not idempotent, and a run can be
@@ -24,6 +26,7 @@ export interface CreationCandidate {
   id: string;
   name: string;
   created_at: string;
+  lastUpdateStatus?: string | null | undefined;
   /** Its updates; every one the service lists. */
   incidentUpdates: readonly IncidentUpdate[];
 }
@@ -42,15 +45,37 @@ export function isOpeningOf(
   declaration: Pick<IncidentDeclaration, "name">,
   first: DeclaredEntry,
 ): boolean {
-  const [oldest] = oldestFirst(candidate.incidentUpdates);
-  return candidate.name === declaration.name && oldest !== undefined && isPostingOf(oldest, first);
+  return (
+    candidate.name === declaration.name &&
+    earliest(candidate.incidentUpdates).some((update) => isPostingOf(update, first))
+  );
+}
+
+/**
+ * Whether two definitions without `id` open the same incident: the same name and first
+ * message, so opening the second finds (and takes) the one the first opened.
+ */
+export function opensSameIncident(
+  a: { id?: string | undefined; name: string; updates?: readonly DeclaredEntry[] | undefined },
+  b: { id?: string | undefined; name: string; updates?: readonly DeclaredEntry[] | undefined },
+): boolean {
+  const [first, other] = [a.updates?.[0], b.updates?.[0]];
+  return (
+    a.id === undefined &&
+    b.id === undefined &&
+    a.name === b.name &&
+    first !== undefined &&
+    other !== undefined &&
+    sameMessage(first.message, other.message)
+  );
 }
 
 /**
  * What to do before opening the declared incident, given the service's incidents that match
  * it (`isOpeningOf`) and are managed by no other resource. With `intentAt` (when the stack
  * recorded that it was about to create it) a match created since then is its own; without,
- * only a match from the last `RECENT_CREATION_MS` is.
+ * only a match from the last `RECENT_CREATION_MS` is. An older match still open is refused;
+ * an older one resolved is let be.
  */
 export function decideCreation(
   declaration: Pick<IncidentDeclaration, "name" | "resource">,
@@ -72,12 +97,16 @@ export function decideCreation(
     return {
       kind: "adopt",
       incidentId: own.id,
-      note: `${what} was opened as ${own.id} at ${own.created_at} by a run that stopped before it could record it; it is taken, not opened again.`,
+      note: `${what} was opened as ${safeLine(own.id)} at ${safeLine(own.created_at)} by a run that stopped before it could record it; it is taken, not opened again.`,
     };
   }
-  const old = newest[0] as CreationCandidate;
+  // A resolved look-alike is a past incident written the same way (a recurring one): opening
+  // this one puts nothing on the status page twice.
+  const old = newest.find((match) => shownStatus(match) !== "RESOLVED");
+  if (old === undefined) return { kind: "create" };
+  const oldId = safeLine(old.id);
   return {
     kind: "refuse",
-    message: `${what} is not opened: incident ${old.id}, opened at ${old.created_at}, has the same name and the same first message ("${preview(first.message)}"), and opening another would put the same text on the status page twice. If ${old.id} is this one, add "id: ${old.id}" to the definition; if this is a new incident, make its first message say so (a date, what is affected).`,
+    message: `${what} is not opened: incident ${oldId}, opened at ${safeLine(old.created_at)} and not resolved, has the same name and the same first message ("${preview(first.message)}"), and opening another would put the same text on the status page twice. If ${oldId} is this one, add "id: ${oldId}" to the definition; if this is a new incident, make its first message say so (a date, what is affected).`,
   };
 }

@@ -79,3 +79,18 @@ export function driftStateOf(
   if (live === null || live === undefined) return "unknown";
   return live === declared ? "in-sync" : "drifted";
 }
+
+/**
+ * The status an incident shows, for the rules that guard a reopen: RESOLVED when its updates
+ * or its `lastUpdateStatus` say so (a PUT that only sets the field posts no update), else its
+ * newest update's status, else the field's.
+ */
+export function shownStatus(incident: {
+  incidentUpdates?: readonly IncidentUpdate[] | undefined;
+  lastUpdateStatus?: string | null | undefined;
+}): IncidentStatus | null {
+  const fromUpdates = liveStatusOf(incident.incidentUpdates ?? []).status;
+  const field = knownStatus(incident.lastUpdateStatus);
+  if (fromUpdates === "RESOLVED" || field === "RESOLVED") return "RESOLVED";
+  return fromUpdates ?? field ?? null;
+}

@@ -80,6 +80,8 @@ export class MockEngine {
     for (const [name, value] of Object.entries(options.settings ?? {})) {
       config[configKey(name)] = value;
     }
+    // One plugin process per run of the engine: nothing of the last run is remembered.
+    operations.startRun();
     const session = await this.session(config);
     const steps: MockStep[] = [];
     const registered = new Set<string>();
