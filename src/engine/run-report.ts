@@ -70,11 +70,7 @@ export function stepLabel(step: IncidentStep, preview: boolean): string {
 
 /** Whether the step creates a new incident: its definition names a resource and no id. */
 function opens(step: IncidentStep): boolean {
-  return (
-    typeof step.inputs?.resource === "string" &&
-    step.inputs.incidentId === undefined &&
-    step.incidentId === undefined
-  );
+  return typeof step.inputs?.resource === "string" && step.inputs.incidentId === undefined;
 }
 
 /** What a step sets out to do, as a verb: `adopt`, `open`, `update`, `resolve and release`. */
