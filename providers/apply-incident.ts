@@ -12,14 +12,17 @@ import {
   type DeclaredEntry,
   decideCreation,
   declarationIn,
+  droppedEntriesRefusal,
   entriesRecord,
   entryRequest,
   fieldsNeedPut,
+  foundNote,
   foundPosted,
   type IncidentDeclaration,
   type IncidentInputs,
   type IncidentRecord,
   incidentLabel,
+  lastApplyMs,
   liveBeforeApply,
   missingMessage,
   namesakes,
@@ -30,10 +33,14 @@ import {
   refusedFields,
   requestOf,
   seenUntil,
+  takenTwiceMessage,
+  unreadableOpeningsMessage,
 } from "../src/incident";
+import { safeLine } from "../src/safe-text";
 import {
   client,
   inPulumiTerms,
+  inRun,
   lacksOperation,
   listedIncidents,
   listUpdates,
@@ -56,6 +63,8 @@ export function applyIncident(
   inputs: IncidentInputs,
   olds: IncidentRecord | undefined,
 ): Promise<IncidentRecord> {
+  const refusal = droppedEntriesRefusal(inputs, olds);
+  if (refusal) return Promise.reject(new Error(refusal));
   return inputs.updates === undefined
     ? applyStatus(session, inputs, olds)
     : applyEntries(session, { ...inputs, updates: inputs.updates }, olds);
@@ -144,12 +153,15 @@ async function applyEntries(
   if (posted.length === 0 && fieldsNeedPut(declaration, incident)) {
     incident = await put(session, declaration, undefined);
   }
-  const plan = planEntriesOn(declaration, incident, recorded);
+  const plan = planEntriesOn(declaration, incident, recorded, lastApplyMs(olds));
   if (plan.refusal) throw new Error(plan.refusal);
   const ids = [...recorded.ids];
   for (const action of plan.actions) {
     if (action.kind === "found") {
       ids[action.index] = action.updateId;
+      process.stderr.write(
+        `incident-sync: ${foundNote(incidentId, action.index, action.updateId)}\n`,
+      );
       continue;
     }
     const update =
@@ -182,9 +194,8 @@ function editEntry(
 }
 
 /**
- * Posts entry `index`. When the service may have posted it without saying so (a timeout, a
- * 5xx), the incident is read first, and the entry is sent again only if the read shows it was
- * not posted: an entry, and its notification, reach customers once.
+ * Posts entry `index` once: an answer is a post made. When the outcome is unknown, a read takes
+ * the entry if it shows it; one not found is not sent again in this run (it may still be made).
  */
 async function postEntry(
   session: ProviderSession,
@@ -194,45 +205,58 @@ async function postEntry(
   knownIds: readonly string[],
 ): Promise<IncidentUpdate> {
   const entry = declared[index] as DeclaredEntry;
-  for (let retry = 0; ; retry++) {
-    try {
-      const update = await client(session).incidents.postUpdate(
-        incidentId,
-        entryRequest(entry, { notify: entry.notify }),
+  let answer: IncidentUpdate | undefined;
+  try {
+    answer = await client(session).incidents.postUpdate(
+      incidentId,
+      entryRequest(entry, { notify: entry.notify }),
+    );
+    if (answer.id) return answer;
+  } catch (error) {
+    if (!writeOutcomeUnknown(error)) {
+      const cause = await inPulumiTerms(error, incidentId, session);
+      throw new Error(
+        `incident ${incidentId}: updates[${index}] was not posted: ${messageOf(cause)}`,
       );
-      if (update.id) return update;
-    } catch (error) {
-      if (!writeOutcomeUnknown(error) || retry >= POST_RETRIES) {
-        const cause = await inPulumiTerms(error, incidentId, session);
-        throw new Error(
-          `incident ${incidentId}: updates[${index}] was not posted: ${cause instanceof Error ? cause.message : String(cause)}`,
-        );
-      }
     }
-    // The outcome is unknown, or the answer named no id: read what the service shows.
-    const incident = await readIncident(session, incidentId);
-    const known = new Set(knownIds.filter(Boolean));
-    const id = foundPosted(declared, [index], incident.incidentUpdates, known).get(index);
-    const found = incident.incidentUpdates.find((update) => update.id === id);
-    if (found) return found;
   }
+  const incident = await readIncident(session, incidentId);
+  const known = new Set(knownIds.filter(Boolean));
+  const id = foundPosted(declared, [index], incident.incidentUpdates, { known }).get(index);
+  const found = incident.incidentUpdates.find((update) => update.id === id);
+  if (found) return found;
+  if (answer) return answer;
+  throw new Error(
+    `incident ${incidentId}: updates[${index}] may not have been posted: the service did not answer the post, and does not show it yet. Nothing is sent again in this run, as the service may still be posting it; the next run reads again before it posts.`,
+  );
 }
 
-/** The service's incidents that are the opening of this declaration, read whole. */
+/**
+ * The service's incidents that are the opening of this declaration, read whole; one that may be
+ * it and cannot be read (refused by the contract's schema, or a failed read) stops the opening.
+ */
 async function openingsOf(
   session: ProviderSession,
   declaration: IncidentDeclaration,
   first: DeclaredEntry,
   fresh: boolean,
 ) {
-  const run = runOf(session);
-  const inRun = new Set([...run.declared, ...run.taken]);
-  const listed = namesakes(await listedIncidents(session, fresh), declaration, inRun);
-  const whole = await Promise.all(
-    listed.map((incident) =>
+  const listed = await listedIncidents(session, fresh);
+  const { named, unreadable } = namesakes(listed, declaration, inRun(session));
+  const read = await Promise.allSettled(
+    named.map((incident) =>
       incident.incidentUpdates === undefined ? readIncident(session, incident.id) : incident,
     ),
   );
+  const failed = read.flatMap((result, at) =>
+    result.status === "rejected"
+      ? [`${safeLine(named[at]?.id)} (${safeLine(messageOf(result.reason))})`]
+      : [],
+  );
+  if (unreadable.length + failed.length > 0) {
+    throw new Error(unreadableOpeningsMessage(declaration, [...unreadable, ...failed]));
+  }
+  const whole = read.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   return openingsAmong(whole, declaration, first);
 }
 
@@ -259,6 +283,7 @@ async function openIncident(
   });
   if (decision.kind === "refuse") throw new Error(decision.message);
   if (decision.kind === "adopt") {
+    take(session, decision.incidentId, name);
     process.stderr.write(`incident-sync: ${decision.note}\n`);
     return { incident: await readIncident(session, decision.incidentId) };
   }
@@ -277,9 +302,12 @@ async function openIncident(
       intentAt: since,
       now: Date.now(),
     });
-    if (again.kind === "adopt") return { incident: await readIncident(session, again.incidentId) };
+    if (again.kind === "adopt") {
+      take(session, again.incidentId, name);
+      return { incident: await readIncident(session, again.incidentId) };
+    }
     throw new Error(
-      `${name}: the service did not answer the request that opens it (${error instanceof Error ? error.message : String(error)}), and does not show it opened. Nothing is sent again in this run; the next run reads again before it opens it.`,
+      `${name}: the service did not answer the request that opens it (${messageOf(error)}), and does not show it opened. Nothing is sent again in this run; the next run reads again before it opens it.`,
     );
   }
 }
@@ -298,4 +326,15 @@ export async function findOpened(
   const matches = await openingsOf(session, declaration, first, false);
   const decision = decideCreation(declaration, first, matches, { intentAt, now: Date.now() });
   return decision.kind === "adopt" ? decision.incidentId : undefined;
+}
+
+/** Takes an incident for this run's resource `name`, unless another resource took it first. */
+function take(session: ProviderSession, incidentId: string, name: string): void {
+  const { taken } = runOf(session);
+  if (taken.has(incidentId)) throw new Error(takenTwiceMessage(name, incidentId));
+  taken.add(incidentId);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

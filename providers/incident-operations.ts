@@ -28,6 +28,7 @@ import {
   createRunSession,
   exists,
   inPulumiTerms,
+  inRun,
   listUpdates,
   type ProviderSession,
   type RunSession,
@@ -187,7 +188,7 @@ export async function remove(
   session: ProviderSession,
   props: IncidentRecord,
 ): Promise<RemoveOutcome> {
-  const removal = decideRemoval(props, runOf(session).declared);
+  const removal = decideRemoval(props, inRun(session));
   if (removal.kind === "release") {
     // The plugin has no channel to the engine's log but its stderr, shown with the deletion.
     if (removal.notice) process.stderr.write(`incident-sync: ${removal.notice}\n`);

@@ -6,6 +6,7 @@ import {
   type ListedIncident,
   type MonitoringClient,
   NotFoundError,
+  type SkippedIncident,
 } from "../src/api";
 import { lacksOperationMessage, missingMessage } from "../src/incident";
 import {
@@ -25,7 +26,13 @@ import {
 export interface RunSession {
   readonly declared: Set<string>;
   readonly taken: Set<string>;
-  incidents?: Promise<ListedIncident[]> | undefined;
+  incidents?: Promise<ServiceIncidents> | undefined;
+}
+
+/** The service's incidents as listed: those read, and those the contract's schema refused. */
+export interface ServiceIncidents {
+  entries: ListedIncident[];
+  skipped: SkippedIncident[];
 }
 
 export function createRunSession(): RunSession {
@@ -52,6 +59,12 @@ export function runOf(session: ProviderSession): RunSession {
   return session.run;
 }
 
+/** The incident ids this run declares or took: another resource's, not to open or resolve. */
+export function inRun(session: ProviderSession): Set<string> {
+  const run = runOf(session);
+  return new Set([...run.declared, ...run.taken]);
+}
+
 // One client per plugin process, shared by every resource: one rate limit and one
 // concurrency cap, and no per-resource setup.
 export function client(session: ProviderSession): MonitoringClient {
@@ -65,16 +78,19 @@ export function client(session: ProviderSession): MonitoringClient {
   return session.api;
 }
 
-/** Every incident the service lists, read once for the run; an odd entry is left out. */
+/** Every incident the service lists, read once for the run; an odd entry is kept apart. */
 export function listedIncidents(
   session: ProviderSession,
   fresh = false,
-): Promise<ListedIncident[]> {
+): Promise<ServiceIncidents> {
   const run = runOf(session);
   if (fresh) run.incidents = undefined;
   run.incidents ??= (async () => {
-    const all: ListedIncident[] = [];
-    for await (const page of client(session).incidents.pages()) all.push(...page.entries);
+    const all: ServiceIncidents = { entries: [], skipped: [] };
+    for await (const page of client(session).incidents.pages()) {
+      all.entries.push(...page.entries);
+      all.skipped.push(...page.skipped);
+    }
     return all;
   })();
   const read = run.incidents;

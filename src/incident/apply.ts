@@ -4,9 +4,10 @@ import {
   type IncidentUpdate,
   knownStatus,
 } from "../api/schemas";
+import { safeLine } from "../safe-text";
 import { reopenMessage, statusToSend } from "./convergence";
-import type { IncidentDeclaration } from "./declaration";
-import type { DeclaredEntry } from "./entries";
+import { type IncidentDeclaration, incidentLabel } from "./declaration";
+import { type DeclaredEntry, entryChanges } from "./entries";
 import { type EntryPlan, planEntries, type RecordedEntries } from "./entry-plan";
 import type { IncidentInputs } from "./inputs";
 import { reopenRefused } from "./lifecycle";
@@ -14,7 +15,7 @@ import {
   appliedStatus,
   type LiveStatus,
   liveStatusOf,
-  liveStatusOfIncident,
+  shownStatus,
   updatesAfter,
 } from "./live-status";
 import { driftedFields, liveStatusObserved } from "./observation";
@@ -133,6 +134,27 @@ export function recordedEntriesOf(olds: IncidentRecord | undefined): RecordedEnt
     : { entries: [], ids: [] };
 }
 
+/** Why a declaration that dropped `updates:` is refused: posted entries stay on the page. */
+export function droppedEntriesRefusal(
+  inputs: Pick<IncidentInputs, "incidentId" | "resource" | "updates">,
+  olds: IncidentRecord | undefined,
+): string | undefined {
+  if (inputs.updates !== undefined) return undefined;
+  const [removed] = entryChanges(olds?.claimed ? [] : (olds?.updates ?? []), []).violations;
+  if (removed === undefined) return undefined;
+  return `incident ${incidentLabel(inputs.incidentId ?? olds?.incidentId, inputs.resource)}: ${removed.message}`;
+}
+
+/** When the last apply was (ms), so older updates are not taken for a stopped run's posts. */
+export function lastApplyMs(olds: IncidentRecord | undefined): number | undefined {
+  return olds === undefined || olds.claimed ? undefined : Date.parse(olds.appliedAt) || undefined;
+}
+
+/** What a run says of an entry found posted before its id could be recorded. */
+export function foundNote(incidentId: string, index: number, updateId: string): string {
+  return `incident ${incidentId}: updates[${index}] is on the status page already (update ${safeLine(updateId)}), posted before its id could be recorded; it is recorded, not posted again.`;
+}
+
 /**
  * With `updates`: whether the incident as read needs a PUT of its fields, as it shows another
  * name, severity, services or declared duration. The PUT never carries a status.
@@ -150,11 +172,13 @@ export function planEntriesOn(
   declaration: Applying & { updates: DeclaredEntry[] },
   incident: IncidentResponse,
   recorded: RecordedEntries,
+  appliedAt: number | undefined,
 ): EntryPlan {
   const plan = planEntries(declaration.updates, {
     recorded,
-    live: { status: liveStatusOfIncident(incident), updates: incident.incidentUpdates },
+    live: { status: shownStatus(incident), updates: incident.incidentUpdates },
     reopen: declaration.reopen,
+    appliedAt,
   });
   return plan.refusal
     ? { ...plan, refusal: `incident ${declaration.incidentId}: ${plan.refusal}` }

@@ -104,19 +104,6 @@ export function hasStatus(update: IncidentUpdate): boolean {
   return update.status !== undefined && update.status !== null && update.status !== "";
 }
 
-/**
- * The live status of an incident as read whole: by its updates, else the `lastUpdateStatus`
- * the service answers with (always present), which a PUT that only sets the field changes.
- */
-export function liveStatusOfIncident(incident: {
-  incidentUpdates: readonly IncidentUpdate[];
-  lastUpdateStatus?: string | null | undefined;
-}): IncidentStatus | null {
-  return (
-    liveStatusOf(incident.incidentUpdates).status ?? knownStatus(incident.lastUpdateStatus) ?? null
-  );
-}
-
 /** When the incident ran, from its updates. */
 export interface IncidentSpan {
   /** The first update, or undefined when there is none. */
@@ -145,4 +132,18 @@ export function incidentSpan(updates: readonly IncidentUpdate[]): IncidentSpan {
     resolved: liveStatus === "RESOLVED" ? resolved : undefined,
     liveStatus,
   };
+}
+
+/**
+ * The status an incident read whole shows, for the rules that guard a reopen: RESOLVED when its
+ * updates or its `lastUpdateStatus` say so (a PUT may only set the field), else the updates'.
+ */
+export function shownStatus(incident: {
+  incidentUpdates?: readonly IncidentUpdate[] | undefined;
+  lastUpdateStatus?: string | null | undefined;
+}): IncidentStatus | null {
+  const fromUpdates = liveStatusOf(incident.incidentUpdates ?? []).status;
+  const field = knownStatus(incident.lastUpdateStatus);
+  if (fromUpdates === "RESOLVED" || field === "RESOLVED") return "RESOLVED";
+  return fromUpdates ?? field ?? null;
 }

@@ -203,7 +203,7 @@ describe("the entries of a declaration with updates", () => {
   it("posts every entry on adoption, and only the new ones after an apply recorded some", () => {
     expect(recordedEntriesOf(undefined)).toEqual({ entries: [], ids: [] });
     expect(
-      planEntriesOn(withEntries, answer("INVESTIGATING"), recordedEntriesOf(undefined)),
+      planEntriesOn(withEntries, answer("INVESTIGATING"), recordedEntriesOf(undefined), undefined),
     ).toEqual({
       actions: [
         { kind: "post", index: 0 },
@@ -211,11 +211,11 @@ describe("the entries of a declaration with updates", () => {
       ],
     });
     const applied = { ...record, updates: entries.slice(0, 1), updateIds: ["upd-1"] };
-    expect(planEntriesOn(withEntries, answer("INVESTIGATING"), recordedEntriesOf(applied))).toEqual(
-      {
-        actions: [{ kind: "post", index: 1 }],
-      },
-    );
+    expect(
+      planEntriesOn(withEntries, answer("INVESTIGATING"), recordedEntriesOf(applied), undefined),
+    ).toEqual({
+      actions: [{ kind: "post", index: 1 }],
+    });
     expect(recordedEntriesOf({ ...applied, claimed: true })).toEqual({ entries: [], ids: [] });
   });
 
@@ -224,6 +224,7 @@ describe("the entries of a declaration with updates", () => {
       withEntries,
       answer("RESOLVED", [update("2026-11-23T09:00:00.000Z", "RESOLVED")]),
       { entries: [], ids: [] },
+      undefined,
     );
     expect(plan.actions).toEqual([]);
     expect(plan.refusal).toMatch(
