@@ -11,7 +11,7 @@
 //      opens 50 incidents of 3 notifying updates;
 //   2. the engine tests and the drift and report tests again against an emulator whose PUT only
 //      sets lastUpdateStatus (`npm run test:sets-field`; `npm test` covers both PUT behaviours
-//      in process and in test/engine/put-status.test.ts).
+//      in process, and test/reliability/put-status.test.ts on the engine).
 // It prints each run's figures and the totals line, and writes them with a digest of the code
 // they exercise (src/engine, providers/, src/api/client and the runs' own tests) to
 // bench/reliability-record.json. `--check` says whether that record matches the code as it

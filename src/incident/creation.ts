@@ -1,14 +1,12 @@
 import type { IncidentUpdate } from "../api/schemas";
 import { safeLine } from "../safe-text";
-import type { IncidentDeclaration } from "./declaration";
+import { type IncidentDeclaration, incidentLabel } from "./declaration";
 import { type DeclaredEntry, earliest, isPostingOf, preview, sameMessage } from "./entries";
 import { shownStatus } from "./live-status";
 
 /*
- * Opening an incident (`POST /v1/status-pages/incidents`) is not idempotent, and a run can be
- * stopped after the service created it but before the stack recorded it. So before any
- * create, the service's incidents are read and one that this declaration already opened is
- * taken instead: the same name, and as its first update the declaration's first entry.
+ * Opening an incident is not idempotent: before any create, the service's incidents are read,
+ * and one this declaration opened already (its name and first entry) is taken instead.
  */
 
 /** How far a clock may be off from the service's when comparing it with a recorded intent. */
@@ -71,11 +69,9 @@ export function opensSameIncident(
 }
 
 /**
- * What to do before opening the declared incident, given the service's incidents that match
- * it (`isOpeningOf`) and are managed by no other resource. With `intentAt` (when the stack
- * recorded that it was about to create it) a match created since then is its own; without,
- * only a match from the last `RECENT_CREATION_MS` is. An older match still open is refused;
- * an older one resolved is let be.
+ * Open, adopt or refuse, given the matching incidents no other resource manages: one created
+ * since `intentAt` (else in the last `RECENT_CREATION_MS`) is its own; an older one still open
+ * is refused, and an older one resolved is let be.
  */
 export function decideCreation(
   declaration: Pick<IncidentDeclaration, "name" | "resource">,
@@ -109,4 +105,68 @@ export function decideCreation(
     kind: "refuse",
     message: `${what} is not opened: incident ${oldId}, opened at ${safeLine(old.created_at)} and not resolved, has the same name and the same first message ("${preview(first.message)}"), and opening another would put the same text on the status page twice. If ${oldId} is this one, add "id: ${oldId}" to the definition; if this is a new incident, make its first message say so (a date, what is affected).`,
   };
+}
+
+/**
+ * The service's incidents that may be this declaration's opening, before their updates are read:
+ * of its name and taken by nothing of this run; and the entries the list could not read that may be.
+ */
+export function namesakes<T extends { id: string; name: string }>(
+  listed: {
+    entries: readonly T[];
+    skipped: readonly {
+      index: number;
+      id?: string | undefined;
+      name?: string | undefined;
+      problem: string;
+    }[];
+  },
+  declaration: Pick<IncidentDeclaration, "name">,
+  inRun: ReadonlySet<string>,
+): { named: T[]; unreadable: string[] } {
+  const free = (id: string | undefined) => id === undefined || !inRun.has(id);
+  return {
+    named: listed.entries.filter(
+      (incident) => incident.name === declaration.name && free(incident.id),
+    ),
+    unreadable: listed.skipped
+      .filter(
+        (entry) => (entry.name === undefined || entry.name === declaration.name) && free(entry.id),
+      )
+      .map(
+        (entry) => `${safeLine(entry.id ?? `entry ${entry.index}`)} (${safeLine(entry.problem)})`,
+      ),
+  };
+}
+
+/** Nothing is opened while an incident that may be this one cannot be read (`which`). */
+export function unreadableOpeningsMessage(
+  declaration: Pick<IncidentDeclaration, "resource">,
+  which: readonly string[],
+): string {
+  return `${incidentLabel(undefined, declaration.resource)}: not opened: the service lists incidents that may be this one, opened by a run that stopped before it could record it, and cannot be read: ${which.join(", ")}. Nothing is sent until they can be read; if one of them is this incident, add its id to the definition.`;
+}
+
+/** An incident a stopped run opened, found by two definitions of this stack. */
+export function takenTwiceMessage(name: string, incidentId: string): string {
+  return `${name}: incident ${safeLine(incidentId)}, opened by a run that stopped before it could record it, is taken by another definition of this stack with the same name and first message. Give one of them another first message.`;
+}
+
+/** Of incidents read whole, those that are the opening of this declaration (`isOpeningOf`). */
+export function openingsAmong(
+  incidents: readonly {
+    id: string;
+    name: string;
+    created_at: string;
+    incidentUpdates?: readonly IncidentUpdate[] | undefined;
+  }[],
+  declaration: Pick<IncidentDeclaration, "name">,
+  first: DeclaredEntry,
+): CreationCandidate[] {
+  return incidents.flatMap((incident) => {
+    const { incidentUpdates } = incident;
+    if (incidentUpdates === undefined) return [];
+    const candidate = { ...incident, incidentUpdates };
+    return isOpeningOf(candidate, declaration, first) ? [candidate] : [];
+  });
 }

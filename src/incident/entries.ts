@@ -1,10 +1,8 @@
 import { type IncidentStatus, type IncidentUpdate, knownStatus } from "../api/schemas";
 
 /*
- * The entries of a definition's `updates`: what customers read, posted once each, in order.
- * One posted is never posted again, removed or reordered; its message may be edited, which
- * changes it in place. These rules serve `plan` (the base against the working tree) and the
- * provider (the last apply against the declaration, then against what the service shows).
+ * The entries of `updates`: each posted once, in order, never removed or reordered; a message
+ * may be edited in place. Rules for `plan` and the provider alike.
  */
 
 /** One entry of `updates`, as a declaration carries it. */
@@ -135,12 +133,8 @@ export function isPostingOf(update: IncidentUpdate, entry: DeclaredEntry): boole
 }
 
 /**
- * Which of the added entries the service shows posted already, by a run that was stopped
- * before it could record them: each matched to an update the record does not know (`known`
- * ids), created since `since` (ms; an update without a creation time may be one), with its
- * message and status, each update matched once, whatever order the service lists them in.
- * Entries are posted in order, so matching stops at the first entry not found; it and the
- * ones after it are still to post. Returns the update id of each found one.
+ * The added entries posted already unrecorded: each matched, in any order, to an unknown update
+ * created since `since` with its message (and status); up to the first not found. Their ids.
  */
 export function foundPosted(
   declared: readonly DeclaredEntry[],

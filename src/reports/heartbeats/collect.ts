@@ -63,10 +63,8 @@ function oldestFirst(events: Iterable<HeartbeatEvent>): HeartbeatEvent[] {
 }
 
 /**
- * Reads one heartbeat over a window: every event in it (the client walks past the API's
- * 10-per-call cap), sorted oldest first and deduplicated by id (windows the client splits
- * may share an edge), the stats, and the last event before the window (one call of one
- * event), whose state held when the window opened; with warnings about odd values.
+ * One heartbeat over a window: every event (past the API's cap), oldest first, once each; the
+ * stats; and the last event before the window, whose state held when it opened.
  */
 export async function collectHeartbeat(
   reader: HeartbeatReader,

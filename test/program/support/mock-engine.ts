@@ -80,8 +80,6 @@ export class MockEngine {
     for (const [name, value] of Object.entries(options.settings ?? {})) {
       config[configKey(name)] = value;
     }
-    // One plugin process per run of the engine: nothing of the last run is remembered.
-    operations.startRun();
     const session = await this.session(config);
     const steps: MockStep[] = [];
     const registered = new Set<string>();
@@ -174,7 +172,8 @@ export class MockEngine {
   }
 
   private async session(config: Record<string, string>): Promise<ProviderSession> {
-    const session: ProviderSession = {};
+    // Each run is a run of the engine: one plugin process, and what it knows of the run.
+    const session: ProviderSession = { run: operations.createRunSession() };
     await operations.configure(session, { config: { get: (key) => config[key] } });
     return session;
   }
