@@ -1,7 +1,7 @@
 // The layering of ARCHITECTURE.md, checked by `npm run lint` (dependency-cruiser). Each layer
 // imports only itself and the layers below it; type-only imports count, since they are what
 // makes a layer hard to change too. Lowest first:
-//   src/user-error.ts, src/safe-text.ts, src/markdown.ts, src/github-annotation.ts,
+//   src/user-error.ts, src/safe-text.ts, src/markdown.ts, src/plural.ts, src/github-annotation.ts,
 //   src/package-*.ts, src/settings/catalog.ts   leaves
 //   src/api                the typed client, route table and schemas
 //   src/emulator           the other side of HTTP: src/api only
@@ -27,7 +27,7 @@ const ENTRY = "^src/(cli/|index\\.ts$)|^index\\.ts$";
 
 /** The leaves, below src/: modules that import nothing of this project but other leaves, so any layer may. */
 const LEAVES =
-  "user-error\\.ts$|safe-text\\.ts$|markdown\\.ts$|github-annotation\\.ts$|package-(version|root)\\.ts$|peer-packages\\.ts$|settings/catalog\\.ts$";
+  "user-error\\.ts$|safe-text\\.ts$|markdown\\.ts$|plural\\.ts$|github-annotation\\.ts$|package-(version|root)\\.ts$|peer-packages\\.ts$|settings/catalog\\.ts$";
 
 module.exports = {
   forbidden: [

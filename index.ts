@@ -1,9 +1,7 @@
 import { declareIncidentStack } from "./src/program";
 
 /**
- * The incident-sync program, in Pulumi's "exported top-level function" form: reads the stack
- * config, loads the definitions directory, declares one incident per definition and returns
- * the read-backs as the stack outputs. A program that declares its incidents in code makes
- * the same call with `{ incidents: [...] }` (docs/provider-and-program.md, "Incidents in code").
+ * The incident-sync program: the stack config, the definitions, one incident each, the
+ * read-backs as outputs. In code: the same call with `{ incidents }` (docs/provider-and-program.md).
  */
 export = async () => (await declareIncidentStack()).outputs;

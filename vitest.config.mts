@@ -10,9 +10,13 @@ const browserTests = ["test/reports/html-browser.test.ts", "test/reports/inciden
  * vitest would otherwise order a fresh clone's files by size.
  */
 const longestFirst = [
+  "test/engine/team-safety.test.ts",
   "test/engine/plain-cli.test.ts",
-  "test/engine/team-backends.test.ts",
   "test/engine/harness.test.ts",
+  "test/package/installed-package.test.ts",
+  "test/engine/claims.test.ts",
+  "test/engine/team-backends.test.ts",
+  "test/engine/pipeline-kit-run.test.ts",
   "test/engine/interruptions.test.ts",
 ];
 
@@ -84,9 +88,8 @@ export default defineConfig({
             ...browserTests,
           ],
           pool: "threads",
-          // One module graph per worker, not per file: these tests keep no state in modules
-          // (each builds its own servers and clients), and re-importing per file cost a third
-          // of the project's time (74 s against 47 s, BENCHMARKS.md).
+          // One module graph per worker, not per file: these tests keep no state in modules,
+          // and re-importing per file cost a third of the project's time (BENCHMARKS.md history).
           isolate: false,
           sequence: { groupOrder: 0 },
         },

@@ -1,172 +1,118 @@
 import {
-  ApiError,
   type IncidentResponse,
   type IncidentStatus,
   type IncidentUpdate,
-  knownStatus,
-  type ListedIncident,
   NotFoundError,
   writeOutcomeUnknown,
 } from "../src/api";
 import {
-  type CreationCandidate,
+  type Applying,
+  afterPut,
   createRequestOf,
   type DeclaredEntry,
   decideCreation,
-  driftedFields,
+  declarationIn,
+  droppedEntriesRefusal,
+  entriesRecord,
   entryRequest,
+  fieldsNeedPut,
+  foundNote,
   foundPosted,
   type IncidentDeclaration,
+  type IncidentInputs,
+  type IncidentRecord,
   incidentLabel,
-  isOpeningOf,
-  type LiveStatus,
-  liveStatusObserved,
-  liveStatusOf,
+  lastApplyMs,
+  liveBeforeApply,
+  missingMessage,
+  namesakes,
+  nextStatusPut,
   notTaken,
-  planEntries,
-  type RecordedEntries,
-  reopenMessage,
-  reopenRefused,
+  openingsAmong,
+  planEntriesOn,
+  recordedEntriesOf,
   requestOf,
-  statusToSend,
-  updateForState,
-  updatesAfter,
+  seenUntil,
+  takenTwiceMessage,
+  unreadableOpeningsMessage,
 } from "../src/incident";
-import type { IncidentInputs, IncidentState } from "./incident-state";
+import { safeLine } from "../src/safe-text";
 import {
   client,
   inPulumiTerms,
-  lacksOperationMessage,
+  inRun,
+  lacksOperation,
   listedIncidents,
-  missingMessage,
+  listUpdates,
   type ProviderSession,
   readIncident,
-  thisRun,
+  runOf,
 } from "./provider-session";
 
 /*
  * Carrying out an apply: the requests `src/incident` decides on, sent in its order, each write
- * once. A declaration without `updates` has its status set by PUT; one with them tells it
- * through posted entries, and its PUTs never carry a status.
+ * once. Nothing here decides what to send; it sends, reads answers back and reports failures.
  */
-
-/** Updates an apply keeps in the state for the outputs (those it posted, the newest). */
-const APPLIED_UPDATES_LIMIT = 5;
-
-/** Times a post whose outcome was unknown, and which a read shows was not made, is sent again. */
-const POST_RETRIES = 2;
 
 /** Create and update: `olds` is the last apply, absent (or claimed) when adopting or opening. */
 export function applyIncident(
   session: ProviderSession,
   inputs: IncidentInputs,
-  olds: IncidentState | undefined,
-): Promise<IncidentState> {
+  olds: IncidentRecord | undefined,
+): Promise<IncidentRecord> {
+  const refusal = droppedEntriesRefusal(inputs, olds);
+  if (refusal) return Promise.reject(new Error(refusal));
   return inputs.updates === undefined
     ? applyStatus(session, inputs, olds)
     : applyEntries(session, { ...inputs, updates: inputs.updates }, olds);
 }
 
-/** The declaration an apply records: the inputs without this run's observations. */
-function declarationIn(inputs: IncidentInputs): IncidentDeclaration {
-  const {
-    observed: _o,
-    candidates: _c,
-    claimOnly: _claim,
-    providerVersion: _v,
-    ...declared
-  } = inputs;
-  return declared;
-}
-
-/**
- * Without `updates`: PUT the declaration, sending the status only when the live status
- * differs, and never reopening a live RESOLVED the definition does not allow to reopen. When
- * this run could not observe the incident, the live status is read here first.
- *
- * Whether the service's PUT posts a status update or only sets `lastUpdateStatus` is not
- * documented, and with the second the updates can show an older status than the live one. The
- * PUT's answer always holds the live `lastUpdateStatus`: a PUT without a status comes first,
- * the guard is checked against its answer, and only then is an open status sent, in a second
- * PUT. The apply converges in one run under either behaviour and never reopens blindly.
- */
+/** Without `updates`: the PUTs `nextStatusPut` decides, each on the answer of the one before. */
 async function applyStatus(
   session: ProviderSession,
   inputs: IncidentInputs,
-  olds: IncidentState | undefined,
-): Promise<IncidentState> {
-  const incidentId = inputs.incidentId ?? olds?.incidentId ?? "";
-  const applied = olds?.appliedAt ? { status: olds.status, at: olds.appliedAt } : undefined;
-  let live = liveStatusObserved(inputs.observed, applied);
-  if (!live) {
-    const updates = await listUpdates(session, incidentId);
-    live = liveStatusOf(updates, applied);
-  }
-  if (reopenRefused(live.status, inputs.status, inputs.reopen)) {
-    throw new Error(reopenMessage(incidentId, inputs.status, live));
-  }
-  const { observed } = inputs;
-  const seenUntil = observed?.kind === "read" ? (observed.newestAt ?? "") : (olds?.appliedAt ?? "");
-  const declaration = { ...declarationIn(inputs), incidentId };
-  // An open status is sent only after a PUT without one has shown the live status: the
-  // updates may be older than the truth (a PUT that only sets the field posts none), and
-  // sending it blindly could reopen an incident resolved that way. RESOLVED reopens nothing.
-  const first = statusToSend(inputs.status, live) === "RESOLVED" ? "RESOLVED" : undefined;
-  let result = await put(session, declaration, first, seenUntil);
-  const answered = result.live.status;
-  if (answered !== inputs.status) {
-    const fromAnswer: LiveStatus = { status: answered, source: "applied" };
-    if (reopenRefused(answered, inputs.status, inputs.reopen)) {
-      throw new Error(reopenMessage(incidentId, inputs.status, fromAnswer));
-    }
-    result = await put(session, declaration, inputs.status, seenUntil);
-  }
-  return { ...declaration, providerVersion: inputs.providerVersion, ...result };
-}
-
-/** One PUT of the declaration (with `status`, or leaving the live one), and what it answered. */
-export async function put(
-  session: ProviderSession,
-  declaration: IncidentDeclaration & { incidentId: string },
-  status: IncidentStatus | undefined,
-  seenUntil: string,
-  whenMissing: (incidentId: string, session: ProviderSession) => string = missingMessage,
-): Promise<Pick<IncidentState, "appliedAt" | "live" | "appliedUpdates">> {
-  const incident = await putFields(session, declaration, status, whenMissing);
-  const appliedAt = incident.updated_at ?? new Date().toISOString();
-  // A status the service added since is not one the rules can compare: the declared one
-  // that was sent (or kept) stands for it, and the next read shows the value as it is.
-  const answered = knownStatus(incident.lastUpdateStatus) ?? status ?? declaration.status;
-  return {
-    appliedAt,
-    live: { status: answered, at: appliedAt, source: "applied" },
-    appliedUpdates: updatesAfter(incident.incidentUpdates, seenUntil)
-      .slice(0, APPLIED_UPDATES_LIMIT)
-      .map(updateForState),
+  olds: IncidentRecord | undefined,
+): Promise<IncidentRecord> {
+  const declaration = {
+    ...declarationIn(inputs),
+    incidentId: inputs.incidentId ?? olds?.incidentId ?? "",
   };
+  let live =
+    liveBeforeApply(olds, inputs.observed) ??
+    liveBeforeApply(olds, undefined, await listUpdates(session, declaration.incidentId));
+  const since = seenUntil(olds, inputs.observed);
+  let applied = { appliedAt: "", live, appliedUpdates: [] as IncidentUpdate[] };
+  for (let sent = 0; ; sent++) {
+    const step = nextStatusPut(declaration, live, sent);
+    if (step.kind === "refuse") throw new Error(step.message);
+    if (step.kind === "done") break;
+    const incident = await put(session, declaration, step.status);
+    applied = afterPut(declaration, incident, step.status, since, new Date());
+    live = applied.live;
+  }
+  return { ...declaration, providerVersion: inputs.providerVersion, ...applied };
 }
 
 /**
  * PUT name, severity, services and duration (and `status` when given), then check that the
  * service kept them (`notTaken`): a field or status it answers otherwise fails the incident,
- * saying what it kept.
+ * saying what it kept. `whenMissing` words a 404.
  */
-async function putFields(
+export async function put(
   session: ProviderSession,
-  declaration: IncidentDeclaration & { incidentId: string },
+  declaration: Applying,
   status: IncidentStatus | undefined,
-  whenMissing: (incidentId: string, session: ProviderSession) => string = missingMessage,
+  whenMissing: (incidentId: string, accountId: string | undefined) => string = missingMessage,
 ): Promise<IncidentResponse> {
-  const accountId = session.settings?.accountId ?? "";
   let incident: IncidentResponse;
   try {
     incident = await client(session).incidents.update(
       declaration.incidentId,
-      requestOf(declaration, { accountId, status }),
+      requestOf(declaration, { accountId: session.settings?.accountId ?? "", status }),
     );
   } catch (error) {
     if (error instanceof NotFoundError) {
-      throw new Error(whenMissing(declaration.incidentId, session));
+      throw new Error(whenMissing(declaration.incidentId, session.settings?.accountId));
     }
     throw await inPulumiTerms(error, declaration.incidentId, session);
   }
@@ -177,103 +123,77 @@ async function putFields(
 
 /**
  * With `updates`: open the incident when it does not exist yet (or take the one a stopped run
- * opened), PUT the fields when they differ, then carry out the entries' plan: edits in place,
- * then each new entry posted once, in order.
+ * opened), PUT the fields when they differ, then carry out the entries' plan in its order.
  */
 async function applyEntries(
   session: ProviderSession,
   inputs: IncidentInputs & { updates: DeclaredEntry[] },
-  olds: IncidentState | undefined,
-): Promise<IncidentState> {
-  const declared = inputs.updates;
-  const adopting = olds === undefined || olds.claimed === true;
-  let recorded: RecordedEntries =
-    !adopting && olds?.updateIds
-      ? { entries: olds.updates ?? [], ids: [...olds.updateIds] }
-      : { entries: [], ids: [] };
+  olds: IncidentRecord | undefined,
+): Promise<IncidentRecord> {
+  let recorded = recordedEntriesOf(olds);
   const posted: IncidentUpdate[] = [];
-  let incidentId = inputs.incidentId ?? (olds?.incidentId || undefined);
+  const known = inputs.incidentId ?? (olds?.incidentId || undefined);
   let incident: IncidentResponse;
-  let sentFields = false;
-  if (incidentId === undefined) {
+  if (known === undefined) {
     const opened = await openIncident(session, inputs, olds?.intentAt);
     incident = opened.incident;
-    incidentId = incident.id;
     if (opened.firstUpdate) {
-      recorded = { entries: declared.slice(0, 1), ids: [opened.firstUpdate.id ?? ""] };
+      recorded = { entries: inputs.updates.slice(0, 1), ids: [opened.firstUpdate.id ?? ""] };
       posted.push(opened.firstUpdate);
-      sentFields = true;
     }
   } else {
-    incident = await readIncident(session, incidentId);
+    incident = await readIncident(session, known);
   }
-  thisRun.taken.add(incidentId);
-  const declaration = { ...declarationIn(inputs), incidentId };
-  const label = incidentLabel(incidentId);
-  // A PUT only when the status page shows other fields than declared: it never carries the
-  // status, which the entries tell.
-  if (!sentFields && fieldsOff(declaration, incident)) {
-    incident = await putFields(session, declaration, undefined);
+  const incidentId = known ?? incident.id;
+  runOf(session).taken.add(incidentId);
+  const declaration = { ...declarationIn(inputs), incidentId, updates: inputs.updates };
+  // The opening POST sent the fields already.
+  if (posted.length === 0 && fieldsNeedPut(declaration, incident)) {
+    incident = await put(session, declaration, undefined);
   }
-  const plan = planEntries(declared, {
-    recorded,
-    live: {
-      status:
-        liveStatusOf(incident.incidentUpdates).status ??
-        knownStatus(incident.lastUpdateStatus) ??
-        null,
-      updates: incident.incidentUpdates,
-    },
-    reopen: inputs.reopen,
-  });
-  if (plan.refusal) throw new Error(`incident ${label}: ${plan.refusal}`);
+  const plan = planEntriesOn(declaration, incident, recorded, lastApplyMs(olds));
+  if (plan.refusal) throw new Error(plan.refusal);
   const ids = [...recorded.ids];
-  const api = client(session).incidents;
   for (const action of plan.actions) {
-    const entry = declared[action.index] as DeclaredEntry;
     if (action.kind === "found") {
       ids[action.index] = action.updateId;
+      process.stderr.write(
+        `incident-sync: ${foundNote(incidentId, action.index, action.updateId)}\n`,
+      );
       continue;
     }
     const update =
       action.kind === "edit"
-        ? await api
-            .changeUpdate(incidentId, action.updateId, entryRequest(entry, { notify: false }))
-            .catch(async (error: unknown) => {
-              throw await inPulumiTerms(error, incidentId as string, session);
-            })
-        : await postEntry(session, incidentId, declared, action.index, ids);
+        ? await editEntry(
+            session,
+            incidentId,
+            action.updateId,
+            inputs.updates[action.index] as DeclaredEntry,
+          )
+        : await postEntry(session, incidentId, inputs.updates, action.index, ids);
     ids[action.index] = update.id ?? (action.kind === "edit" ? action.updateId : "");
     posted.push(update);
   }
-  const appliedAt = newestTime(posted) ?? incident.updated_at ?? new Date().toISOString();
-  const status = declared.at(-1)?.status ?? inputs.status;
-  return {
-    ...declaration,
-    providerVersion: inputs.providerVersion,
-    appliedAt,
-    live: { status, at: appliedAt, source: "applied" },
-    appliedUpdates: posted.slice(-APPLIED_UPDATES_LIMIT).map(updateForState),
-    updateIds: ids,
-  };
+  return entriesRecord(declaration, inputs.providerVersion, { ids, posted, incident }, new Date());
 }
 
-/** Whether the incident shows another name, severity, services or declared duration. */
-function fieldsOff(declaration: IncidentDeclaration, incident: IncidentResponse): boolean {
-  if (driftedFields(declaration, incident).length > 0) return true;
-  return declaration.duration !== undefined && (incident.duration ?? null) !== declaration.duration;
-}
-
-/** The latest posting time among `updates`, as the service gave it. */
-function newestTime(updates: readonly IncidentUpdate[]): string | undefined {
-  const times = updates.flatMap((update) => (update.created_at ? [update.created_at] : []));
-  return times.sort().at(-1);
+/** Changes a posted entry in place, notifying nobody. */
+function editEntry(
+  session: ProviderSession,
+  incidentId: string,
+  updateId: string,
+  entry: DeclaredEntry,
+): Promise<IncidentUpdate> {
+  return client(session)
+    .incidents.changeUpdate(incidentId, updateId, entryRequest(entry, { notify: false }))
+    .catch(async (error: unknown) => {
+      throw await inPulumiTerms(error, incidentId, session);
+    });
 }
 
 /**
- * Posts entry `index`. When the service may have posted it without saying so (a timeout, a
- * 5xx), the incident is read first, and the entry is sent again only if the read shows it was
- * not posted: an entry, and its notification, reach customers once.
+ * Posts entry `index` once: an answer is a post made. When the outcome is unknown, a read takes
+ * the entry if it shows it; one not found is not sent again in this run (it may still be made).
  */
 async function postEntry(
   session: ProviderSession,
@@ -283,57 +203,59 @@ async function postEntry(
   knownIds: readonly string[],
 ): Promise<IncidentUpdate> {
   const entry = declared[index] as DeclaredEntry;
-  for (let retry = 0; ; retry++) {
-    // Answered, it was posted: an answer without its id is looked up, never posted again.
-    let posted: IncidentUpdate | undefined;
-    try {
-      posted = await client(session).incidents.postUpdate(
-        incidentId,
-        entryRequest(entry, { notify: entry.notify }),
+  let answer: IncidentUpdate | undefined;
+  try {
+    answer = await client(session).incidents.postUpdate(
+      incidentId,
+      entryRequest(entry, { notify: entry.notify }),
+    );
+    if (answer.id) return answer;
+  } catch (error) {
+    if (!writeOutcomeUnknown(error)) {
+      const cause = await inPulumiTerms(error, incidentId, session);
+      throw new Error(
+        `incident ${incidentId}: updates[${index}] was not posted: ${messageOf(cause)}`,
       );
-      if (posted.id) return posted;
-    } catch (error) {
-      if (!writeOutcomeUnknown(error) || retry >= POST_RETRIES) {
-        const cause = await inPulumiTerms(error, incidentId, session);
-        throw new Error(
-          `incident ${incidentId}: updates[${index}] was not posted: ${cause instanceof Error ? cause.message : String(cause)}`,
-        );
-      }
     }
-    // The outcome is unknown, or the answer named no id: read what the service shows.
-    const incident = await readIncident(session, incidentId);
-    const known = new Set(knownIds.filter(Boolean));
-    const id = foundPosted(declared, [index], incident.incidentUpdates, known).get(index);
-    const found = incident.incidentUpdates.find((update) => update.id === id);
-    if (found) return found;
-    if (posted) return posted;
   }
+  const incident = await readIncident(session, incidentId);
+  const known = new Set(knownIds.filter(Boolean));
+  const id = foundPosted(declared, [index], incident.incidentUpdates, { known }).get(index);
+  const found = incident.incidentUpdates.find((update) => update.id === id);
+  if (found) return found;
+  if (answer) return answer;
+  throw new Error(
+    `incident ${incidentId}: updates[${index}] may not have been posted: the service did not answer the post, and does not show it yet. Nothing is sent again in this run, as the service may still be posting it; the next run reads again before it posts.`,
+  );
 }
 
-/** The service's incidents that may be the opening of this declaration, with their updates. */
+/**
+ * The service's incidents that are the opening of this declaration, read whole; one that may be
+ * it and cannot be read (refused by the contract's schema, or a failed read) stops the opening.
+ */
 async function openingsOf(
   session: ProviderSession,
   declaration: IncidentDeclaration,
   first: DeclaredEntry,
-  listed: readonly ListedIncident[],
-): Promise<CreationCandidate[]> {
-  const free = listed.filter(
-    (incident) =>
-      incident.name === declaration.name &&
-      !thisRun.taken.has(incident.id) &&
-      !thisRun.declared.has(incident.id),
-  );
-  const whole = await Promise.all(
-    free.map((incident) =>
+  fresh: boolean,
+) {
+  const listed = await listedIncidents(session, fresh);
+  const { named, unreadable } = namesakes(listed, declaration, inRun(session));
+  const read = await Promise.allSettled(
+    named.map((incident) =>
       incident.incidentUpdates === undefined ? readIncident(session, incident.id) : incident,
     ),
   );
-  return whole.flatMap((incident) => {
-    const { incidentUpdates } = incident;
-    if (incidentUpdates === undefined) return [];
-    const candidate = { ...incident, incidentUpdates };
-    return isOpeningOf(candidate, declaration, first) ? [candidate] : [];
-  });
+  const failed = read.flatMap((result, at) =>
+    result.status === "rejected"
+      ? [`${safeLine(named[at]?.id)} (${safeLine(messageOf(result.reason))})`]
+      : [],
+  );
+  if (unreadable.length + failed.length > 0) {
+    throw new Error(unreadableOpeningsMessage(declaration, [...unreadable, ...failed]));
+  }
+  const whole = read.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  return openingsAmong(whole, declaration, first);
 }
 
 /**
@@ -349,27 +271,23 @@ async function openIncident(
   const declaration = declarationIn(inputs);
   const first = inputs.updates[0] as DeclaredEntry;
   const name = incidentLabel(undefined, inputs.resource);
-  const look = async (fresh: boolean) => {
-    if (fresh) session.incidents = undefined;
-    try {
-      return await openingsOf(session, declaration, first, await listedIncidents(session));
-    } catch (error) {
+  const look = (fresh: boolean) =>
+    openingsOf(session, declaration, first, fresh).catch(async (error: unknown) => {
       throw lacksOperation(error) ?? (await inPulumiTerms(error, name, session));
-    }
-  };
+    });
   const decision = decideCreation(declaration, first, await look(false), {
     intentAt,
     now: Date.now(),
   });
   if (decision.kind === "refuse") throw new Error(decision.message);
   if (decision.kind === "adopt") {
+    take(session, decision.incidentId, name);
     process.stderr.write(`incident-sync: ${decision.note}\n`);
     return { incident: await readIncident(session, decision.incidentId) };
   }
-  const accountId = session.settings?.accountId ?? "";
   try {
     const incident = await client(session).incidents.create(
-      createRequestOf(declaration, first, { accountId }),
+      createRequestOf(declaration, first, { accountId: session.settings?.accountId ?? "" }),
     );
     const firstUpdate = incident.incidentUpdates.find((update) => update.id);
     return firstUpdate ? { incident, firstUpdate } : { incident };
@@ -382,9 +300,12 @@ async function openIncident(
       intentAt: since,
       now: Date.now(),
     });
-    if (again.kind === "adopt") return { incident: await readIncident(session, again.incidentId) };
+    if (again.kind === "adopt") {
+      take(session, again.incidentId, name);
+      return { incident: await readIncident(session, again.incidentId) };
+    }
     throw new Error(
-      `${name}: the service did not answer the request that opens it (${error instanceof Error ? error.message : String(error)}), and does not show it opened. Nothing is sent again in this run; the next run reads again before it opens it.`,
+      `${name}: the service did not answer the request that opens it (${messageOf(error)}), and does not show it opened. Nothing is sent again in this run; the next run reads again before it opens it.`,
     );
   }
 }
@@ -400,24 +321,18 @@ export async function findOpened(
 ): Promise<string | undefined> {
   const first = declaration.updates[0];
   if (first === undefined) return undefined;
-  const matches = await openingsOf(session, declaration, first, await listedIncidents(session));
+  const matches = await openingsOf(session, declaration, first, false);
   const decision = decideCreation(declaration, first, matches, { intentAt, now: Date.now() });
   return decision.kind === "adopt" ? decision.incidentId : undefined;
 }
 
-/** A 404 or 405 from an operation beyond the spec: the service does not have it. */
-function lacksOperation(error: unknown): Error | undefined {
-  return error instanceof ApiError && (error.status === 404 || error.status === 405)
-    ? new Error(lacksOperationMessage(error))
-    : undefined;
+/** Takes an incident for this run's resource `name`, unless another resource took it first. */
+function take(session: ProviderSession, incidentId: string, name: string): void {
+  const { taken } = runOf(session);
+  if (taken.has(incidentId)) throw new Error(takenTwiceMessage(name, incidentId));
+  taken.add(incidentId);
 }
 
-async function listUpdates(session: ProviderSession, incidentId: string) {
-  try {
-    return await client(session).incidents.listUpdates(incidentId);
-  } catch (error) {
-    throw await inPulumiTerms(error, incidentId, session);
-  }
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
-
-export { listUpdates };

@@ -1,63 +1,60 @@
 import { resolve } from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError, type IncidentStatus, NotFoundError } from "../src/api";
+import { ApiError } from "../src/api";
 import {
-  checkDeclaration,
-  decideApply,
-  entryRequest,
-  incidentLabel,
-  type LiveStatus,
-  liveStatusOf,
+  checkInputs,
+  claimedRecord,
+  decideDiff,
+  decideRemoval,
+  type IncidentInputs,
+  type IncidentRecord,
+  missingMessage,
+  missingOnRemoveMessage,
   type Observation,
+  observationFor,
   observe,
-  reopenRefused,
-  reopenWithoutFlagMessage,
+  refreshedRecord,
+  refreshRead,
+  resolvingUpdate,
   servicesNamedFromCatalog,
   unnamedServices,
-  unnamedServicesMessage,
 } from "../src/incident";
 import { API_KEY_SETTING, configKey, readStackSettings, SETTINGS } from "../src/settings";
-import { applyIncident, findOpened, listUpdates, put } from "./apply-incident";
-import type {
-  IncidentInputs,
-  IncidentProvider,
-  IncidentState,
-  KnownLiveStatus,
-} from "./incident-state";
+import { applyIncident, findOpened, put } from "./apply-incident";
+import type { IncidentProvider } from "./incident-state";
 import { projectRoot } from "./project-root";
 import {
   client,
+  createRunSession,
+  exists,
   inPulumiTerms,
-  missingMessage,
-  missingOnRemoveMessage,
+  inRun,
+  listUpdates,
   type ProviderSession,
+  type RunSession,
   readIncident,
-  startRun,
-  thisRun,
+  runOf,
 } from "./provider-session";
 
 /*
- * The operations of the incident provider: each Pulumi call mapped to the decisions of
- * `src/incident` and carried out by `apply-incident.ts`. The provider stored in the state
- * (`incident.ts`) loads this module by package name in the engine's plugin process, never
- * serialized into the state, so it imports what it needs like any module.
+ * Each Pulumi call mapped to `src/incident`'s decisions, carried out by `apply-incident.ts`.
+ * Providers stored by earlier releases call these functions with a session of their own.
  */
 
-export type { IncidentInputs, IncidentProvider, IncidentState, KnownLiveStatus, ProviderSession };
-export { client, startRun };
-
-/** The message an incident with `updates` is resolved with when its definition is removed. */
-export const RESOLVED_ON_REMOVE = "This incident is resolved.";
+export type { IncidentState } from "./incident-state";
+export type { IncidentInputs, IncidentProvider, ProviderSession, RunSession };
+export { client, createRunSession };
 
 /**
  * A provider with a session of its own: what the text stored in every incident's state
  * (`PROVIDER_SOURCE` in `incident.ts`) hands the dynamic provider plugin, which calls it once
  * per distinct stored text in a plugin process, and `configure` once on what it returns.
  */
-export function provider(): IncidentProvider {
+export function provider(run?: RunSession): IncidentProvider {
   const self: IncidentProvider = {
+    ...(run ? { run } : {}),
     configure: (request) => configure(self, request),
-    check: (olds, news) => check(self, olds, news as unknown as Record<string, unknown>),
+    check: (olds, news) => check(self, olds, news),
     diff: (_id, olds, news) => diff(self, olds, news),
     create: (inputs) => create(self, inputs),
     update: (_id, olds, news) => update(self, olds, news),
@@ -87,80 +84,50 @@ export async function configure(
   }
 }
 
+/** The inputs parsed once (`checkInputs`); every id declared is remembered for this run. */
 export async function check(
   session: ProviderSession,
   olds: Partial<IncidentInputs>,
-  news: Record<string, unknown>,
+  news: unknown,
 ): Promise<pulumi.dynamic.CheckResult<IncidentInputs>> {
-  const checked = checkDeclaration(news);
-  if ("failures" in checked) return { failures: checked.failures };
-  const { declaration } = checked;
-  const label = incidentLabel(declaration.incidentId, declaration.resource);
-  if (declaration.incidentId) thisRun.declared.add(declaration.incidentId);
-  const unnamed = unnamedServices(declaration.services);
-  const failure = (property: string, reason: string) => ({ failures: [{ property, reason }] });
-  if (unnamed.length > 0) {
-    return failure("services", unnamedServicesMessage(label, unnamed));
+  const checked = checkInputs(olds, news, { accountId: session.settings?.accountId });
+  if ("inputs" in checked && checked.inputs.incidentId) {
+    runOf(session).declared.add(checked.inputs.incidentId);
   }
-  const observed = news.observed as Observation | undefined;
-  if (observed?.kind === "missing") {
-    return failure("incidentId", missingMessage(label, session));
-  }
-  // Reopening a resolved incident notifies subscribers again: it has to be meant.
-  if (reopenRefused(olds.status, declaration.status, declaration.reopen)) {
-    return failure("status", `incident ${label}: ${reopenWithoutFlagMessage(declaration.status)}`);
-  }
-  const candidates = news.candidates as IncidentInputs["candidates"];
-  return {
-    inputs: {
-      ...declaration,
-      providerVersion: String(news.providerVersion ?? ""),
-      ...(observed === undefined ? {} : { observed }),
-      ...(candidates === undefined ? {} : { candidates }),
-      ...(news.claimOnly === true ? { claimOnly: true as const } : {}),
-    },
-  };
+  return checked;
 }
 
 /**
- * What the program observed in this run is among the inputs; a new incident's is picked from
- * its candidates by the id its state holds, and read here only when none of them is it. A
- * refusal (a reopen, a posted entry removed) is reported as a change, not an error: the engine
- * stops the whole run on a diff error, whereas the update step refuses it alone, so every other
- * incident is still applied.
+ * A refusal (a reopen, a posted entry removed) is a change here, not an error: the engine
+ * stops the whole run on a diff error, while the update step refuses that incident alone.
  */
 export async function diff(
   session: ProviderSession,
-  olds: IncidentState,
+  olds: IncidentRecord,
   news: IncidentInputs,
 ): Promise<pulumi.dynamic.DiffResult> {
-  // The claim run records new incidents only; one already in the state is left as it is.
   if (news.claimOnly) return { changes: false };
-  const observation = await observationFor(session, olds, news);
-  const decision = decideApply(olds, news, observation, session.settings?.enforce ?? "observed");
-  const versionChanged = olds.providerVersion !== news.providerVersion;
+  const source = observationFor(olds, news);
+  const observation =
+    "read" in source ? await observationRead(session, source.read, news) : source.observation;
+  const decision = decideDiff(olds, news, observation, session.settings?.enforce ?? "observed");
   return {
-    // A claimed incident is adopted by the first run that applies, whatever else it sees.
-    changes: decision.apply || decision.replace || versionChanged || olds.claimed === true,
+    changes: decision.changes,
     replaces: decision.replace ? ["incidentId"] : [],
     // Two resources never manage one incident: the old one lets go before the new one adopts.
     deleteBeforeReplace: decision.replace,
   };
 }
 
-async function observationFor(
+/** Observation, not desired state: a read that fails leaves the diff to what git changed. */
+async function observationRead(
   session: ProviderSession,
-  olds: IncidentState,
-  news: IncidentInputs,
+  incidentId: string,
+  declared: IncidentInputs,
 ): Promise<Observation | undefined> {
-  if (news.observed !== undefined || news.incidentId !== undefined) return news.observed;
-  if (!olds.incidentId || olds.claimed) return undefined;
-  const candidate = news.candidates?.[olds.incidentId];
-  if (candidate !== undefined) return candidate;
-  // Observation, not desired state: a read that fails leaves the diff to what git changed.
   try {
-    const incident = await client(session).incidents.get(olds.incidentId);
-    return observe(incident.incidentUpdates, incident, news);
+    const incident = await client(session).incidents.get(incidentId);
+    return observe(incident.incidentUpdates, incident, declared);
   } catch (error) {
     if (error instanceof ApiError) return undefined;
     throw error;
@@ -175,43 +142,27 @@ async function observationFor(
 export async function create(
   session: ProviderSession,
   inputs: IncidentInputs,
-): Promise<pulumi.dynamic.CreateResult<IncidentState>> {
+): Promise<pulumi.dynamic.CreateResult<IncidentRecord>> {
   if (inputs.claimOnly) {
     // The program's read of this run shows it exists; else one read of its own says.
     const seen = inputs.observed?.kind === "read";
     if (inputs.incidentId && !seen && !(await exists(session, inputs.incidentId))) {
-      throw new Error(missingMessage(inputs.incidentId, session));
+      throw new Error(missingMessage(inputs.incidentId, session.settings?.accountId));
     }
-    const state = claimedState(inputs);
-    return { id: inputs.incidentId ?? `new:${inputs.resource ?? ""}`, outs: state };
+    return {
+      id: inputs.incidentId ?? `new:${inputs.resource ?? ""}`,
+      outs: claimedRecord(inputs, new Date()),
+    };
   }
   const state = await applyIncident(session, inputs, undefined);
   return { id: state.incidentId, outs: state };
 }
 
-function claimedState(inputs: IncidentInputs): IncidentState {
-  const {
-    observed: _observed,
-    candidates: _candidates,
-    claimOnly: _claimOnly,
-    ...declared
-  } = inputs;
-  return {
-    ...declared,
-    incidentId: declared.incidentId ?? "",
-    appliedAt: "",
-    live: { status: declared.status, at: "", source: "applied" },
-    appliedUpdates: [],
-    claimed: true,
-    ...(declared.incidentId === undefined ? { intentAt: new Date().toISOString() } : {}),
-  };
-}
-
 export async function update(
   session: ProviderSession,
-  olds: IncidentState,
+  olds: IncidentRecord,
   news: IncidentInputs,
-): Promise<pulumi.dynamic.UpdateResult<IncidentState>> {
+): Promise<pulumi.dynamic.UpdateResult<IncidentRecord>> {
   return { outs: await applyIncident(session, news, olds) };
 }
 
@@ -219,94 +170,60 @@ export async function update(
 export async function read(
   session: ProviderSession,
   id: string,
-  props: IncidentState | undefined,
-): Promise<pulumi.dynamic.ReadResult<IncidentState>> {
+  props: IncidentRecord | undefined,
+): Promise<pulumi.dynamic.ReadResult<IncidentRecord>> {
   if (!props) return { id };
-  // A new incident claimed and never opened has nothing to read.
-  if (props.claimed && !props.incidentId) return { id, props };
-  const incidentId = props.incidentId || id;
+  const what = refreshRead(props, id);
+  if (what.read === "nothing") return { id, props };
   const updates =
-    props.updates === undefined
-      ? await listUpdates(session, incidentId)
-      : (await readIncident(session, incidentId)).incidentUpdates;
-  const live = liveStatusOf(updates, { status: props.status, at: props.appliedAt });
-  const state: IncidentState = {
-    ...withoutLegacy(props),
-    incidentId,
-    appliedUpdates: props.appliedUpdates ?? [],
-    status: live.status ?? props.status,
-    live: known(live, props.status, new Date().toISOString()),
-  };
-  return { id, props: state };
+    what.read === "updates"
+      ? await listUpdates(session, what.incidentId)
+      : (await readIncident(session, what.incidentId)).incidentUpdates;
+  return { id, props: refreshedRecord(props, what.incidentId, updates, new Date()) };
 }
 
 /** What `remove` did and why, for the engine's log and for tests. */
 export type RemoveOutcome = "released" | "released-redeclared" | "resolved";
 
-/**
- * `onRemove: resolve` resolves the incident (a PUT of RESOLVED, or with `updates` a last
- * update saying so); `release` lets go. A claimed incident is resolved too, as the run that
- * claimed it may have applied it before it was killed; one that does not exist was never
- * applied, and is let go. An incident that another resource of this run declares is released
- * whatever `onRemove` says: the old resource of a rename without `aliases` is deleted after
- * the new one took the incident over, and resolving it would tell customers an open incident
- * is over.
- */
+/** Deletes a resource as `decideRemoval` says: release, or resolve by PUT or by a last update. */
 export async function remove(
   session: ProviderSession,
-  props: IncidentState,
+  props: IncidentRecord,
 ): Promise<RemoveOutcome> {
-  if (props.incidentId && thisRun.declared.has(props.incidentId)) {
-    if (props.onRemove === "resolve") {
-      // The dynamic provider's plugin has no channel to the engine's log but its stderr, which
-      // the engine shows with the deletion's diagnostics.
-      process.stderr.write(
-        `incident-sync: incident ${props.incidentId} is released, not resolved: another resource of this stack now declares it (a resource renamed without \`aliases\`?). Add the old resource name to the definition's \`aliases\` to make a rename a no-op.\n`,
-      );
-    }
-    return "released-redeclared";
+  const removal = decideRemoval(props, inRun(session));
+  if (removal.kind === "release") {
+    // The plugin has no channel to the engine's log but its stderr, shown with the deletion.
+    if (removal.notice) process.stderr.write(`incident-sync: ${removal.notice}\n`);
+    return removal.redeclared ? "released-redeclared" : "released";
   }
-  if (props.onRemove !== "resolve") return "released";
-  if (!props.incidentId) {
-    // A new incident claimed and never recorded as opened: a stopped run may have opened it.
-    const opened =
-      props.updates === undefined
-        ? undefined
-        : await findOpened(session, { ...props, updates: props.updates }, props.intentAt);
-    if (opened === undefined) return "released";
-    return resolveWithUpdate(session, { ...props, incidentId: opened });
+  if (removal.kind === "find-opened") {
+    const opened = await findOpened(
+      session,
+      { ...props, updates: props.updates ?? [] },
+      props.intentAt,
+    );
+    return opened === undefined ? "released" : resolveWithUpdate(session, opened);
   }
-  const named = await withCatalogNames(session, props);
-  if (props.claimed && !(await exists(session, props.incidentId))) return "released";
-  if (props.updates !== undefined) return resolveWithUpdate(session, props);
-  await put(session, named, "RESOLVED", props.appliedAt, missingOnRemoveMessage);
+  const named = removal.via === "put" ? await withCatalogNames(session, props) : props;
+  if (removal.unlessMissing && !(await exists(session, props.incidentId))) return "released";
+  if (removal.via === "update") return resolveWithUpdate(session, props.incidentId);
+  await put(session, named, "RESOLVED", missingOnRemoveMessage);
   return "resolved";
 }
 
 /** Posts the last update of a removed incident with `updates`, unless it is resolved already. */
 async function resolveWithUpdate(
   session: ProviderSession,
-  props: IncidentState,
+  incidentId: string,
 ): Promise<RemoveOutcome> {
-  const incident = await readIncident(session, props.incidentId);
-  if (liveStatusOf(incident.incidentUpdates).status === "RESOLVED") return "resolved";
-  const last = { status: "RESOLVED" as IncidentStatus, message: RESOLVED_ON_REMOVE, notify: false };
+  const last = resolvingUpdate((await readIncident(session, incidentId)).incidentUpdates);
+  if (last === undefined) return "resolved";
   await client(session)
-    .incidents.postUpdate(props.incidentId, entryRequest(last, { notify: false }))
+    .incidents.postUpdate(incidentId, last)
     .catch(async (error: unknown) => {
-      throw await inPulumiTerms(error, props.incidentId, session);
+      throw await inPulumiTerms(error, incidentId, session);
     });
   return "resolved";
-}
-
-async function exists(session: ProviderSession, incidentId: string): Promise<boolean> {
-  try {
-    await client(session).incidents.listUpdates(incidentId);
-    return true;
-  } catch (error) {
-    if (error instanceof NotFoundError) return false;
-    throw await inPulumiTerms(error, incidentId, session);
-  }
 }
 
 /**
@@ -316,8 +233,8 @@ async function exists(session: ProviderSession, incidentId: string): Promise<boo
  */
 async function withCatalogNames(
   session: ProviderSession,
-  props: IncidentState,
-): Promise<IncidentState> {
+  props: IncidentRecord,
+): Promise<IncidentRecord> {
   if (unnamedServices(props.services).length === 0) return props;
   const dir = resolve(
     projectRoot(),
@@ -327,20 +244,4 @@ async function withCatalogNames(
     ...props,
     services: await servicesNamedFromCatalog(props.incidentId, props.services, dir),
   };
-}
-
-function known(live: LiveStatus, fallback: IncidentStatus, at: string): KnownLiveStatus {
-  return live.source === "update" && live.update
-    ? {
-        status: live.status ?? fallback,
-        at: live.update.publicIncidentUpdateDate ?? live.update.created_at ?? at,
-        source: "update",
-      }
-    : { status: live.status ?? fallback, at, source: "applied" };
-}
-
-/** State written by incident-sync 0.1 also held `createdAt`; it is dropped when next written. */
-function withoutLegacy(props: IncidentState): IncidentState {
-  const { createdAt: _createdAt, ...rest } = props as IncidentState & { createdAt?: unknown };
-  return rest;
 }

@@ -11,30 +11,12 @@ import { PACKAGE_VERSION } from "../src/package-version";
 import type { IncidentState } from "./incident-state";
 
 export type { DeclaredEntry, IncidentService } from "../src/incident";
-export type {
-  IncidentInputs,
-  IncidentProvider,
-  IncidentState,
-  KnownLiveStatus,
-} from "./incident-state";
+export type { IncidentInputs, IncidentProvider, IncidentState } from "./incident-state";
 
 /**
- * The provider as every incident's state stores it (`__provider`), and as the engine's dynamic
- * provider plugin runs it for every operation, `refresh` and `delete` included: CommonJS whose
- * `handler()` returns the provider (pulumi/pulumi#6490). It holds no code of the provider: it
- * loads the operations by package name from the plugin's working directory, which the engine
- * sets to the project directory (where Pulumi.yaml is). There `incident-sync` resolves to the
- * project itself (this repository, by the self-reference of its `exports`) or to the installed
- * package (a project that depends on it), so the code that runs is always the current
- * checkout's, wherever the state was written, and the state holds no path, client, key or
- * schema. `createRequire` because the plugin compiles the text as a module with no file name,
- * from which Node resolves neither self-references nor the project's node_modules.
- *
- * Written here rather than serialized by the SDK from a provider object, as
- * `pulumi.dynamic.Resource` does: the serializer wraps each method in a closure of its own, and
- * its output for a provider of seven one-line methods was 2,926 bytes, stored twice in every
- * incident (BENCHMARKS.md, "State"). Providers stored by earlier releases call the operations'
- * functions with a session of their own, which the module keeps exporting.
+ * The provider every incident's state stores: a line that loads the operations by package name
+ * from the project directory (`createRequire`: the plugin compiles it with no file name), so
+ * the state holds no code, path or key, and the current checkout's code always runs.
  */
 export const PROVIDER_SOURCE =
   'exports.handler = () => require("node:module").createRequire(require("node:path").join(process.cwd(), "package.json"))("incident-sync/provider-operations").provider();';

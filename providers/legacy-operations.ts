@@ -9,10 +9,8 @@ import * as operations from "./incident-operations";
 import { LEGACY_DEPRECATION } from "./legacy-deprecation";
 
 /**
- * The operations as the provider stored by incident-sync 0.1 calls them, under the package
- * export it names (`incident-sync/dist/providers/incident-operations`): `check` and `diff`
- * without the provider's session, `update` without the old state. Resources written by 0.1
- * call these on refresh and delete until an `up` stores the current provider.
+ * The operations as 0.1's stored provider calls them (`check` and `diff` without a session,
+ * `update` without the old state), until an `up` stores the current provider.
  */
 
 // This module is loaded only by a provider stored in 0.1 state: its loading is the one sign.

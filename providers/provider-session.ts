@@ -2,10 +2,13 @@ import {
   ApiError,
   createClient,
   type IncidentResponse,
+  type IncidentUpdate,
   type ListedIncident,
   type MonitoringClient,
   NotFoundError,
+  type SkippedIncident,
 } from "../src/api";
+import { lacksOperationMessage, missingMessage } from "../src/incident";
 import {
   API_KEY_SETTING,
   apiErrorMessage,
@@ -15,6 +18,27 @@ import {
   type StackSettings,
 } from "../src/settings";
 
+/**
+ * What one run of the engine tells the provider across its resources: the incident ids the
+ * program declares (`check` sees every one before the engine deletes those no longer
+ * declared), those a create took, and the service's incidents, read once when one is opened.
+ */
+export interface RunSession {
+  readonly declared: Set<string>;
+  readonly taken: Set<string>;
+  incidents?: Promise<ServiceIncidents> | undefined;
+}
+
+/** The service's incidents as listed: those read, and those the contract's schema refused. */
+export interface ServiceIncidents {
+  entries: ListedIncident[];
+  skipped: SkippedIncident[];
+}
+
+export function createRunSession(): RunSession {
+  return { declared: new Set(), taken: new Set() };
+}
+
 /** What one provider instance keeps in the plugin process: never serialized, never in state. */
 export interface ProviderSession {
   /** The stack settings, from `configure`. */
@@ -23,24 +47,22 @@ export interface ProviderSession {
   apiKey?: string;
   /** The client of this plugin process, made on first use after `configure`. */
   api?: MonitoringClient;
-  /** The service's incidents, read once per run when an incident is about to be opened. */
-  incidents?: Promise<ListedIncident[]>;
+  /** The run it serves; a provider stored by an earlier release gets the plugin's (`runOf`). */
+  run?: RunSession;
 }
 
-/**
- * What the engine's one plugin process knows of the run it serves, whichever stored provider
- * (of whichever release) calls it: the incident ids the program declares (`check` sees every
- * one before the engine deletes those no longer declared) and those taken by a create.
- */
-export const thisRun = {
-  declared: new Set<string>(),
-  taken: new Set<string>(),
-};
+// One plugin process serves one run of the engine, whichever stored providers it loads.
+const pluginRun = createRunSession();
 
-/** Forgets what this run saw: a new run of the engine, in tests that run the operations in process. */
-export function startRun(): void {
-  thisRun.declared.clear();
-  thisRun.taken.clear();
+export function runOf(session: ProviderSession): RunSession {
+  session.run ??= pluginRun;
+  return session.run;
+}
+
+/** The incident ids this run declares or took: another resource's, not to open or resolve. */
+export function inRun(session: ProviderSession): Set<string> {
+  const run = runOf(session);
+  return new Set([...run.declared, ...run.taken]);
 }
 
 // One client per plugin process, shared by every resource: one rate limit and one
@@ -56,18 +78,27 @@ export function client(session: ProviderSession): MonitoringClient {
   return session.api;
 }
 
-/** Every incident the service lists, read once for the session; an odd entry is left out. */
-export function listedIncidents(session: ProviderSession): Promise<ListedIncident[]> {
-  session.incidents ??= (async () => {
-    const all: ListedIncident[] = [];
-    for await (const page of client(session).incidents.pages()) all.push(...page.entries);
+/** Every incident the service lists, read once for the run; an odd entry is kept apart. */
+export function listedIncidents(
+  session: ProviderSession,
+  fresh = false,
+): Promise<ServiceIncidents> {
+  const run = runOf(session);
+  if (fresh) run.incidents = undefined;
+  run.incidents ??= (async () => {
+    const all: ServiceIncidents = { entries: [], skipped: [] };
+    for await (const page of client(session).incidents.pages()) {
+      all.entries.push(...page.entries);
+      all.skipped.push(...page.skipped);
+    }
     return all;
   })();
+  const read = run.incidents;
   // A failed read is not kept: the next create reads again.
-  session.incidents.catch(() => {
-    session.incidents = undefined;
+  read.catch(() => {
+    if (run.incidents === read) run.incidents = undefined;
   });
-  return session.incidents;
+  return read;
 }
 
 /** The incident with its updates, or a clear error naming it. */
@@ -78,6 +109,29 @@ export async function readIncident(
   try {
     return await client(session).incidents.get(incidentId);
   } catch (error) {
+    throw await inPulumiTerms(error, incidentId, session);
+  }
+}
+
+/** The incident's updates, or a clear error naming it. */
+export async function listUpdates(
+  session: ProviderSession,
+  incidentId: string,
+): Promise<IncidentUpdate[]> {
+  try {
+    return await client(session).incidents.listUpdates(incidentId);
+  } catch (error) {
+    throw await inPulumiTerms(error, incidentId, session);
+  }
+}
+
+/** Whether the incident exists: its updates read, or a 404. */
+export async function exists(session: ProviderSession, incidentId: string): Promise<boolean> {
+  try {
+    await client(session).incidents.listUpdates(incidentId);
+    return true;
+  } catch (error) {
+    if (error instanceof NotFoundError) return false;
     throw await inPulumiTerms(error, incidentId, session);
   }
 }
@@ -94,32 +148,27 @@ export async function inPulumiTerms(
 ): Promise<unknown> {
   if (error instanceof NotFoundError || (error instanceof ApiError && error.status === 405)) {
     if (error.operation === "incidents.listUpdates" || error.operation === "incidents.update") {
-      return new Error(missingMessage(incidentId, session));
+      return new Error(missingMessage(incidentId, session.settings?.accountId));
     }
-    const exists = await client(session)
+    const found = await client(session)
       .incidents.listUpdates(incidentId)
       .then(
         () => true,
         () => false,
       );
-    return new Error(exists ? lacksOperationMessage(error) : missingMessage(incidentId, session));
+    return new Error(
+      found
+        ? lacksOperationMessage(error)
+        : missingMessage(incidentId, session.settings?.accountId),
+    );
   }
   if (error instanceof ApiError) return new Error(apiErrorMessage(error, runSettingsContext()));
   return error;
 }
 
-export function missingMessage(incidentId: string, session: ProviderSession): string {
-  const account = session?.settings?.accountId;
-  return `Incident "${incidentId}" does not exist${account ? ` in account "${account}"` : ""}. Fix the id in its definition, or leave "id" out (with "resource" and "updates") to open a new incident.`;
-}
-
-/** A service with only the spec's excerpt: it cannot open incidents or post updates. */
-export function lacksOperationMessage(error: ApiError): string {
-  return `The service answered ${error.method} ${error.path} with ${error.status}: it does not offer the operations that open incidents and post updates (the public reference's, beyond the spec). Nothing was sent. Open the incident on the status page, put its id in the definition, and declare its status with "status:" instead of "updates:".`;
-}
-
-/** A delete cannot resolve what is not there: say how to let go of it, or what to fix. */
-export function missingOnRemoveMessage(incidentId: string, session: ProviderSession): string {
-  const account = session?.settings?.accountId;
-  return `Incident "${incidentId}" does not exist${account ? ` in account "${account}"` : ""}, so its onRemove: resolve cannot resolve it. If the incident is gone for good, remove the resource from the state with \`pulumi state delete <urn>\` (\`pulumi stack --show-urns\` lists them); if the account or key is wrong, fix the stack config and run again.`;
+/** A 404 or 405 from an operation beyond the spec: the service does not have it. */
+export function lacksOperation(error: unknown): Error | undefined {
+  return error instanceof ApiError && (error.status === 404 || error.status === 405)
+    ? new Error(lacksOperationMessage(error))
+    : undefined;
 }

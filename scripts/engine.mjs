@@ -18,18 +18,9 @@
 // Usage: node scripts/engine.mjs [--json] [--quiet] [--help]
 
 import { spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import {
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, delimiter, dirname, join, resolve } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -117,24 +108,7 @@ function located(source, pulumi, version) {
   const languageHost = existsSync(join(binDir, languageHostName))
     ? join(binDir, languageHostName)
     : (onPath(languageHostName) ?? null);
-  return { source, version, pulumi, binDir, root: installationRoot(pulumi), languageHost };
-}
-
-/**
- * The Automation API runs `<root>/bin/pulumi`. A CLI kept in a directory not named `bin` gets
- * a symlink in the cache so that layout holds.
- */
-function installationRoot(pulumi) {
-  if (basename(dirname(pulumi)) === "bin") return dirname(dirname(pulumi));
-  const root = join(
-    cacheRoot(),
-    "links",
-    createHash("sha256").update(pulumi).digest("hex").slice(0, 16),
-  );
-  mkdirSync(join(root, "bin"), { recursive: true });
-  rmSync(join(root, "bin", "pulumi"), { force: true });
-  symlinkSync(pulumi, join(root, "bin", "pulumi"));
-  return root;
+  return { source, version, pulumi, binDir, languageHost };
 }
 
 function fromEnvironment() {

@@ -12,7 +12,7 @@
 //      24 per 60 s answering 429 without Retry-After and a PUT that ignores the status;
 //   2. the engine tests and the drift and report tests again against an emulator whose PUT only
 //      sets lastUpdateStatus (`npm run test:sets-field`; `npm test` covers both PUT behaviours
-//      in process and in test/engine/put-status.test.ts);
+//      in process, and test/reliability/put-status.test.ts on the engine);
 //   3. the same again against an emulator that lists events and updates oldest first, enforces
 //      600 requests per 60 s answering 429 without Retry-After, answers [] for an unknown check
 //      and requires the account header (`npm run test:behaviours`).

@@ -11,11 +11,8 @@ export interface GithubAnnotation {
 }
 
 /**
- * `::error file=…,line=…,col=…,title=…::message`, the one way incident-sync writes a workflow
- * command: every text goes through the sanitiser first (an escape sequence, a bidi control or
- * a lone carriage return shows as an escape), then is escaped as the runner expects, so a
- * message with newlines, commas or colons can neither break the line nor start another
- * command; its own line breaks show in the annotation.
+ * `::error file=…,line=…,col=…,title=…::message`, the one writer of workflow commands: text is
+ * sanitised, then escaped as the runner expects, so nothing in it breaks or starts a command.
  */
 export function githubAnnotation(annotation: GithubAnnotation): string {
   const properties = [

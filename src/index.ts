@@ -1,20 +1,11 @@
 /**
- * The public surface of the incident-sync package, by name: what a project that declares
- * incidents, calls the monitoring API or builds its own checks and reports needs. Anything
- * not named here is internal and may change in any release. Subpaths serve the rest:
- * `incident-sync/program` (the whole Pulumi program), `incident-sync/provider-operations`
- * (what a stored provider loads) and `incident-sync/emulator` (the local API).
+ * The package's public surface, by name: what a project that declares incidents, calls the
+ * API or checks definitions in its own pipeline needs; the rest is internal. Subpaths serve
+ * more: `/program`, `/reports`, `/emulator` and `/provider-operations` (package.json).
  */
 
 // The resource, and the program around it (observation, read-backs, drift).
-export {
-  Incident,
-  type IncidentArgs,
-  type IncidentInputs,
-  type IncidentService,
-  type IncidentState,
-  PROVIDER_VERSION,
-} from "../providers/incident";
+export { Incident, type IncidentArgs, type IncidentService } from "../providers/incident";
 // The typed client of the monitoring API, its errors, and what it sends and receives.
 export {
   ApiError,
@@ -77,15 +68,4 @@ export {
   type IncidentStackOptions,
   type SummaryOutput,
 } from "./program";
-// Reports, as `incident-sync drift` and `incident-sync report` write them.
-export {
-  collectErrorGroups,
-  collectHeartbeats,
-  collectIncidents,
-  computeDrift,
-  renderDrift,
-  writeErrorReport,
-  writeHeartbeatReport,
-  writeIncidentReport,
-} from "./reports";
 export { UserError } from "./user-error";

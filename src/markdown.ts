@@ -1,32 +1,19 @@
 /**
- * The one Markdown escaping of incident-sync, for every comment, issue and report it writes
- * (plan, drift, reports, the run report of `up --format markdown`). Text from definitions and
- * from the server is inert: it shows as written, and nothing in it becomes a link, an image,
- * a mention, a reference, HTML or formatting that we did not make, and the sanitiser
- * (`src/safe-text.ts`) shows its hidden characters (escape sequences, bidi controls, a lone
- * carriage return) as escapes first.
+ * The one Markdown escaping, for every comment, issue and report: text from definitions and
+ * the server shows as written, with no link, mention, HTML or formatting we did not make.
  */
 import { escapeHidden, escapeHiddenKeepingLines } from "./safe-text";
 
 /**
- * What GitHub turns live in plain text even when every Markdown character is escaped: bare
- * URLs (`http`, `https`, `ftp`) and `www.` addresses (GFM autolinks), e-mail addresses,
- * @mentions and team mentions, and issue references (`#12`, `owner/repo#12`, `GH-12`).
- * GitHub finds mentions and references in the rendered text, where escapes and entities are
- * already undone (so neither `\\@` nor `&#64;` stops one), but never inside code: such words
- * are shown as code spans. A mention needs only a non-word character before it, a backtick
- * included.
+ * What GitHub makes live even when escaped (autolinks, e-mail, @mentions, issue references),
+ * found in the rendered text but never in code: such words become code spans.
  */
 const LIVE_WORDS =
   /(?:(?:https?|ftp):\/\/|www\.)[^\s<>|`]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<!\w)@[\w-]+(?:\/[\w.-]+)?|(?:[\w.-]+\/[\w.-]+)?#\d+|\bGH-\d+\b/gi;
 
 /**
- * Escapes text so Markdown shows it as written: backslash escapes for every character that
- * can start emphasis, code, a link or image, strikethrough, math (`$`), or HTML (`<n>` and
- * `<ip>` placeholders would otherwise be read as tags and vanish), `&` as an entity so `&lt;`
- * stays literal, `|` so a table cell does not split, the live words of `LIVE_WORDS` as code
- * spans, and at the start of each line what would open a block (see `escapeLineStarts`).
- * Line breaks are kept; `mdCell` flattens them.
+ * Text as Markdown shows it written: every character that could start markup escaped, `&` as
+ * an entity, `|` escaped, live words as code spans, block openers at line starts defused.
  */
 export function mdText(value: unknown): string {
   const text = escapeHiddenKeepingLines(value);
@@ -45,11 +32,8 @@ function escapeInline(text: string): string {
 }
 
 /**
- * What opens a block when it starts a line of the escaped text (whose lines start with
- * text, an escape or a code span's backticks): a heading, a list item or a thematic break,
- * a heading's underline, and indentation that would make a code block (its first blank as
- * an entity). `::` is escaped too: a GitHub Actions runner reads a log line that starts with
- * it as a workflow command, and Markdown printed by a step lands in the log.
+ * Defuses what opens a block at a line's start (heading, list, rule, underline, indented code)
+ * and `::`, which a runner reads as a workflow command in a step's log.
  */
 function escapeLineStarts(text: string): string {
   return (
@@ -78,12 +62,8 @@ export function mdCode(value: string | null | undefined): MdCode {
 }
 
 /**
- * Text as one inline code span that nothing in it can end: its fence is one backtick longer
- * than the longest run of backticks inside, and when the text starts or ends with a backtick
- * or a space it is padded with a space on each side (which Markdown strips), so a backtick at
- * either end cannot join the fence and the text's own spaces are kept. Line breaks become
- * spaces, hidden characters escapes, and `##[` (a workflow command anywhere in a log line)
- * `##\[`. In a table cell, use `mdCell(mdCode(text))`, which also escapes `|`.
+ * Text as one code span nothing in it can end: a fence longer than any backtick run inside,
+ * padded when it starts or ends with one; hidden characters escaped, `##[` defused.
  */
 export function codeSpan(text: string): string {
   // A log line holding `##[` anywhere is a workflow command; in code no escape is read.
@@ -96,10 +76,8 @@ export function codeSpan(text: string): string {
 }
 
 /**
- * Text as inline code inside raw HTML (a `<summary>` line), where Markdown is not read, so
- * neither its escapes nor its code spans work: HTML entities for what could open a tag or an
- * entity (and for `[`, so no `##[` workflow command is in the line), and a `<code>` element,
- * in which GitHub finds no mention or reference.
+ * Text as inline code inside raw HTML (a `<summary>`), where Markdown is not read: entities
+ * for what could open a tag (and `[`), in a `<code>` element GitHub finds no mention in.
  */
 export function htmlCode(text: string): string {
   const flat = escapeHidden(text.replace(/\r?\n|\r/g, " ")).replace(
@@ -132,10 +110,8 @@ export function mdTable(headers: readonly string[], rows: readonly (readonly unk
 export const GITHUB_COMMENT_MAX = 65_536;
 
 /**
- * Markdown cut to fit a GitHub comment or issue body of `maxLength` characters: whole lines
- * are kept while they fit, a code fence or `<details>` block left open is closed, and a note
- * says how much was left out, with a link to the whole text when there is one. Text that
- * fits is returned as it is.
+ * Markdown cut to `maxLength` on whole lines, an open fence or `<details>` closed, with a note
+ * of what was left out (and a link to the whole); text that fits is returned as it is.
  */
 export function fitComment(
   markdown: string,

@@ -3,10 +3,8 @@ import { join } from "node:path";
 import { UserError } from "./user-error";
 
 /*
- * Packages incident-sync uses but does not install: `@pulumi/pulumi`, the project's own, and
- * the optional ones that only some commands need (package.json `peerDependenciesMeta`). A
- * project that only declares incidents installs none of the optional ones, so nothing loads
- * them until a command that needs them runs, and that command first asks for them here.
+ * Packages incident-sync uses but does not install (`@pulumi/pulumi` and the optional ones):
+ * nothing loads an optional one until a command that needs it asks for it here.
  */
 
 /** What each optional part of incident-sync needs, as `npm install` names it. */
@@ -35,10 +33,8 @@ export class MissingPackageError extends UserError {
 }
 
 /**
- * The directory of `name` as this package resolves it (beside it in the project's
- * node_modules when installed, this checkout's node_modules in a checkout), or `undefined`.
- * Read from the folders `require` searches, so a package whose `exports` hides its
- * package.json is found too.
+ * The directory of `name` as this package resolves it, from the folders `require` searches
+ * (so an `exports` that hides package.json is no obstacle), or `undefined`.
  */
 export function packageDir(name: string): string | undefined {
   for (const dir of require.resolve.paths(name) ?? []) {

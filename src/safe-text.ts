@@ -1,11 +1,6 @@
 /**
- * The one sanitiser of text incident-sync did not write itself (server answers, definitions,
- * file names) on its way to a person: a terminal, a CI log, a GitHub annotation, Markdown,
- * `plan`'s text. Characters that are invisible or act on the terminal (escape sequences,
- * carriage returns, bidirectional controls, zero-width and other format characters, line and
- * paragraph separators, lone surrogates) are shown as visible escapes (`\u001B`, `\r`,
- * `\u202E`), and no line can start a GitHub Actions workflow command. A leaf: every layer
- * and every output format calls it.
+ * The one sanitiser of text we did not write, on its way to a person: invisible characters and
+ * those that act on a terminal show as escapes (`\u001B`, `\r`); no line starts a workflow command.
  */
 
 /** Controls (Cc), format characters (Cf), lone surrogates (Cs), line and paragraph separators. */

@@ -163,7 +163,7 @@ function driftReport(hostile: string): DriftReport {
         updatesOutsideGit: [
           {
             id: "upd_1",
-            createdAt: "2026-05-01T00:00:00.000Z",
+            at: "2026-05-01T00:00:00.000Z",
             status: "INVESTIGATING",
             class: "drift",
             description: hostile,

@@ -20,10 +20,8 @@ export class ApiOptionsError extends UserError {
 }
 
 /**
- * Adds the connection flags to a command: `--api-url`, `--api-key`, `--account-id`,
- * `--rate-limit` and `--concurrency`. Each falls back to its environment variable
- * (`MONITORING_API_URL`, …). The key flag is accepted for scripts, but the environment is
- * preferred: a flag shows up in `ps`.
+ * The connection flags (`--api-url`, `--api-key`, `--account-id`, `--rate-limit`,
+ * `--concurrency`), each falling back to its variable; the key is better there than in `ps`.
  */
 export function addApiOptions(
   command: Command,

@@ -15,15 +15,8 @@ export interface ErrorDocumentOptions {
 }
 
 /**
- * A failure as a complete document in the format stdout was meant to carry, so whatever
- * reads it (jq, a spreadsheet, a pull-request comment, the Actions log) gets a well-formed
- * error instead of nothing or half a report. Text has none: its errors go to stderr only.
- *
- * - json: `{"error": {"type", "message", "problems"?}}`
- * - markdown: a heading and the message (and the problems), after the marker if any
- * - github: one `::error` annotation, or one per problem on its file and line
- * - csv: a table with a single `error` column and the message as its row
- * - html: a page with the message
+ * A failure as a whole document in stdout's format (JSON `{error}`, Markdown, one GitHub
+ * annotation per problem, a CSV `error` row, an HTML page), so readers never get half a report.
  */
 export function errorDocument(
   format: Format,

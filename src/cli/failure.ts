@@ -23,10 +23,8 @@ export interface Failure {
 }
 
 /**
- * The one mapping from what a command threw to what the CLI says and the exit code. An error
- * a user can fix (a `UserError`, the base of every such error in every layer) exits 1 with
- * its message alone; anything else is a bug and is shown with its stack trace. Every
- * occurrence of each secret (the API key) is removed from the text.
+ * The one mapping from what a command threw to message and exit code: a `UserError` exits 1
+ * with its message alone, anything else shows its stack; every secret is removed.
  */
 export function describeFailure(error: unknown, secrets: readonly string[] = []): Failure {
   const clean = (text: string) => redact(text, secrets);

@@ -41,8 +41,3 @@ export function formatOption<const Formats extends readonly [Format, ...Format[]
 export function jsonOutput(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
-
-/** `1 file`, `2 files`. */
-export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
-}

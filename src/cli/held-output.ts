@@ -2,10 +2,8 @@ import { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 
 /**
- * stdout as a command writes it: held in memory until the command succeeds or releases it,
- * so a command that fails half-way leaves no half-written document behind, only the error
- * document the runner writes instead. Once released, writes go straight through with
- * backpressure. A failure of the target (a closed pipe) fails the writes and `finish()`.
+ * stdout held until the command succeeds or releases it, so a failure leaves only the error
+ * document; then it streams with backpressure, and a closed pipe fails the writes.
  */
 export class HeldOutput extends Writable {
   readonly #target: Writable;

@@ -10,10 +10,8 @@ export interface CommandIo {
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
   /**
-   * Present when stdout is held back until the command succeeds, as the CLI runner does so
-   * that a failure can replace the output with an error document. A command that streams
-   * calls it once its output is sure to be worth keeping (every check's first page arrived):
-   * what it held goes out and later writes stream. Nothing else needs to know about it.
+   * Releases stdout held back for an error document: a streaming command calls it once its
+   * output is worth keeping, and later writes stream.
    */
   readonly releaseStdout?: () => void;
 }

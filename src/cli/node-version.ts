@@ -1,8 +1,6 @@
 /**
- * The oldest Node.js every command runs on, found by running them: `require()` of ES
- * modules without a flag (ky, p-limit) came in 22.12, and the emulator's `node:sqlite` has
- * `DatabaseSync#isTransaction` from 22.16. The same as `engines` in package.json; a test
- * keeps the two equal.
+ * The oldest Node every command runs on: `require()` of ES modules (22.12) and
+ * `DatabaseSync#isTransaction` (22.16); a test keeps package.json's `engines` equal.
  */
 export const MINIMUM_NODE = "22.16.0";
 

@@ -11,10 +11,8 @@ import { validateCommand } from "./commands/validate-command";
 import { failureText } from "./run-command";
 
 /**
- * Builds the `incident-sync` command line. Each command's options and help live in
- * `commands/<name>-command.ts` and its work in `commands/<name>.ts`, which the command's
- * action loads only when it runs: registering every command here costs little, and a run
- * loads only what its command needs.
+ * The `incident-sync` command line: each command's options in `commands/<name>-command.ts`,
+ * its work in `commands/<name>.ts`, loaded only when it runs.
  */
 export function createProgram(): Command {
   const program = new Command("incident-sync")

@@ -23,11 +23,8 @@ export interface RunCommandOptions {
 }
 
 /**
- * Runs one command the way every command runs: stdout is held until the command succeeds
- * (or releases it to stream), and whatever it throws goes through the one mapping from
- * errors to messages and exit codes (`describeFailure`). On failure stderr gets the
- * message, and stdout, if nothing reached it yet, gets an error document in the requested
- * format instead of a truncated one. Resolves to the exit code.
+ * Runs a command: stdout held until it succeeds, whatever it throws through `describeFailure`,
+ * and on failure an error document in place of a truncated one. Resolves to the exit code.
  */
 export async function runCommand(
   io: CommandIo,

@@ -22,10 +22,8 @@ const FORMATS: Readonly<Record<string, Format>> = {
 };
 
 /**
- * Reads a commander error as the CLI reports it. The format is read from the words
- * themselves, since the options were not parsed: a `--format` value the command does not
- * take may be the very error, and `--out` sends the report to a file, so neither gets a
- * document.
+ * A commander error as the CLI reports it, its format read from the words themselves (options
+ * were not parsed); `--out` and a bad `--format` get no document.
  */
 export function usageFailure(
   error: CommanderError,

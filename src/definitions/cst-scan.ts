@@ -14,10 +14,8 @@ export interface DocumentScan {
 }
 
 /**
- * Walks one document of yaml's concrete syntax tree before it is composed, without
- * recursion: the composer recurses once per level, so nesting is measured here first
- * (any depth, in time linear in the document), and the openers of unclosed brackets and
- * quotes are found where the person typed them rather than where the parser gave up.
+ * Walks one document's syntax tree before it is composed, without recursion: nesting is
+ * measured here first, and unclosed brackets and quotes found where they were typed.
  */
 export function scanDocument(document: CST.Document, maxDepth: number): DocumentScan {
   const unclosed: UnclosedOpener[] = [];

@@ -49,13 +49,8 @@ interface Converted {
 }
 
 /**
- * The JavaScript value of a composed document, as yaml's `toJS()` gives it, in one pass
- * and in time linear in the document: yaml resolves each alias by searching the whole
- * document and checks repeated keys pair by pair, both quadratic. Along the way it
- * reports repeated keys, keys that are lists or mappings, aliases that name no earlier
- * anchor or their own node, and aliases past the file's budget (`MAX_ALIAS_NODES`).
- * Returns `undefined` when an alias makes the value unusable; other problems leave a
- * value to validate. Recursion is bounded by the nesting limit checked before composing.
+ * A document's value as `toJS()` gives it, in one linear pass (yaml's aliases and repeated keys
+ * are quadratic), reporting key and alias problems; `undefined` when an alias spoils it.
  */
 export function documentValue(
   document: Document.Parsed,

@@ -7,10 +7,8 @@ import { compareText, type DefinitionProblem } from "./problem";
 const PLACES_NAMED = 3;
 
 /**
- * Incident ids and resource names must be unique across all files. Each occurrence
- * gets its own problem that names the others, so every file involved is flagged.
- * A resource name defaulted from an id is not reported again when the ids clash.
- * Documents with other problems take part too, so a clash is told at once with them.
+ * Ids and resource names are unique across all files: each occurrence gets a problem naming
+ * the others; a resource name defaulted from a clashing id is not reported twice.
  */
 export function findDuplicates(identities: readonly DefinitionIdentity[]): DefinitionProblem[] {
   const problems: DefinitionProblem[] = [];

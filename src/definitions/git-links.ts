@@ -20,12 +20,8 @@ export interface TreeFile {
 const MAX_HOPS = 40;
 
 /**
- * The definition files of a tree at a git ref, its symbolic links followed as the working tree's
- * are (`loadDefinitions`): a link to a file or a folder inside the directory is read under the
- * link's own path, each folder once; a link to a definitions file outside it, a folder already
- * read or one that holds the link is a problem at its path. `targets` holds each link's target.
- * A link of another name that leads out of the directory is left out: what it leads to is not
- * in the tree, so whether it is a folder cannot be told.
+ * A git tree's definition files with its links followed as on disk: read under the link's
+ * path, each folder once; a link out of the directory, or a loop, is a problem at its path.
  */
 export function filesThroughLinks(
   entries: readonly TreeEntry[],

@@ -1,9 +1,6 @@
 /*
- * Bounds on what one definitions file may make the loader do. `validate` runs on pull
- * requests from anyone, so a file must not be able to stall it or exhaust its memory or
- * stack. A real definition is about 500 bytes, 1 document and 3 levels deep; each limit
- * is far above that and far below what would cost a second (see BENCHMARKS.md).
- * Going over a limit is a located problem with its own code, never an exception.
+ * Bounds on what one file may make the loader do: `validate` runs on anyone's pull request.
+ * Each is far above a real definition; going over one is a located problem, never an exception.
  */
 
 /**

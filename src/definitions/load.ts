@@ -225,10 +225,8 @@ async function listDefinitionFiles(dir: string): Promise<Listing> {
 }
 
 /**
- * The folders of a definitions directory, each read once: the real ones first, then those its
- * links lead to. A link to a folder inside the directory is read as a folder of its own (what
- * a hidden folder holds is read only so); one to a folder outside, to a folder already read,
- * or to one that contains it (a loop) is a problem at its path, never skipped without a word.
+ * The folders of a definitions directory, each read once: the real ones, then those its links
+ * lead to; a link out of it, to a folder read already or into a loop is a problem at its path.
  */
 class FolderTree {
   /** Definition files found, by their path relative to the directory. */

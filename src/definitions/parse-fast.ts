@@ -5,14 +5,8 @@ import { PositionIndex } from "./position";
 import { DEFINITION_KEYS, IncidentDefinition } from "./schema";
 
 /*
- * Why a second YAML parser: speed. js-yaml parses a small definition about 2.5 times
- * faster than `yaml`, which is most of the time of loading many files. It is only
- * trusted for plainly written, valid files; anything else (an error, a schema failure,
- * an unknown or repeated key, anchors, tags, flow or indented top-level mappings, tabs,
- * CR, a file over a third of the size limit or past the document limit) returns
- * `undefined` and the caller runs the full `yaml` path, which stays the authority for
- * every problem, every position and every limit. Positions here come from a line scan that only accepts files
- * whose top-level keys start their lines, where the scan cannot disagree with `yaml`.
+ * js-yaml reads small files much faster than `yaml`; it is trusted only for plainly written,
+ * valid files, and anything else goes to the full `yaml` path, the authority on problems.
  */
 
 /** A top-level key line: `key:` at column 0, then a space or the end of the line. */
@@ -91,10 +85,8 @@ export function parseDefinitionFileFast(file: SourceFile): ParsedFile | undefine
 const PLAIN_FLOW = /^\[[^"'[\]{}#]*\]$/;
 
 /**
- * Where each item of the `services` sequence starts, as `yaml` places its node: in a block
- * sequence indented under the key, after `- ` (a bare id, or the first key of `{ id, name }`
- * written as a block mapping); in a plain flow sequence on the key's line, at the item.
- * Anything else, or a count that differs from the parsed list, gives up (`undefined`).
+ * Where each `services` item starts, as `yaml` places it (after `- `, or at the item in a flow
+ * sequence on the key's line); anything else gives up (`undefined`).
  */
 function serviceItemOffsets(
   text: string,

@@ -18,10 +18,8 @@ export type ParseJob = (
 ) & { readonly catalog?: boolean | undefined };
 
 /**
- * Files each thread must have before another thread is started. A worker's start-up
- * (a cold V8 and loading yaml, js-yaml and zod) costs about as much as parsing several
- * thousand plain files on the fast path, so 10,000 files stay on one thread (measured:
- * 410 ms on one thread, 529 ms on two; see BENCHMARKS.md).
+ * Files each thread must have before another starts: a worker's cold start costs as much as
+ * parsing thousands of plain files (BENCHMARKS.md, "Incident definitions").
  */
 const FILES_PER_WORKER = 10_000;
 const MAX_THREADS = 8;
@@ -61,11 +59,8 @@ export function fileProblem(
 }
 
 /**
- * Parses jobs on several threads when there are enough of them: YAML parsing is CPU
- * bound (10,000 plain files take about 0.4 s on one core, files that need the full
- * `yaml` path about 1.3 s). Results keep job order.
- * Falls back to this thread when the compiled worker is not there (running from
- * TypeScript sources, as in unit tests).
+ * Parses jobs on several threads when there are enough of them, keeping their order; on this
+ * thread when the compiled worker is not there (from the TypeScript sources).
  */
 export async function parseJobsInParallel(
   jobs: readonly ParseJob[],

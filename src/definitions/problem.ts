@@ -75,10 +75,8 @@ export function formatLocation(
 }
 
 /**
- * One problem as one line, `file:line:column: message [code]`, as `validate` prints it and
- * every other command repeats it: a line break or control character from a file name or a
- * quoted value is shown as an escape, so one problem is always one line, and never a
- * workflow command (`safeLine`).
+ * One problem as one line, `file:line:column: message [code]`, as every command prints it:
+ * through `safeLine`, so nothing from a file breaks the line or starts a workflow command.
  */
 export function formatProblem(problem: DefinitionProblem): string {
   return safeLine(`${formatLocation(problem)}: ${problem.message} [${problem.code}]`);

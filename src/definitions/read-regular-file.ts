@@ -19,13 +19,8 @@ export type FileRead = { readonly text: string } | Refusal;
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 /**
- * Reads a definitions file as UTF-8, if it is a regular file of at most `MAX_FILE_BYTES`
- * whose bytes are UTF-8 (else the problem is at the first byte that is not).
- * The file is opened without following a symbolic link (links are resolved and checked
- * when the directory is listed) and without blocking, so a FIFO cannot hang the loader;
- * its type and size are then taken from the open file before anything is read, so a
- * device such as /dev/zero is never read. Synchronous on purpose: for many small files
- * it is about ten times faster than `fs.promises` (see parse-jobs.ts).
+ * A regular file of at most `MAX_FILE_BYTES` in UTF-8, opened without following links or
+ * blocking and sized from the open file, so no FIFO or device is ever read; synchronous on purpose.
  */
 export function readRegularFile(file: string): FileRead {
   let fd: number;

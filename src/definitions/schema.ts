@@ -298,11 +298,17 @@ export const IncidentDefinitionFields = z.strictObject({
 /** Every allowed top-level key, for "did you mean" suggestions. */
 export const DEFINITION_KEYS: readonly string[] = Object.keys(IncidentDefinitionFields.shape);
 
-/** The rules between fields, each an issue at the field to change (`params.rule` names it). */
-function checkTogether(
-  definition: z.output<typeof IncidentDefinitionFields>,
-  ctx: z.RefinementCtx,
-) {
+/** What the rules between fields read of a definition (or of the provider's inputs). */
+export type DefinitionRuleFields = Pick<
+  z.output<typeof IncidentDefinitionFields>,
+  "id" | "resource" | "status" | "updates" | "reopen"
+>;
+
+/**
+ * The rules between fields, each an issue at the field to change (`params.rule` names it):
+ * of a definition, and of the provider's inputs, which call its `id` `incidentId`.
+ */
+export function checkTogether(definition: DefinitionRuleFields, ctx: z.RefinementCtx): void {
   const issue = (path: PropertyKey[], rule: string, message: string) =>
     ctx.addIssue({ code: "custom", path, message, params: { rule }, input: definition });
   const { updates } = definition;
@@ -423,8 +429,8 @@ function always(): boolean {
  * Runs the rules between fields when the fields they read passed their own checks, so a
  * definition with a typo in one field still hears about the others.
  */
-function wellTyped(payload: z.core.ParsePayload): boolean {
-  const read = new Set(["id", "resource", "status", "updates"]);
+export function wellTyped(payload: z.core.ParsePayload): boolean {
+  const read = new Set(["id", "incidentId", "resource", "status", "updates"]);
   return !payload.issues.some((issue) =>
     (issue.path ?? []).length === 0
       ? issue.code !== "unrecognized_keys"

@@ -11,10 +11,8 @@ interface NamedAt extends Position {
 }
 
 /**
- * Gives every service of every definition its name: the one written in the definition, else
- * the catalog's. The service's API requires a name in every service object, so a service named
- * nowhere is a problem at its place, and so is a service named two ways (the catalog against a
- * definition, or two definitions): each PUT would rename it on the status page.
+ * Every service's name: the definition's, else the catalog's. Named nowhere, or two ways (each
+ * PUT would rename it on the status page), is a problem at its place.
  */
 export function nameServices(
   loaded: readonly LoadedDefinition[],

@@ -21,10 +21,8 @@ export interface YamlDocuments {
 }
 
 /**
- * yaml's options for definitions: YAML 1.2 core schema only (the YAML 1.1 tags `!!set`,
- * `!!timestamp`, `!!omap`, … are not resolved, so they surface as unsupported tags);
- * repeated keys are found by `documentValue` in linear time instead of yaml's pairwise
- * check; nothing is logged.
+ * YAML 1.2 core schema only (1.1 tags surface as unsupported); repeated keys are left to
+ * `documentValue`, in linear time; nothing logged.
  */
 const OPTIONS = {
   version: "1.2",
@@ -36,11 +34,8 @@ const OPTIONS = {
 } as const;
 
 /**
- * Parses the YAML documents of a file within the limits: at most `MAX_DOCUMENTS`
- * documents are read, and nesting deeper than `MAX_DEPTH` is reported where it starts
- * and ends the parse (the documents before it are checked). Syntax errors and tag
- * warnings are reported as problems, those about an unclosed bracket or quote at the
- * character that opened it.
+ * A file's documents within the limits (`MAX_DOCUMENTS`, `MAX_DEPTH`, where it starts), syntax
+ * errors and tag warnings as problems, an unclosed bracket at its opener.
  */
 export function readYamlDocuments(text: string, report: Report): YamlDocuments {
   const composer = new Composer(OPTIONS);
@@ -100,10 +95,8 @@ export function readYamlDocuments(text: string, report: Report): YamlDocuments {
 }
 
 /**
- * yaml's top-level syntax tokens, parsed one lexeme at a time so that nesting is watched
- * while it is read: yaml's parser builds a document's whole tree before yielding it
- * (about 2 s for a 1 MB line of "["), so once more than `MAX_DEPTH` lists and mappings
- * are open, parsing stops and `tooDeep` gets where the first one too deep starts.
+ * yaml's tokens one lexeme at a time, so nesting is watched as it is read (yaml's parser builds
+ * a whole document first): past `MAX_DEPTH` it stops, and `tooDeep` gets where.
  */
 function* syntaxTokens(
   text: string,
@@ -173,10 +166,8 @@ class SyntaxErrors {
   }
 
   /**
-   * A tag yaml could not apply changes what a value means (`!!set` would make a list a
-   * mapping), so it is a problem. yaml's other warnings are about style (a flow's `]` as
-   * indented as its key, an unknown `%` directive, an anchor name ending in `:`); the
-   * document means what it says, so they are not reported, and nothing is printed.
+   * A tag yaml could not apply changes a value's meaning, so it is a problem; yaml's other
+   * warnings are about style, and are not reported.
    */
   private warning(warning: YAMLError): void {
     if (!isTagWarning(warning)) return;

@@ -70,11 +70,8 @@ export class Locator {
   }
 
   /**
-   * Offset of the first occurrence of a character in the text value at `path`, given by
-   * its index in the value (the first character a rule refuses is its first occurrence).
-   * The character is found in the source as written: itself, or a `\` escape in double
-   * quotes; a space that line folding made is found at the start of the next line. Where
-   * the source does not show it, the value's start.
+   * Where the character at `characterIndex` of the value at `path` is written in the source
+   * (itself, an escape, or a folded line's start); else the value's start.
    */
   offsetOfCharacter(path: Path, characterIndex: number): number {
     const node = this.nodeAt(path);

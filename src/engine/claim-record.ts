@@ -33,6 +33,8 @@ export interface Unrecorded {
   readonly reason: string;
   /** The reason is the incident's own (its claim failed), not the whole run's. */
   readonly own: boolean;
+  /** Its inputs as the claim run saw them: whether it adopts or opens an incident. */
+  readonly inputs?: Record<string, unknown>;
 }
 
 /** The names of `wanted` the state does not hold after a claim run, each with why. */
@@ -53,11 +55,12 @@ export function unrecordedAfter(
     wanted
       .filter((name) => !held.has(name))
       .map((name) => {
-        const own = steps.get(name)?.error;
-        return [
-          name,
-          own === undefined ? { reason: whole, own: false } : { reason: own, own: true },
-        ];
+        const step = steps.get(name);
+        const why =
+          step?.error === undefined
+            ? { reason: whole, own: false }
+            : { reason: step.error, own: true };
+        return [name, step?.inputs ? { ...why, inputs: step.inputs } : why];
       }),
   );
 }
@@ -93,18 +96,21 @@ export function withUnrecorded<R extends EngineRun>(
 ): R {
   if (unrecorded.size === 0) return applied;
   const others = applied.incidents.filter((step) => !unrecorded.has(step.resource));
-  const failed = [...unrecorded].map(
-    ([resource, why]): IncidentStep => ({
-      ...applied.incidents.find((step) => step.resource === resource),
+  const failed = [...unrecorded].map(([resource, why]): IncidentStep => {
+    // The apply left it out, so its step there (a `same` with empty inputs) tells nothing.
+    const incidentId = why.inputs?.incidentId;
+    return {
       resource,
       op: "create",
       diffs: [],
       warnings: [],
+      ...(why.inputs ? { inputs: why.inputs } : {}),
+      ...(typeof incidentId === "string" ? { incidentId } : {}),
       error: why.own
         ? why.reason
         : `it could not be recorded in the stack's state first, and nothing is adopted without a record (${why.reason}); the next up tries again`,
-    }),
-  );
+    };
+  });
   const incidents = [...others, ...failed];
   const changes: EngineRunEvents["changes"] = {};
   for (const step of incidents) changes[step.op] = (changes[step.op] ?? 0) + 1;

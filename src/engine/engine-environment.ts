@@ -27,10 +27,8 @@ export interface EngineEnvironmentOptions {
 }
 
 /**
- * Variables never inherited by the engine: a key in the environment is one leak away from a
- * log. The passphrase is handed over explicitly (`passphrase`); `PULUMI_CONFIG_PASSPHRASE_FILE`
- * is a path, not a secret, and passes through for pipelines that keep the passphrase in a file.
- * The run's own variables are set for this run only, never inherited.
+ * Never inherited: a key in the environment is one leak away from a log. The passphrase is
+ * handed over explicitly; `PULUMI_CONFIG_PASSPHRASE_FILE`, a path, passes through.
  */
 const WITHHELD = [
   SETTINGS.apiKey.env,
@@ -83,10 +81,8 @@ export function engineEnvironment(options: EngineEnvironmentOptions): Record<str
 }
 
 /**
- * The engine's Node processes (the program, the dynamic provider plugin) share the CLI's
- * compile cache (`src/cli/main.ts`): Node's own default place unless NODE_COMPILE_CACHE says
- * another, and none with NODE_DISABLE_COMPILE_CACHE. Each then loads @pulumi/pulumi without
- * compiling it again: 1.1 s of a process's start-up becomes 0.75 s (BENCHMARKS.md).
+ * The engine's Node processes share the CLI's compile cache (`src/cli/main.ts`), so each
+ * loads @pulumi/pulumi without compiling it again; none with NODE_DISABLE_COMPILE_CACHE.
  */
 function compileCache(base: NodeJS.ProcessEnv): Record<string, string> {
   if (base.NODE_DISABLE_COMPILE_CACHE) return {};

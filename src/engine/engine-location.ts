@@ -13,12 +13,6 @@ export const EngineLocation = z.object({
   pulumi: z.string(),
   /** Directory of the `pulumi` binary. */
   binDir: z.string(),
-  /**
-   * Installation root: `<root>/bin/pulumi` runs this CLI (the layout of a standard install,
-   * which the Automation API expects). An installed package finding a CLI outside a `bin`
-   * directory reports that directory.
-   */
-  root: z.string(),
   /** The Node.js language host (`pulumi-language-nodejs`) that runs the program. */
   languageHost: z.string(),
   /** Version of the installed `@pulumi/pulumi` package. */

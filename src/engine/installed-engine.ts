@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { basename, delimiter, dirname, join, resolve } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 import { minimumPulumi } from "../package-root";
 import { packageDir } from "../peer-packages";
 import type { EngineLocation } from "./engine-location";
@@ -10,14 +10,8 @@ const LANGUAGE_HOST = "pulumi-language-nodejs";
 const INSTALL_URL = "https://www.pulumi.com/docs/install/";
 
 /**
- * The engine of an installed incident-sync: the project's own Pulumi install, never one it
- * builds. A checkout finds (or builds) its engine with `scripts/engine.mjs` instead, which
- * looks in the same two places first:
- *   1. INCIDENT_SYNC_PULUMI_BIN, a directory holding a `pulumi` binary;
- *   2. `pulumi` on PATH;
- * with the Node.js language host (`pulumi-language-nodejs`) beside the CLI or on PATH, as a
- * standard Pulumi install has them. Anything missing is an `EngineError` saying how to
- * install Pulumi.
+ * An installed package's engine: the project's own Pulumi, from INCIDENT_SYNC_PULUMI_BIN, else
+ * PATH, with its language host beside it or on PATH; never built. Else an `EngineError`.
  */
 export function findInstalledEngine(env: NodeJS.ProcessEnv = process.env): EngineLocation {
   const sdk = pulumiSdk();
@@ -51,7 +45,6 @@ export function findInstalledEngine(env: NodeJS.ProcessEnv = process.env): Engin
     version,
     pulumi,
     binDir,
-    root: basename(binDir) === "bin" ? dirname(binDir) : binDir,
     languageHost,
     sdkVersion: sdk.version,
     pluginDir: sdk.dir,

@@ -8,10 +8,8 @@ import { type OperationOptions, type OperationOutcome, runOperation } from "./ru
 import { seedSandbox } from "./sandbox-seed";
 
 /**
- * Passphrase of the local demo backend under `.incident-sync/`. It is not a secret: it only
- * keeps the emulator's demo key encrypted in a state file on this machine. Its encryption salt
- * is in the sandbox's own stack file under `.incident-sync/`, never in the project, so it
- * cannot collide with a team's stack and passphrase.
+ * The local demo backend's passphrase: no secret, it only keeps the emulator's demo key
+ * encrypted on this machine. Its salt is in the sandbox's own stack file, never the project.
  */
 export const LOCAL_DEMO_PASSPHRASE = "incident-sync-local-demo";
 
@@ -66,11 +64,8 @@ export function mainJobState(stateDir: string) {
 }
 
 /**
- * The main job behind `npm start` and `up --emulator`: starts the emulator with the demo seed
- * on a loopback port, adds the services and incidents the project's definitions need
- * (`seedSandbox`), then runs `up` on the stack against it, exactly as `incident-sync up`
- * does against a real API. The emulator keeps its data in a file beside the Pulumi state, so the state and the API
- * it describes stay consistent from one run to the next.
+ * `npm start` and `up --emulator`: the emulator with the demo seed and what the definitions
+ * need (`seedSandbox`), its data beside the state, then `up` against it as against the API.
  */
 export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobResult> {
   requirePackages("The emulator", OPTIONAL_PACKAGES.emulator);

@@ -27,10 +27,8 @@ export function readProjectName(projectDir: string): string {
 }
 
 /**
- * Writes the config of one run to `file`: the project's `Pulumi.<stack>.yaml` (its encryption
- * salt and secrets included) with `values` set on top. The file is private to the run (mode
- * 0600, outside the repository), so the committed stack file is never rewritten with a run's
- * URL or key. Secrets are added afterwards with `pulumi config set --secret`, from stdin.
+ * The run's private copy (0600) of `Pulumi.<stack>.yaml` with `values` set, so the committed
+ * file never gets a run's URL or key; secrets are added after, through stdin.
  */
 export function writeRunConfig(
   projectDir: string,

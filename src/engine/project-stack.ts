@@ -1,26 +1,19 @@
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { OpType, OutputMap } from "@pulumi/pulumi/automation";
 import { bareStackName, sameStack } from "../definitions/stack-name";
-import { CLAIM_PHASE_VARIABLE, type ClaimPhase } from "../incident";
-import {
-  describeUnrecorded,
-  excludeArgs,
-  heldIncidents,
-  targetArgs,
-  unrecordedAfter,
-  withUnrecorded,
-} from "./claim-record";
-import { engineEnvironment } from "./engine-environment";
-import { type EngineRunEvents, readEngineEvents } from "./engine-events";
+import type { ClaimPhase } from "../incident";
+import { claimThenApply } from "./claimed-up";
+import { type CommandOptions, cliError, describeBackend, EngineCli } from "./engine-cli";
+import { readEngineEvents } from "./engine-events";
 import type { EngineLocation } from "./engine-location";
 import { EngineError } from "./errors";
-import { readProjectName, readStackSalt, writeRunConfig, writeStackSalt } from "./project-files";
-import { type PulumiRunResult, runPulumi } from "./pulumi-process";
-import { resolveEngine } from "./resolve-engine";
-import { makeRunFolder } from "./run-folders";
+import { readStackSalt, writeRunConfig, writeStackSalt } from "./project-files";
 import { describeLock, removeLocks, type StackLock, stackLocks } from "./stack-locks";
+import type { StackExport, StackOperation, StackRunResult, UpOptions } from "./stack-run";
+
+export type { StackExport, StackOperation, StackRunResult, UpOptions } from "./stack-run";
 
 /** One config value; `secret: true` stores it encrypted, handed to the CLI on stdin. */
 export interface ConfigEntry {
@@ -64,10 +57,8 @@ export interface ProjectStackOptions {
    */
   create?: boolean;
   /**
-   * A sandbox stack (the emulator's): its own `Pulumi.<stack>.yaml`, with the encryption salt
-   * of its passphrase, lives in this directory, never in the project, so it cannot collide
-   * with a team's stack of the same name. Runs take the project's stack file's plain settings
-   * and leave its secrets and salt alone. Needs `config` for the runs.
+   * A sandbox stack's folder: its own `Pulumi.<stack>.yaml` (its salt) lives there, never in
+   * the project; runs take the project's plain settings. Needs `config`.
    */
   sandboxStackDir?: string;
   /** Aborting stops the running operation gracefully. */
@@ -90,44 +81,10 @@ export interface ProjectStackOptions {
   color?: boolean;
 }
 
-export interface UpOptions {
-  message?: string;
-  continueOnError?: boolean;
-  /**
-   * The resource names the program declares. Those the state does not hold yet are claimed
-   * first: a run of the engine targeted at them records them without applying anything, so a
-   * run killed while adopting them cannot forget them (`src/incident/claim.ts`). Unset: one
-   * run, as the plain CLI does.
-   */
-  claim?: readonly string[];
-  /**
-   * The names each claimed resource had before (its definition's `aliases`): a resource the
-   * state holds under an old name is renamed, not new, and needs no claim.
-   */
-  aliases?: Readonly<Record<string, readonly string[]>>;
-}
-
 /** What `cancel` did: lock files removed (and whose they were), or the backend asked. */
 export type CancelResult =
   | { kind: "removed-files"; locks: StackLock[] }
   | { kind: "asked-backend" };
-
-export type StackOperation = "up" | "preview" | "refresh" | "destroy";
-
-/** What one engine operation did. */
-export interface StackRunResult extends EngineRunEvents {
-  operation: StackOperation;
-  /** Whether the CLI succeeded (for a preview with `expectNoChanges`, also that nothing changes). */
-  ok: boolean;
-  exitCode: number;
-  /** Whether any incident is (or would be, for a preview) created, updated, replaced or deleted. */
-  changed: boolean;
-  durationMs: number;
-  /** The engine's human-readable log. */
-  stdout: string;
-  /** The CLI's own errors (bad flags, backend access, locks). */
-  stderr: string;
-}
 
 export interface ProjectStack {
   readonly name: string;
@@ -166,18 +123,138 @@ export interface StackListing {
   readonly backendStacks: readonly string[];
 }
 
-/** The parts of `pulumi stack export` incident-sync reads. */
-export interface StackExport {
-  version: number;
-  deployment: {
-    resources?: {
-      urn: string;
-      type: string;
-      inputs?: Record<string, unknown>;
-      outputs?: Record<string, unknown>;
-    }[];
-    pending_operations?: { type: string; resource: { urn: string } }[];
-  };
+/**
+ * Opens (creating when needed) a stack of the project on the real Pulumi CLI, as `pulumi up`
+ * runs it; each operation first clears stale locks and drops a killed run's pending operations.
+ */
+export async function openProjectStack(options: ProjectStackOptions): Promise<ProjectStack> {
+  const cli = await EngineCli.start(options);
+  const stackName = options.stackName ?? (await selectedStack(cli, options.backendUrl));
+  cli.lockStack = stackName;
+  await selectStack(cli, stackName, options);
+  const sandboxFile = sandboxStackFile(options, stackName);
+  if (sandboxFile !== undefined) await recoverSandboxSalt(cli, stackName, sandboxFile);
+  const configFile = await writeConfigFile(cli, stackName, options, sandboxFile);
+  return new OpenedStack(cli, stackName, configFile, options);
+}
+
+/** The stack `pulumi stack select` chose for the project, or an error saying how to name one. */
+async function selectedStack(cli: EngineCli, backendUrl: string): Promise<string> {
+  const shown = await cli.run(["stack", "--show-name", "--non-interactive"]);
+  const name = shown.stdout.trim();
+  if (shown.code === 0 && name !== "") return name;
+  throw new EngineError(
+    `Which stack? No --stack was given and no stack of this project is selected in ${describeBackend(backendUrl)}: pass --stack <name> (prod, acme/prod or acme/project/prod, as Pulumi names stacks), or select one with \`pulumi stack select <name>\`.`,
+  );
+}
+
+/**
+ * Selects the stack, creating it unless `create` is false. A sandbox stack is selected beside a
+ * copy of Pulumi.yaml in its own folder, where the CLI writes its stack file.
+ */
+async function selectStack(
+  cli: EngineCli,
+  stackName: string,
+  options: ProjectStackOptions,
+): Promise<void> {
+  const sandbox = options.sandboxStackDir;
+  if (sandbox !== undefined) {
+    mkdirSync(sandbox, { recursive: true });
+    copyFileSync(join(cli.projectDir, "Pulumi.yaml"), join(sandbox, "Pulumi.yaml"));
+  }
+  const selected = await cli.run(
+    [
+      "stack",
+      "select",
+      "--stack",
+      stackName,
+      ...(options.create === false ? [] : ["--create"]),
+      "--non-interactive",
+      ...(options.passphrase === undefined ? [] : ["--secrets-provider", "passphrase"]),
+    ],
+    sandbox === undefined ? {} : { cwd: sandbox },
+  );
+  if (selected.code === 0) return;
+  const where = describeBackend(options.backendUrl);
+  if (/no stack named/i.test(`${selected.stderr}\n${selected.stdout}`)) {
+    const create =
+      sandbox === undefined
+        ? `\`incident-sync up --stack ${stackName}\` creates it (so does \`pulumi stack init ${stackName}\`)`
+        : `\`incident-sync up --emulator --stack ${stackName}\` creates it in the emulator's sandbox`;
+    throw new EngineError(
+      `Stack ${stackName} does not exist in ${where}: ${create}. Only up creates a stack, so that a mistyped name never makes an empty one.`,
+    );
+  }
+  throw new EngineError(`Selecting stack ${stackName} in ${where} failed: ${cliError(selected)}`);
+}
+
+/** A sandbox stack's own `Pulumi.<stack>.yaml`, in its folder. */
+function sandboxStackFile(options: ProjectStackOptions, stackName: string): string | undefined {
+  const sandbox = options.sandboxStackDir;
+  return sandbox === undefined
+    ? undefined
+    : join(sandbox, `Pulumi.${bareStackName(stackName)}.yaml`);
+}
+
+/**
+ * A sandbox stack made before its stack file was kept beside it (or whose file was lost) still
+ * has its passphrase's salt in its state: written back, so its secrets keep opening.
+ */
+async function recoverSandboxSalt(cli: EngineCli, stackName: string, file: string): Promise<void> {
+  if (readStackSalt(file) !== undefined) return;
+  const exported = await cli.must(
+    ["stack", "export", "--stack", stackName],
+    `Exporting stack ${stackName}`,
+  );
+  const salt = (
+    JSON.parse(exported.stdout) as {
+      deployment?: { secrets_providers?: { type?: string; state?: { salt?: unknown } } };
+    }
+  ).deployment?.secrets_providers?.state?.salt;
+  if (typeof salt === "string") writeStackSalt(file, salt);
+}
+
+/**
+ * The run's private copy of `Pulumi.<stack>.yaml` with `config` applied (a secret through
+ * `pulumi config set --secret` on stdin), which every command then reads with
+ * `--config-file`; none without `config`, and the committed file is read as it is.
+ */
+async function writeConfigFile(
+  cli: EngineCli,
+  stackName: string,
+  options: ProjectStackOptions,
+  sandboxFile: string | undefined,
+): Promise<string | undefined> {
+  if (!options.config) return undefined;
+  const bareName = bareStackName(stackName);
+  const configFile = join(cli.workDir, `Pulumi.${bareName}.yaml`);
+  const entries = Object.entries(options.config);
+  const plain = entries.filter(([, entry]) => !entry.secret);
+  writeRunConfig(
+    cli.projectDir,
+    bareName,
+    configFile,
+    Object.fromEntries(plain.map(([key, entry]) => [key, entry.value])),
+    sandboxFile,
+  );
+  for (const [key, entry] of entries.filter(([, entry]) => entry.secret)) {
+    await cli.must(
+      [
+        "config",
+        "set",
+        "--secret",
+        "--stack",
+        stackName,
+        "--config-file",
+        configFile,
+        "--non-interactive",
+        key,
+      ],
+      `Setting the secret ${key}`,
+      entry.value,
+    );
+  }
+  return configFile;
 }
 
 const CHANGING: readonly OpType[] = [
@@ -190,251 +267,220 @@ const CHANGING: readonly OpType[] = [
   "import",
 ];
 
-/**
- * Opens (creating when needed) a stack of the project on the real Pulumi CLI, which runs the
- * program through the Node.js language host exactly as `pulumi up` does in the project
- * directory. Before each operation a lock left by a process of this host that no longer
- * exists is cleared (with a notice), and operations left pending by a killed run are dropped:
- * every incident operation is idempotent, so the next run redoes them.
- */
-export async function openProjectStack(options: ProjectStackOptions): Promise<ProjectStack> {
-  const projectDir = resolve(options.projectDir);
-  const project = readProjectName(projectDir);
-  const engine = options.engine ?? (await resolveEngine());
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const skipCheckpoints = options.skipCheckpoints ?? true;
-  const ownWorkDir = options.workDir === undefined;
-  const workDir = options.workDir ?? makeRunFolder();
-  mkdirSync(workDir, { recursive: true, mode: 0o700 });
-  const env = engineEnvironment({
-    engine,
-    projectDir,
-    backendUrl: options.backendUrl,
-    passphrase: options.passphrase,
-    pulumiHome: options.pulumiHome,
-    skipCheckpoints,
-    runDeadline: options.deadline,
-    settingsFromCommandLine: options.settingsFromCommandLine,
-  });
-  if (options.pulumiHome) mkdirSync(options.pulumiHome, { recursive: true });
-  // A self-managed backend in a new directory: the CLI expects the directory to exist.
-  if (options.backendUrl.startsWith("file://")) {
-    mkdirSync(fileURLToPath(options.backendUrl), { recursive: true });
-  }
-  // The stack whose lock a killed CLI may leave: given, or once resolved (below).
-  let lockStack = options.stackName;
-  const pulumi = async (
-    args: string[],
-    extra: { stdin?: string; stream?: boolean; phase?: ClaimPhase; cwd?: string } = {},
-  ) => {
-    const result = await runPulumi({
-      pulumi: engine.pulumi,
-      args,
-      cwd: extra.cwd ?? projectDir,
-      env: extra.phase ? { ...env, [CLAIM_PHASE_VARIABLE]: extra.phase } : env,
-      outputDir: workDir,
-      ...(extra.stdin === undefined ? {} : { stdin: extra.stdin }),
-      ...(extra.stream && options.onOutput ? { onOutput: options.onOutput } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.graceMs === undefined ? {} : { graceMs: options.graceMs }),
-    });
-    if (result.killed) releaseLockOf(result.pid);
-    return result;
-  };
-  /** A CLI killed after its grace period leaves its lock: cleared here, as it is ours. */
-  const releaseLockOf = (pid: number | undefined) => {
-    if (lockStack === undefined) return;
-    const stackName = lockStack;
-    const ours = stackLocks(options.backendUrl, project, bareStackName(stackName)).filter(
-      (lock) => lock.local && lock.pid === pid && lock.stale,
-    );
-    removeLocks(ours);
-    log(
-      ours.length > 0
-        ? `The engine did not stop within its grace period and was killed; its lock on stack ${stackName} (${ours.map(describeLock).join(", ")}) was cleared.`
-        : options.backendUrl.startsWith("file://")
-          ? `The engine did not stop within its grace period and was killed; it held no lock on stack ${stackName}.`
-          : `The engine did not stop within its grace period and was killed; its lock on stack ${stackName} may remain in ${options.backendUrl}: clear it with \`incident-sync cancel --stack ${stackName}\` (or \`pulumi cancel\`) once no other run is in progress.`,
-    );
-  };
-  const must = async (args: string[], what: string, stdin?: string) => {
-    const result = await pulumi(args, stdin === undefined ? {} : { stdin });
-    if (result.code !== 0) throw new EngineError(`${what} failed: ${cliError(result)}`);
-    return result;
-  };
+/** An opened stack: every operation a command of the CLI over the run's files. */
+class OpenedStack implements ProjectStack {
+  readonly project: string;
+  readonly engine: EngineLocation;
+  private readonly bareName: string;
+  private listing: Promise<StackListing> | undefined;
 
-  const stackName = options.stackName ?? (await selectedStack(pulumi, options.backendUrl));
-  lockStack = stackName;
-  // What Pulumi.<stack>.yaml, URNs and a file backend's folders hold: the name without its org.
-  const bareName = bareStackName(stackName);
+  constructor(
+    private readonly cli: EngineCli,
+    readonly name: string,
+    private readonly configFile: string | undefined,
+    private readonly options: ProjectStackOptions,
+  ) {
+    this.project = cli.project;
+    this.engine = cli.engine;
+    this.bareName = bareStackName(name);
+  }
 
-  // A sandbox stack is selected (and created) beside a copy of Pulumi.yaml in its own folder,
-  // where the CLI writes its stack file; the runs then pass that file's copy as --config-file.
-  const sandbox = options.sandboxStackDir;
-  if (sandbox !== undefined) {
-    mkdirSync(sandbox, { recursive: true });
-    copyFileSync(join(projectDir, "Pulumi.yaml"), join(sandbox, "Pulumi.yaml"));
+  listStacks(): Promise<StackListing> {
+    this.listing ??= this.readListing();
+    return this.listing;
   }
-  const selected = await pulumi(
-    [
-      "stack",
-      "select",
-      "--stack",
-      stackName,
-      ...(options.create === false ? [] : ["--create"]),
-      "--non-interactive",
-      ...(options.passphrase === undefined ? [] : ["--secrets-provider", "passphrase"]),
-    ],
-    sandbox === undefined ? {} : { cwd: sandbox },
-  );
-  if (selected.code !== 0) {
-    if (/no stack named/i.test(`${selected.stderr}\n${selected.stdout}`)) {
-      const create =
-        sandbox === undefined
-          ? `\`incident-sync up --stack ${stackName}\` creates it (so does \`pulumi stack init ${stackName}\`)`
-          : `\`incident-sync up --emulator --stack ${stackName}\` creates it in the emulator's sandbox`;
-      throw new EngineError(
-        `Stack ${stackName} does not exist in ${describeBackend(options.backendUrl)}: ${create}. Only up creates a stack, so that a mistyped name never makes an empty one.`,
-      );
-    }
-    throw new EngineError(
-      `Selecting stack ${stackName} in ${describeBackend(options.backendUrl)} failed: ${cliError(selected)}`,
-    );
-  }
-  /**
-   * A sandbox stack made before its stack file was kept beside it (or whose file was lost)
-   * still has its passphrase's salt in its state: written back, so its secrets keep opening.
-   */
-  const recoverSandboxSalt = async (file: string) => {
-    if (readStackSalt(file) !== undefined) return;
-    const exported = await must(
-      ["stack", "export", "--stack", stackName],
-      `Exporting stack ${stackName}`,
-    );
-    const salt = (
-      JSON.parse(exported.stdout) as {
-        deployment?: { secrets_providers?: { type?: string; state?: { salt?: unknown } } };
-      }
-    ).deployment?.secrets_providers?.state?.salt;
-    if (typeof salt === "string") writeStackSalt(file, salt);
-  };
-  let listing: Promise<StackListing> | undefined;
-  const listStacks = async (): Promise<StackListing> => {
-    const listed = await must(
+
+  private async readListing(): Promise<StackListing> {
+    const listed = await this.cli.must(
       ["stack", "ls", "--json", "--fully-qualify-stack-names", "--non-interactive"],
-      `Listing the stacks of project ${project}`,
+      `Listing the stacks of project ${this.project}`,
     );
     const stacks = JSON.parse(listed.stdout) as { name: string; current?: boolean }[];
-    const candidates = stacks.filter((stack) => sameStack(stack.name, stackName));
+    const candidates = stacks.filter((stack) => sameStack(stack.name, this.name));
     return {
       qualifiedName:
-        (candidates.find((stack) => stack.current) ?? candidates[0])?.name ?? stackName,
+        (candidates.find((stack) => stack.current) ?? candidates[0])?.name ?? this.name,
       backendStacks: stacks.map((stack) => stack.name),
     };
-  };
-  if (sandbox !== undefined) await recoverSandboxSalt(join(sandbox, `Pulumi.${bareName}.yaml`));
-
-  let configFile: string | undefined;
-  if (options.config) {
-    configFile = join(workDir, `Pulumi.${bareName}.yaml`);
-    const entries = Object.entries(options.config);
-    writeRunConfig(
-      projectDir,
-      bareName,
-      configFile,
-      Object.fromEntries(
-        entries.filter(([, entry]) => !entry.secret).map(([key, entry]) => [key, entry.value]),
-      ),
-      sandbox === undefined ? undefined : join(sandbox, `Pulumi.${bareName}.yaml`),
-    );
-    for (const [key, entry] of entries.filter(([, entry]) => entry.secret)) {
-      await must(
-        [
-          "config",
-          "set",
-          "--secret",
-          "--stack",
-          stackName,
-          "--config-file",
-          configFile,
-          "--non-interactive",
-          key,
-        ],
-        `Setting the secret ${key}`,
-        entry.value,
-      );
-    }
   }
 
-  const clearStaleLocks = () => {
-    const locks = stackLocks(options.backendUrl, project, bareName);
+  up(upOptions: UpOptions = {}): Promise<StackRunResult> {
+    const args = [
+      "up",
+      "--yes",
+      "--skip-preview",
+      ...(upOptions.message ? ["--message", upOptions.message] : []),
+      ...(upOptions.continueOnError ? ["--continue-on-error"] : []),
+    ];
+    // With a checkpoint after every step, each adoption is on record as it happens.
+    const { claim } = upOptions;
+    if (claim === undefined || !this.cli.skipCheckpoints) return this.runOperation("up", args);
+    return claimThenApply(
+      {
+        bareName: this.bareName,
+        project: this.project,
+        stackName: this.name,
+        aborted: () => this.options.signal?.aborted === true,
+        log: this.cli.log,
+        prepare: () => {
+          this.clearStaleLocks();
+          return this.dropPendingOperations();
+        },
+        exportState: () => this.exportState(),
+        run: (runArgs, phase) => this.runOperation("up", runArgs, { prepared: true, phase }),
+      },
+      args,
+      { ...upOptions, claim },
+    );
+  }
+
+  preview(previewOptions: { refresh?: boolean; expectNoChanges?: boolean } = {}) {
+    return this.runOperation(
+      "preview",
+      ["preview", "--diff", ...(previewOptions.refresh ? ["--refresh"] : [])],
+      { expectNoChanges: previewOptions.expectNoChanges === true },
+    );
+  }
+
+  refresh(refreshOptions: { expectNoChanges?: boolean } = {}) {
+    return this.runOperation("refresh", ["refresh", "--yes", "--skip-preview"], {
+      expectNoChanges: refreshOptions.expectNoChanges === true,
+    });
+  }
+
+  destroy() {
+    return this.runOperation("destroy", ["destroy", "--yes", "--skip-preview"]);
+  }
+
+  async outputs(): Promise<OutputMap> {
+    const result = await this.cli.must(
+      ["stack", "output", "--json", "--stack", this.name],
+      `Reading the outputs of stack ${this.name}`,
+    );
+    const values = JSON.parse(result.stdout) as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.entries(values).map(([key, value]) => [key, { value, secret: value === "[secret]" }]),
+    );
+  }
+
+  async exportState(): Promise<StackExport> {
+    const result = await this.cli.must(
+      ["stack", "export", "--stack", this.name],
+      `Exporting stack ${this.name}`,
+    );
+    return JSON.parse(result.stdout) as StackExport;
+  }
+
+  async config(): Promise<Record<string, string | undefined>> {
+    const result = await this.cli.must(
+      ["config", "--json", "--stack", this.name, ...this.configArgs()],
+      `Reading the config of stack ${this.name}`,
+    );
+    const entries = JSON.parse(result.stdout) as Record<string, { value?: unknown }>;
+    return Object.fromEntries(
+      Object.entries(entries).map(([key, entry]) => [
+        key,
+        typeof entry.value === "string" ? entry.value : undefined,
+      ]),
+    );
+  }
+
+  async cancel(cancelOptions: { force?: boolean } = {}): Promise<CancelResult> {
+    const { backendUrl } = this.options;
+    if (!backendUrl.startsWith("file://")) {
+      await this.cli.must(
+        ["cancel", "--yes", "--stack", this.name],
+        `Cancelling stack ${this.name}`,
+      );
+      return { kind: "asked-backend" };
+    }
+    const locks = stackLocks(backendUrl, this.project, this.bareName);
+    const running = locks.filter((lock) => lock.local && !lock.stale);
+    if (running.length > 0 && cancelOptions.force !== true) {
+      throw new EngineError(
+        `Stack ${this.name} is locked by ${running.map(describeLock).join(", ")}, a run still going on this machine; the lock stays. Wait for it, or stop it with \`kill -INT ${running[0]?.pid}\` (it finishes the steps in flight, writes the state and releases the lock). --force clears the lock anyway, and the next run then applies alongside it.`,
+      );
+    }
+    removeLocks(locks);
+    return { kind: "removed-files", locks };
+  }
+
+  close(): void {
+    if (this.options.workDir === undefined)
+      rmSync(this.cli.workDir, { recursive: true, force: true });
+  }
+
+  private configArgs(): string[] {
+    return this.configFile ? ["--config-file", this.configFile] : [];
+  }
+
+  /** Before an operation: stale locks cleared, and (but for a preview) pending operations dropped. */
+  private async prepare(operation: StackOperation): Promise<void> {
+    this.clearStaleLocks();
+    if (operation !== "preview") await this.dropPendingOperations();
+  }
+
+  private clearStaleLocks(): void {
+    const locks = stackLocks(this.options.backendUrl, this.project, this.bareName);
     const stale = locks.filter((lock) => lock.stale);
-    if (stale.length > 0) {
-      removeLocks(stale);
-      for (const lock of stale) {
-        log(
-          `Cleared a stale lock on stack ${stackName}: ${describeLock(lock)} no longer runs (a run that was killed).`,
-        );
-      }
+    removeLocks(stale);
+    for (const lock of stale) {
+      this.cli.log(
+        `Cleared a stale lock on stack ${this.name}: ${describeLock(lock)} no longer runs (a run that was killed).`,
+      );
     }
     const live = locks.filter((lock) => !lock.stale);
     if (live.length > 0) {
       throw new EngineError(
-        `Stack ${stackName} is locked by ${live.map(describeLock).join(", ")}: another run is in progress, or one was lost on another machine. When no run is in progress, clear the lock with \`incident-sync cancel --stack ${stackName} --state ${fileURLToPath(options.backendUrl)}\` (for npm start's stack: \`npm start -- --cancel\`).`,
+        `Stack ${this.name} is locked by ${live.map(describeLock).join(", ")}: another run is in progress, or one was lost on another machine. When no run is in progress, clear the lock with \`incident-sync cancel --stack ${this.name} --state ${fileURLToPath(this.options.backendUrl)}\` (for npm start's stack: \`npm start -- --cancel\`).`,
       );
     }
-  };
-
-  const exportState = async (): Promise<StackExport> => {
-    const result = await must(
-      ["stack", "export", "--stack", stackName],
-      `Exporting stack ${stackName}`,
-    );
-    return JSON.parse(result.stdout) as StackExport;
-  };
+  }
 
   /** The state as the run starts: without the operations a killed run left pending. */
-  const dropPendingOperations = async (): Promise<StackExport> => {
-    const state = await exportState();
+  private async dropPendingOperations(): Promise<StackExport> {
+    const state = await this.exportState();
     const pending = state.deployment.pending_operations ?? [];
     if (pending.length === 0) return state;
-    log(
-      `Stack ${stackName} has ${pending.length} operation(s) left pending by a run that was killed (${pending.map((op) => `${op.type} ${op.resource.urn.slice(op.resource.urn.lastIndexOf("::") + 2)}`).join(", ")}); dropping them: this run redoes them, as every incident operation is idempotent.`,
+    this.cli.log(
+      `Stack ${this.name} has ${pending.length} operation(s) left pending by a run that was killed (${pending.map((op) => `${op.type} ${op.resource.urn.slice(op.resource.urn.lastIndexOf("::") + 2)}`).join(", ")}); dropping them: this run redoes them, as every incident operation is idempotent.`,
     );
     const cleaned = { ...state, deployment: { ...state.deployment, pending_operations: [] } };
-    await must(
-      ["stack", "import", "--stack", stackName, "--file", "-"],
-      `Importing stack ${stackName}`,
+    await this.cli.must(
+      ["stack", "import", "--stack", this.name, "--file", "-"],
+      `Importing stack ${this.name}`,
       JSON.stringify(cleaned),
     );
     return cleaned;
-  };
+  }
 
-  const run = async (
+  /** One operation of the engine, read back from its event log. */
+  private async runOperation(
     operation: StackOperation,
     args: string[],
     runOptions: { expectNoChanges?: boolean; phase?: ClaimPhase; prepared?: boolean } = {},
-  ): Promise<StackRunResult> => {
-    if (!runOptions.prepared) {
-      clearStaleLocks();
-      if (operation !== "preview") await dropPendingOperations();
-    }
-    const eventLog = join(workDir, `events-${operation}-${Date.now()}.jsonl`);
+  ): Promise<StackRunResult> {
+    if (!runOptions.prepared) await this.prepare(operation);
+    const eventLog = join(this.cli.workDir, `events-${operation}-${Date.now()}.jsonl`);
     const started = Date.now();
-    const result = await pulumi(
+    const command: CommandOptions = {
+      stream: true,
+      ...(runOptions.phase ? { phase: runOptions.phase } : {}),
+    };
+    const result = await this.cli.run(
       [
         ...args,
         "--stack",
-        stackName,
+        this.name,
         "--non-interactive",
         "--event-log",
         eventLog,
         "--color",
-        options.color ? "always" : "never",
-        ...(configFile ? ["--config-file", configFile] : []),
+        this.options.color ? "always" : "never",
+        ...this.configArgs(),
         ...(runOptions.expectNoChanges ? ["--expect-no-changes"] : []),
       ],
-      { stream: true, ...(runOptions.phase ? { phase: runOptions.phase } : {}) },
+      command,
     );
     const events = readEngineEvents(eventLog);
     rmSync(eventLog, { force: true });
@@ -448,199 +494,5 @@ export async function openProjectStack(options: ProjectStackOptions): Promise<Pr
       stdout: result.stdout,
       stderr: result.stderr,
     };
-  };
-
-  const up = async (upOptions: UpOptions): Promise<StackRunResult> => {
-    const args = [
-      "up",
-      "--yes",
-      "--skip-preview",
-      ...(upOptions.message ? ["--message", upOptions.message] : []),
-      ...(upOptions.continueOnError ? ["--continue-on-error"] : []),
-    ];
-    // With a checkpoint after every step, each adoption is on record as it happens.
-    if (upOptions.claim === undefined || !skipCheckpoints) return run("up", args);
-    clearStaleLocks();
-    const held = heldIncidents(await dropPendingOperations());
-    const renamed = (name: string) =>
-      (upOptions.aliases?.[name] ?? []).some((alias) => held.has(alias));
-    const fresh = upOptions.claim.filter((name) => !held.has(name) && !renamed(name));
-    if (fresh.length === 0) return run("up", args, { prepared: true, phase: "apply" });
-    log(
-      `Recording ${fresh.length} incident(s) new to stack ${stackName} in its state before applying them, so that a run killed midway cannot forget what it adopted.`,
-    );
-    // What was recorded is read back from the state, whatever the claim run's exit code says.
-    const claim = async (names: readonly string[]) => {
-      const claimed = await run("up", [...args, ...targetArgs(bareName, project, names)], {
-        prepared: true,
-        phase: "claim",
-      });
-      const state = options.signal?.aborted ? undefined : await exportState();
-      return { claimed, unrecorded: state ? unrecordedAfter(claimed, names, state) : undefined };
-    };
-    const first = await claim(fresh);
-    let claimMs = first.claimed.durationMs;
-    let unrecorded = first.unrecorded;
-    if (unrecorded && unrecorded.size > 0) {
-      log(`Could not record ${describeUnrecorded(unrecorded)}; trying once more.`);
-      const again = await claim([...unrecorded.keys()]);
-      claimMs += again.claimed.durationMs;
-      unrecorded = again.unrecorded;
-    }
-    if (unrecorded === undefined) return stoppedBeforeApply(first.claimed, claimMs);
-    if (unrecorded.size > 0) {
-      log(
-        `Still could not record ${describeUnrecorded(unrecorded)}: this run leaves ${unrecorded.size === 1 ? "it" : "them"} out, so nothing is adopted without a record; the next up tries again.`,
-      );
-    }
-    const applied = await run(
-      "up",
-      [...args, ...excludeArgs(bareName, project, unrecorded.keys())],
-      {
-        prepared: true,
-        phase: "apply",
-      },
-    );
-    const recorded = new Set(fresh.filter((name) => !unrecorded.has(name)));
-    return withUnrecorded(adoptionsOf(applied, recorded, claimMs), unrecorded);
-  };
-
-  return {
-    name: stackName,
-    project,
-    listStacks() {
-      listing ??= listStacks();
-      return listing;
-    },
-    engine,
-    up: (upOptions = {}) => up(upOptions),
-    preview: (previewOptions = {}) =>
-      run("preview", ["preview", "--diff", ...(previewOptions.refresh ? ["--refresh"] : [])], {
-        expectNoChanges: previewOptions.expectNoChanges === true,
-      }),
-    refresh: (refreshOptions = {}) =>
-      run("refresh", ["refresh", "--yes", "--skip-preview"], {
-        expectNoChanges: refreshOptions.expectNoChanges === true,
-      }),
-    destroy: () => run("destroy", ["destroy", "--yes", "--skip-preview"]),
-    async outputs() {
-      const result = await must(
-        ["stack", "output", "--json", "--stack", stackName],
-        `Reading the outputs of stack ${stackName}`,
-      );
-      const values = JSON.parse(result.stdout) as Record<string, unknown>;
-      return Object.fromEntries(
-        Object.entries(values).map(([key, value]) => [
-          key,
-          { value, secret: value === "[secret]" },
-        ]),
-      );
-    },
-    exportState,
-    async config() {
-      const result = await must(
-        [
-          "config",
-          "--json",
-          "--stack",
-          stackName,
-          ...(configFile ? ["--config-file", configFile] : []),
-        ],
-        `Reading the config of stack ${stackName}`,
-      );
-      const entries = JSON.parse(result.stdout) as Record<string, { value?: unknown }>;
-      return Object.fromEntries(
-        Object.entries(entries).map(([key, entry]) => [
-          key,
-          typeof entry.value === "string" ? entry.value : undefined,
-        ]),
-      );
-    },
-    async cancel(cancelOptions = {}): Promise<CancelResult> {
-      if (!options.backendUrl.startsWith("file://")) {
-        await must(["cancel", "--yes", "--stack", stackName], `Cancelling stack ${stackName}`);
-        return { kind: "asked-backend" };
-      }
-      const locks = stackLocks(options.backendUrl, project, bareName);
-      const running = locks.filter((lock) => lock.local && !lock.stale);
-      if (running.length > 0 && cancelOptions.force !== true) {
-        throw new EngineError(
-          `Stack ${stackName} is locked by ${running.map(describeLock).join(", ")}, a run still going on this machine; the lock stays. Wait for it, or stop it with \`kill -INT ${running[0]?.pid}\` (it finishes the steps in flight, writes the state and releases the lock). --force clears the lock anyway, and the next run then applies alongside it.`,
-        );
-      }
-      removeLocks(locks);
-      return { kind: "removed-files", locks };
-    },
-    close() {
-      if (ownWorkDir) rmSync(workDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/**
- * The apply after a claim, told as one run: the update that adopts a claimed incident is its
- * create, and the claim's time is part of the run's.
- */
-function adoptionsOf(
-  applied: StackRunResult,
-  claimed: ReadonlySet<string>,
-  claimMs: number,
-): StackRunResult {
-  const incidents = applied.incidents.map((step) =>
-    claimed.has(step.resource) && step.op === "update"
-      ? { ...step, op: "create" as const, diffs: [] }
-      : step,
-  );
-  const changes: StackRunResult["changes"] = {};
-  for (const step of incidents) changes[step.op] = (changes[step.op] ?? 0) + 1;
-  return { ...applied, incidents, changes, durationMs: applied.durationMs + claimMs };
-}
-
-/** The stack `pulumi stack select` chose for the project, or an error saying how to name one. */
-async function selectedStack(
-  pulumi: (args: string[]) => Promise<PulumiRunResult>,
-  backendUrl: string,
-): Promise<string> {
-  const shown = await pulumi(["stack", "--show-name", "--non-interactive"]);
-  const name = shown.stdout.trim();
-  if (shown.code === 0 && name !== "") return name;
-  throw new EngineError(
-    `Which stack? No --stack was given and no stack of this project is selected in ${describeBackend(backendUrl)}: pass --stack <name> (prod, acme/prod or acme/project/prod, as Pulumi names stacks), or select one with \`pulumi stack select <name>\`.`,
-  );
-}
-
-/** Where the state is, for a message: a file backend's folder, else the URL without credentials or query. */
-function describeBackend(backendUrl: string): string {
-  if (backendUrl.startsWith("file://")) return fileURLToPath(backendUrl);
-  try {
-    const url = new URL(backendUrl);
-    return `${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname}`;
-  } catch {
-    return "the backend";
   }
-}
-
-/**
- * A run stopped (a signal, the deadline) after its claim and before its apply: nothing was
- * applied, whatever the claim recorded, so no incident shows as adopted.
- */
-function stoppedBeforeApply(claimed: StackRunResult, claimMs: number): StackRunResult {
-  return {
-    ...claimed,
-    ok: false,
-    exitCode: claimed.exitCode || 1,
-    changed: false,
-    incidents: [],
-    changes: {},
-    durationMs: claimMs,
-  };
-}
-
-/** The CLI's own error lines, without its generic advice. */
-function cliError(result: PulumiRunResult): string {
-  const text = `${result.stderr}\n${result.stdout}`
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line !== "");
-  return text.slice(-10).join("\n") || `exit ${result.code}`;
 }

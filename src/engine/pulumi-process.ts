@@ -12,10 +12,8 @@ export interface PulumiRunOptions {
   cwd: string;
   env: Record<string, string>;
   /**
-   * A private directory (the run folder) for the files the CLI writes its output to. Files,
-   * not pipes: a CLI writing to a pipe whose reader died is killed by SIGPIPE (Go's runtime
-   * does so whatever the inherited disposition), so a host killed alone would take the engine
-   * with it before it could write the state and release the lock.
+   * Where the CLI's output goes: files, not pipes, so a host killed alone does not take the CLI
+   * with it by SIGPIPE before it writes the state and releases the lock.
    */
   outputDir: string;
   /** Written to the CLI's standard input, then closed: how a secret is handed over, never as an argument. */
@@ -46,12 +44,8 @@ export interface PulumiRunResult {
 const GRACE_MS = 30_000;
 
 /**
- * Runs the Pulumi CLI as its own process group: on `signal` (the host's SIGINT or SIGTERM) the
- * CLI gets SIGINT, which it handles by finishing in-flight steps, writing the state and
- * releasing the stack's lock. A small watchdog process does the same if this process dies
- * without a chance to (kill -9, a lost CI runner), which the CLI survives because its output
- * goes to files; the watchdog also keeps the pids of the plugins the CLI starts (in process
- * groups of their own) and stops any left when the CLI is gone, so none outlives the run.
+ * Runs the CLI as its own process group, SIGINT on `signal`; a watchdog does the same if this
+ * process dies, and stops any plugin left once the CLI is gone (see watchdog.ts).
  */
 export function runPulumi(options: PulumiRunOptions): Promise<PulumiRunResult> {
   if (options.signal?.aborted) {

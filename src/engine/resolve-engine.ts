@@ -19,10 +19,8 @@ export interface ResolveEngineOptions {
 }
 
 /**
- * Makes the engine available and says where it is. In a checkout, `scripts/engine.mjs` finds
- * it or builds it (the first build takes minutes; later calls take about a second). An
- * installed package, which ships no script and builds nothing, uses the project's own Pulumi
- * install (`findInstalledEngine`).
+ * The engine: in a checkout `scripts/engine.mjs` finds or builds it; an installed package uses
+ * the project's own Pulumi (`findInstalledEngine`).
  */
 export async function resolveEngine(options: ResolveEngineOptions = {}): Promise<EngineLocation> {
   const repoRoot = options.repoRoot ?? packageRoot();

@@ -4,11 +4,8 @@ import { join } from "node:path";
 import { processRunsSince, processStartedAt } from "./process-alive";
 
 /**
- * A run's private folder in the temporary directory holds the run's copy of the stack
- * config (the API key encrypted, with its salt), the engine's event log and output. Its name
- * holds the pid and start time of the process that made it, so a folder whose process is gone
- * (a run killed before it could remove it, its pid perhaps given to another process since) is
- * removed when the next run starts, and the folder of a run still going never is.
+ * A run's private folder (its config copy, event log, output), named by its process's pid and
+ * start time, so the next run removes a folder whose process is gone, and only that.
  */
 const PREFIX = "incident-sync-run-";
 /** `incident-sync-run-<pid>-<start, epoch ms, when known>-<random>`. */

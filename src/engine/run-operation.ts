@@ -71,10 +71,8 @@ export type OperationOutcome =
     };
 
 /**
- * One `up`, `preview` or `refresh` of the project's stack, as `incident-sync up` and `npm start`
- * run it: the definitions of the stack's `definitionsDir` are validated first (their problems
- * are reported as `validate` does, and the operation is not run), then the operation runs on
- * the real Pulumi CLI.
+ * One `up`, `preview` or `refresh`, as `incident-sync up` runs it: the definitions of the
+ * stack's `definitionsDir` validated first (their problems stop it), then the real CLI.
  */
 export async function runOperation(options: OperationOptions): Promise<OperationOutcome> {
   const projectDir = resolve(options.projectDir);

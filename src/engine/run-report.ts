@@ -68,9 +68,9 @@ export function stepLabel(step: IncidentStep, preview: boolean): string {
   return labels[step.op] ?? step.op;
 }
 
-/** Whether the step creates a new incident: its definition has no id (a create opens it). */
+/** Whether the step creates a new incident: its definition names a resource and no id. */
 function opens(step: IncidentStep): boolean {
-  return step.inputs !== undefined && step.inputs.incidentId === undefined;
+  return typeof step.inputs?.resource === "string" && step.inputs.incidentId === undefined;
 }
 
 /** What a step sets out to do, as a verb: `adopt`, `open`, `update`, `resolve and release`. */

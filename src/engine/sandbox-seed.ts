@@ -3,12 +3,8 @@ import type { LoadedDefinition } from "../definitions";
 import type { RunningEmulator } from "../emulator";
 
 /**
- * Makes the emulator's sandbox hold what a team's own definitions need before `up --emulator`
- * runs them: every service they name (the demo account gets it, with the name the definitions
- * give), and every incident with an `id` that the emulator does not have, made as its
- * definition declares it, so that `up` adopts it as it would an incident of the status page.
- * Each incident added is a note for the person running: on the real service it must exist.
- * Returns the notes. Definitions without an `id` are left to `up` itself.
+ * Adds to the emulator's sandbox the services the definitions name and the incidents with an
+ * `id` it lacks, so `up --emulator` adopts them; returns a note for each incident added.
  */
 export async function seedSandbox(
   emulator: RunningEmulator,

@@ -1,19 +1,6 @@
 /*
- * Watches one Pulumi CLI run for the process that started it: `node watchdog.js <host pid>
- * <cli pid>`. The CLI leads a process group of its own, and starts each plugin (the language
- * host, the program, the provider) in yet another group, so no single signal reaches them all
- * and, once the CLI is gone, they belong to nobody. So the watchdog:
- *
- * - keeps the pid (and start time, against reuse) of every process below the CLI, looking
- *   every poll; the plugins keep their children once the CLI is gone, and those are kept too;
- * - if the host dies first (kill -9, a lost CI runner), sends the CLI SIGINT, as Ctrl-C does:
- *   it finishes the steps in flight, writes the state, releases the lock and stops its
- *   plugins; after a grace period whatever is left of its group is killed;
- * - once the CLI has exited, however it ended, kills any process it kept that still runs,
- *   then exits.
- *
- * It polls, because Linux tells a process of its parent's death only through prctl, which
- * Node does not offer. Where there is no /proc, it stops the CLI's group only.
+ * `node watchdog.js <host pid> <cli pid>`: if the host dies, SIGINT to the CLI (it writes the
+ * state), then kill whatever it started once it is gone. Polls /proc: Node has no prctl.
  */
 import { readdirSync, readFileSync } from "node:fs";
 

@@ -1,14 +1,7 @@
 /**
- * A run that is killed must not forget an incident it adopted. With per-step checkpoints
- * skipped (incident-sync up's default: BENCHMARKS.md, "Scale") the engine writes the state
- * once, at the end, so an incident adopted by a killed run would be on no record: remove its
- * definition afterwards and no run would ever resolve it. So `incident-sync up` first
- * *claims* the incidents that are new to the state, in a run of the engine targeted at them
- * that records them without touching the status page, and only then applies. A claimed
- * incident is adopted by its next update, and its delete resolves it (when `onRemove` says
- * so) as it would an adopted one, since the claim may have been followed by the PUT.
- *
- * The phase reaches the program and the provider plugin through the engine's environment.
+ * With checkpoints skipped the state is written once, at the end, so `incident-sync up` first
+ * claims (records) the incidents new to the state, in a run that sends nothing; the phase
+ * reaches the program and the provider through this variable.
  */
 export const CLAIM_PHASE_VARIABLE = "INCIDENT_SYNC_PHASE";
 

@@ -1,10 +1,10 @@
-import type { IncidentStatus } from "../api/schemas";
+import type { IncidentStatus, IncidentUpdate } from "../api/schemas";
 import type { Enforce } from "../settings/catalog";
 import { type IncidentDeclaration, incidentLabel, postsUpdates } from "./declaration";
 import { APPLIED_FIELDS, type AppliedField, diffDeclarations } from "./diff";
 import { type DeclaredEntry, entryChanges } from "./entries";
 import { reopenRefused } from "./lifecycle";
-import type { LiveStatus } from "./live-status";
+import { type LiveStatus, liveStatusOf } from "./live-status";
 import {
   fieldsChangedSince,
   liveStatusObserved,
@@ -51,16 +51,8 @@ export interface ApplyDecision {
 }
 
 /**
- * The convergence rule of an `up`: what the provider's diff decides for one incident, given
- * the state of its last apply, its declaration and what the program observed in this run.
- * Every `up` leaves the status page as git declares it, as far as the API lets anyone see:
- * a name, severity or services changed on the status page since the last apply are applied
- * again (`drift`), and `enforce: always` applies every incident whatever was seen.
- *
- * A declaration with `updates` tells its status through them: a status changed on the status
- * page is drift to report, never a reason to post again. Without `updates`, a live status
- * that differs is applied again. A live RESOLVED is never reopened unless the definition says
- * `reopen: true`.
+ * What an `up` applies: git's changes, a live status that differs (without `updates`), fields
+ * changed on the status page, or everything with `enforce: always`; never a silent reopen.
  */
 export function decideApply(
   applied: AppliedIncident,
@@ -124,7 +116,7 @@ export function reopenMessage(
   live: LiveStatus,
 ): string {
   const by = live.update
-    ? ` at ${(live.update.publicIncidentUpdateDate ?? live.update.created_at ?? "").replace(".000Z", "Z")} by update ${live.update.id ?? "(no id)"} ("${live.update.description}")`
+    ? ` at ${(live.at ?? "").replace(".000Z", "Z")} by update ${live.update.id ?? "(no id)"} ("${live.update.description}")`
     : "";
   return `incident ${incidentId} was resolved on the status page${by}, but its definition says ${declared}: applying it would reopen the incident in front of customers. Set "status: RESOLVED" in the definition, or add "reopen: true" to reopen it on purpose.`;
 }
@@ -138,4 +130,34 @@ export function statusToSend(
   live: LiveStatus | undefined,
 ): IncidentStatus | undefined {
   return live?.status === declared ? undefined : declared;
+}
+
+/**
+ * What an `up` would refuse that a preview shows as a plain step (a preview runs no update):
+ * with the last apply, the update step's rule (`decideApply`); for an adoption, a declared open
+ * status over a live RESOLVED in this run's observation.
+ */
+export function refusalBeforeApply(
+  previous: AppliedIncident | undefined,
+  declared: IncidentDeclaration & { observed?: Observation | undefined },
+): string | undefined {
+  if (previous) return decideApply(previous, declared, declared.observed, "observed").refusal;
+  const live = liveStatusObserved(declared.observed);
+  return live && reopenRefused(live.status, declared.status, declared.reopen)
+    ? reopenMessage(incidentLabel(declared.incidentId, declared.resource), declared.status, live)
+    : undefined;
+}
+
+/**
+ * The refusal `up` would end in for a definition that adopts `incidentId`, from the updates the
+ * status page shows now: an open status declared, without `reopen: true`, over a live RESOLVED.
+ */
+export function liveReopenRefusal(
+  declared: { id: string; status: IncidentStatus; reopen?: boolean | undefined },
+  updates: readonly IncidentUpdate[],
+): string | undefined {
+  const live = liveStatusOf(updates);
+  return reopenRefused(live.status, declared.status, declared.reopen)
+    ? reopenMessage(declared.id, declared.status, live)
+    : undefined;
 }

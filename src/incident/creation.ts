@@ -1,12 +1,12 @@
 import type { IncidentUpdate } from "../api/schemas";
-import type { IncidentDeclaration } from "./declaration";
-import { type DeclaredEntry, isPostingOf, oldestFirst, preview } from "./entries";
+import { safeLine } from "../safe-text";
+import { type IncidentDeclaration, incidentLabel } from "./declaration";
+import { type DeclaredEntry, earliest, isPostingOf, preview, sameMessage } from "./entries";
+import { shownStatus } from "./live-status";
 
 /*
- * Opening an incident (`POST /v1/status-pages/incidents`) is not idempotent, and a run can be
- * stopped after the service created it but before the stack recorded it. So before any
- * create, the service's incidents are read and one that this declaration already opened is
- * taken instead: the same name, and as its first update the declaration's first entry.
+ * Opening an incident is not idempotent: before any create, the service's incidents are read,
+ * and one this declaration opened already (its name and first entry) is taken instead.
  */
 
 /** How far a clock may be off from the service's when comparing it with a recorded intent. */
@@ -24,6 +24,7 @@ export interface CreationCandidate {
   id: string;
   name: string;
   created_at: string;
+  lastUpdateStatus?: string | null | undefined;
   /** Its updates; every one the service lists. */
   incidentUpdates: readonly IncidentUpdate[];
 }
@@ -42,15 +43,35 @@ export function isOpeningOf(
   declaration: Pick<IncidentDeclaration, "name">,
   first: DeclaredEntry,
 ): boolean {
-  const [oldest] = oldestFirst(candidate.incidentUpdates);
-  return candidate.name === declaration.name && oldest !== undefined && isPostingOf(oldest, first);
+  return (
+    candidate.name === declaration.name &&
+    earliest(candidate.incidentUpdates).some((update) => isPostingOf(update, first))
+  );
 }
 
 /**
- * What to do before opening the declared incident, given the service's incidents that match
- * it (`isOpeningOf`) and are managed by no other resource. With `intentAt` (when the stack
- * recorded that it was about to create it) a match created since then is its own; without,
- * only a match from the last `RECENT_CREATION_MS` is.
+ * Whether two definitions without `id` open the same incident: the same name and first
+ * message, so opening the second finds (and takes) the one the first opened.
+ */
+export function opensSameIncident(
+  a: { id?: string | undefined; name: string; updates?: readonly DeclaredEntry[] | undefined },
+  b: { id?: string | undefined; name: string; updates?: readonly DeclaredEntry[] | undefined },
+): boolean {
+  const [first, other] = [a.updates?.[0], b.updates?.[0]];
+  return (
+    a.id === undefined &&
+    b.id === undefined &&
+    a.name === b.name &&
+    first !== undefined &&
+    other !== undefined &&
+    sameMessage(first.message, other.message)
+  );
+}
+
+/**
+ * Open, adopt or refuse, given the matching incidents no other resource manages: one created
+ * since `intentAt` (else in the last `RECENT_CREATION_MS`) is its own; an older one still open
+ * is refused, and an older one resolved is let be.
  */
 export function decideCreation(
   declaration: Pick<IncidentDeclaration, "name" | "resource">,
@@ -72,12 +93,80 @@ export function decideCreation(
     return {
       kind: "adopt",
       incidentId: own.id,
-      note: `${what} was opened as ${own.id} at ${own.created_at} by a run that stopped before it could record it; it is taken, not opened again.`,
+      note: `${what} was opened as ${safeLine(own.id)} at ${safeLine(own.created_at)} by a run that stopped before it could record it; it is taken, not opened again.`,
     };
   }
-  const old = newest[0] as CreationCandidate;
+  // A resolved look-alike is a past incident written the same way (a recurring one): opening
+  // this one puts nothing on the status page twice.
+  const old = newest.find((match) => shownStatus(match) !== "RESOLVED");
+  if (old === undefined) return { kind: "create" };
+  const oldId = safeLine(old.id);
   return {
     kind: "refuse",
-    message: `${what} is not opened: incident ${old.id}, opened at ${old.created_at}, has the same name and the same first message ("${preview(first.message)}"), and opening another would put the same text on the status page twice. If ${old.id} is this one, add "id: ${old.id}" to the definition; if this is a new incident, make its first message say so (a date, what is affected).`,
+    message: `${what} is not opened: incident ${oldId}, opened at ${safeLine(old.created_at)} and not resolved, has the same name and the same first message ("${preview(first.message)}"), and opening another would put the same text on the status page twice. If ${oldId} is this one, add "id: ${oldId}" to the definition; if this is a new incident, make its first message say so (a date, what is affected).`,
   };
+}
+
+/**
+ * The service's incidents that may be this declaration's opening, before their updates are read:
+ * of its name and taken by nothing of this run; and the entries the list could not read that may be.
+ */
+export function namesakes<T extends { id: string; name: string }>(
+  listed: {
+    entries: readonly T[];
+    skipped: readonly {
+      index: number;
+      id?: string | undefined;
+      name?: string | undefined;
+      problem: string;
+    }[];
+  },
+  declaration: Pick<IncidentDeclaration, "name">,
+  inRun: ReadonlySet<string>,
+): { named: T[]; unreadable: string[] } {
+  const free = (id: string | undefined) => id === undefined || !inRun.has(id);
+  return {
+    named: listed.entries.filter(
+      (incident) => incident.name === declaration.name && free(incident.id),
+    ),
+    unreadable: listed.skipped
+      .filter(
+        (entry) => (entry.name === undefined || entry.name === declaration.name) && free(entry.id),
+      )
+      .map(
+        (entry) => `${safeLine(entry.id ?? `entry ${entry.index}`)} (${safeLine(entry.problem)})`,
+      ),
+  };
+}
+
+/** Nothing is opened while an incident that may be this one cannot be read (`which`). */
+export function unreadableOpeningsMessage(
+  declaration: Pick<IncidentDeclaration, "resource">,
+  which: readonly string[],
+): string {
+  return `${incidentLabel(undefined, declaration.resource)}: not opened: the service lists incidents that may be this one, opened by a run that stopped before it could record it, and cannot be read: ${which.join(", ")}. Nothing is sent until they can be read; if one of them is this incident, add its id to the definition.`;
+}
+
+/** An incident a stopped run opened, found by two definitions of this stack. */
+export function takenTwiceMessage(name: string, incidentId: string): string {
+  return `${name}: incident ${safeLine(incidentId)}, opened by a run that stopped before it could record it, is taken by another definition of this stack with the same name and first message. Give one of them another first message.`;
+}
+
+/** Of incidents read whole, those that are the opening of this declaration (`isOpeningOf`). */
+export function openingsAmong(
+  incidents: readonly {
+    id: string;
+    name: string;
+    created_at: string;
+    incidentUpdates?: readonly IncidentUpdate[] | undefined;
+  }[],
+  declaration: Pick<IncidentDeclaration, "name">,
+  first: DeclaredEntry,
+): CreationCandidate[] {
+  return incidents.flatMap((incident) => {
+    const { incidentUpdates } = incident;
+    if (incidentUpdates === undefined) return [];
+    const candidate = { ...incident, incidentUpdates };
+    return isOpeningOf(candidate, declaration, first) ? [candidate] : [];
+  });
 }

@@ -6,7 +6,7 @@ import type {
   IncidentUpdateRequest,
   Severity,
 } from "../api/schemas";
-import { DEFAULT_ON_REMOVE, IncidentDefinition } from "../definitions/schema";
+import { DEFAULT_ON_REMOVE, type IncidentDefinition } from "../definitions/schema";
 import { UserError } from "../user-error";
 import type { DeclaredEntry } from "./entries";
 
@@ -58,8 +58,23 @@ export function incidentLabel(incidentId: string | undefined, resource?: string)
   return resource ? `(new: ${resource})` : "(new)";
 }
 
-/** The declaration of a validated definition: the one mapping the program and `plan` use. */
-export function declarationOf(definition: IncidentDefinition): IncidentDeclaration {
+/** What a declaration is made of: a validated definition, or the provider's checked inputs. */
+export type DeclarationSource = Pick<
+  IncidentDefinition,
+  | "id"
+  | "resource"
+  | "name"
+  | "severity"
+  | "status"
+  | "services"
+  | "onRemove"
+  | "duration"
+  | "reopen"
+  | "updates"
+>;
+
+/** The declaration of a validated definition: the one mapping the program, `plan` and `check` use. */
+export function declarationOf(definition: DeclarationSource): IncidentDeclaration {
   return {
     ...(definition.id === undefined
       ? { resource: definition.resource }
@@ -88,45 +103,6 @@ export function declarationOf(definition: IncidentDefinition): IncidentDeclarati
 
 /** The onRemove of a declaration that does not say: the definitions' default. */
 export { DEFAULT_ON_REMOVE };
-
-/** A provider input the definition's rules refuse, named by the input property it is about. */
-export interface DeclarationFailure {
-  property: string;
-  reason: string;
-}
-
-/**
- * Provider inputs checked by the definition's own rules, as the provider's `check` needs
- * them: the declaration, or each problem named by its input property (`incidentId` where the
- * definition says `id`). An `Incident` declared in code passes the same rules as a YAML one.
- */
-export function checkDeclaration(
-  news: Record<string, unknown>,
-): { declaration: IncidentDeclaration } | { failures: DeclarationFailure[] } {
-  const parsed = IncidentDefinition.safeParse({
-    id: news.incidentId,
-    resource: news.resource,
-    name: news.name,
-    severity: news.severity,
-    status: news.status,
-    services: news.services,
-    onRemove: news.onRemove,
-    duration: news.duration,
-    reopen: news.reopen,
-    updates: news.updates,
-  });
-  if (!parsed.success) {
-    return {
-      failures: parsed.error.issues.map((issue) => {
-        const [first, ...rest] = issue.path.map(String);
-        const property = first === "id" ? "incidentId" : (first ?? "incidentId");
-        const where = rest.length > 0 ? ` (at ${rest.join(".")})` : "";
-        return { property, reason: `${issue.message}${where}` };
-      }),
-    };
-  }
-  return { declaration: declarationOf(parsed.data) };
-}
 
 /** The services of a declaration that have no name, which a PUT body cannot be built without. */
 export function unnamedServices(services: readonly IncidentService[]): string[] {

@@ -38,14 +38,8 @@ export interface DeclarationDiff {
 }
 
 /**
- * The one diff rule, shared by `plan` (what a pull request changes) and the provider's `diff`
- * (what `pulumi up` applies), so a review and an apply never disagree.
- *
- * - Services are a set keyed by id: their order is no change; a new name for the same id is.
- * - `reopen: false` and no `reopen` mean the same.
- * - `duration: null` (clear it) differs from no `duration` (leave it as it is).
- * - Entries of `updates` compare by status, message, notify and date; with `updates` the
- *   status is theirs, so `status` is not a change of its own.
+ * The one diff, for `plan` and the provider alike: services by id, `reopen: false` as none,
+ * `duration: null` unlike none; with `updates` their entries, not `status`, change.
  */
 export function diffDeclarations(
   before: IncidentDeclaration,

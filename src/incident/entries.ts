@@ -1,10 +1,8 @@
 import { type IncidentStatus, type IncidentUpdate, knownStatus } from "../api/schemas";
 
 /*
- * The entries of a definition's `updates`: what customers read, posted once each, in order.
- * One posted is never posted again, removed or reordered; its message may be edited, which
- * changes it in place. These rules serve `plan` (the base against the working tree) and the
- * provider (the last apply against the declaration, then against what the service shows).
+ * The entries of `updates`: each posted once, in order, never removed or reordered; a message
+ * may be edited in place. Rules for `plan` and the provider alike.
  */
 
 /** One entry of `updates`, as a declaration carries it. */
@@ -114,42 +112,67 @@ export function oldestFirst(updates: readonly IncidentUpdate[]): IncidentUpdate[
 }
 
 /**
- * Whether a service's update is the posting of `entry`: its message and its status. An update
- * the service answered without its status (only `description` is required) cannot contradict
- * one, so its message alone decides.
+ * The updates that may be the first one posted: every one of the oldest time, as the
+ * service's order of updates that tie (a date without a time, the same second) says nothing.
  */
-export function isPostingOf(update: IncidentUpdate, entry: DeclaredEntry): boolean {
-  if (!sameMessage(update.description, entry.message)) return false;
-  return update.status == null || knownStatus(update.status) === entry.status;
+export function earliest(updates: readonly IncidentUpdate[]): IncidentUpdate[] {
+  const first = Math.min(...updates.map(postedAt));
+  return updates.filter((update) => postedAt(update) === first);
 }
 
 /**
- * Which of the added entries the service shows posted already, by a run that was stopped
- * before it could record them: in order, each matched to the next update the record does not
- * know (`known` ids) with its message and status. Matching stops at the first entry not
- * found; it and the ones after it are still to post. Returns the update id of each found one.
+ * Whether a service's update is the posting of `entry`: its message, and its status unless
+ * the service left it out or sent one this tool does not know.
+ */
+export function isPostingOf(update: IncidentUpdate, entry: DeclaredEntry): boolean {
+  const status = knownStatus(update.status);
+  return (
+    sameMessage(update.description, entry.message) &&
+    (status === undefined || status === entry.status)
+  );
+}
+
+/**
+ * The added entries posted already unrecorded: each matched, in any order, to an unknown update
+ * created since `since` with its message (and status); up to the first not found. Their ids.
  */
 export function foundPosted(
   declared: readonly DeclaredEntry[],
   added: readonly number[],
   live: readonly IncidentUpdate[],
-  known: ReadonlySet<string>,
+  options: { known: ReadonlySet<string>; since?: number | undefined },
 ): Map<number, string> {
-  const unknown = oldestFirst(live).filter((update) => update.id && !known.has(update.id));
+  const { known, since } = options;
+  const unknown = live.filter(
+    (update) =>
+      update.id &&
+      !known.has(update.id) &&
+      (since === undefined || !(latestCreation(update) < since)),
+  );
   const found = new Map<number, string>();
-  let from = 0;
+  const used = new Set<string>();
   for (const index of added) {
     const entry = declared[index];
-    if (entry === undefined) break;
-    const at = unknown.findIndex(
-      (update, position) => position >= from && isPostingOf(update, entry),
-    );
-    if (at === -1) break;
-    found.set(index, unknown[at]?.id ?? "");
-    from = at + 1;
+    const match =
+      entry && unknown.find((update) => !used.has(update.id ?? "") && isPostingOf(update, entry));
+    if (!match?.id) break;
+    used.add(match.id);
+    found.set(index, match.id);
   }
   return found;
 }
+
+/**
+ * The latest instant an update's creation time may stand for (ms): the end of its day when
+ * the service gives a date alone; `NaN` when it gives none.
+ */
+function latestCreation(update: IncidentUpdate): number {
+  const created = update.created_at ?? "";
+  const at = Date.parse(created);
+  return /^\d{4}-\d{2}-\d{2}$/.test(created) ? at + DAY_MS - 1 : at;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A message as quoted in a sentence: its first line, at most 60 characters. */
 export function preview(message: string): string {

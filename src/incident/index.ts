@@ -1,20 +1,24 @@
 /**
- * The incident's own rules, in one place: the mapping from a definition to what is applied and
- * sent, the diff, the live status, the reopen rule, convergence, the entries of `updates`
- * (what is posted, edited, refused) and opening an incident once. The provider, the
- * program, `plan` and `drift` all call these; nothing here imports them. The settings that
- * steer them (the stack config among them) live in src/settings.
+ * The incident's rules and every decision made with them, as pure functions of the declaration,
+ * the last apply (`IncidentRecord`) and an observation; the layers above carry them out.
  */
+export * from "./apply";
 export * from "./claim";
 export * from "./convergence";
 export * from "./creation";
 export * from "./declaration";
 export * from "./diff";
+export * from "./drift";
 export * from "./entries";
 export * from "./entry-plan";
+export * from "./inputs";
 export * from "./lifecycle";
 export * from "./live-status";
+export * from "./messages";
 export * from "./observation";
+export * from "./read-back";
+export * from "./record";
+export * from "./removal";
 export * from "./resource-type";
 export * from "./state-text";
 export * from "./taken";

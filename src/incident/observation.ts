@@ -1,47 +1,41 @@
 import { createHash } from "node:crypto";
-import { escapeLine, type IncidentUpdate, type Service } from "../api/schemas";
+import { z } from "zod";
+import { escapeLine, type IncidentStatus, type IncidentUpdate, type Service } from "../api/schemas";
 import type { IncidentDeclaration } from "./declaration";
 import {
-  type AppliedStatus,
-  hasStatus,
   type LiveStatus,
-  liveStatusOf,
+  liveStatusFrom,
   newestFirst,
+  newestStatusUpdate,
   publishedAt,
 } from "./live-status";
 
-/** The newest update that carries a status, as far as the provider needs it. */
-export interface ObservedStatus {
-  /** As the server sent it: a status we do not know is kept, and read as unknown. */
-  status: string;
-  /** When it was published, ISO 8601. */
-  at: string;
-  updateId: string | null;
-  /** Its text, cut to `DESCRIPTION_LIMIT` characters: it names who did what in messages. */
-  description: string;
-}
+/** The newest update with a status, as an observation keeps it (`StatusUpdate`). */
+const ObservedStatus = z.object({
+  status: z.string(),
+  at: z.string(),
+  updateId: z.string().nullable(),
+  description: z.string(),
+});
 
 /**
- * What the program read of an incident's updates in this run, passed to the provider as an
- * input so that `preview` and `up` see what happened on the status page without a refresh.
- * It holds only what changes when someone acts on the status page, so a run in which nothing
- * happened gives the same value as the last one and the engine writes no new state for it.
+ * What the program read of an incident in this run, an input of its provider: only what an
+ * act on the status page changes, so a quiet run gives the same value and no new state.
  */
-export type Observation =
-  | {
-      kind: "read";
-      newestAt: string | null;
-      status: ObservedStatus | null;
-      /**
-       * The name, severity and services the status page shows (`fieldsDigest`); absent when
-       * the read gave only the updates. It changes only when they change there.
-       */
-      fields?: string;
-      /** The service's time of the incident's last change, when it gave one. */
-      changedAt?: string;
-    }
-  | { kind: "missing" }
-  | { kind: "unavailable"; reason: string };
+export const Observation = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("read"),
+    newestAt: z.string().nullable(),
+    status: ObservedStatus.nullable(),
+    /** Name, severity and services as the status page shows them (`fieldsDigest`). */
+    fields: z.string().optional(),
+    /** The service's time of the incident's last change, when it gave one. */
+    changedAt: z.string().optional(),
+  }),
+  z.object({ kind: z.literal("missing") }),
+  z.object({ kind: z.literal("unavailable"), reason: z.string() }),
+]);
+export type Observation = z.infer<typeof Observation>;
 
 /** Fields an incident's read shows besides its updates, which someone may change outside git. */
 export const DRIFTED_FIELDS = ["name", "severity", "services"] as const;
@@ -90,20 +84,16 @@ export function fieldsDigest(fields: {
 }
 
 /**
- * The observation of an incident: of its updates as the API returns them, and with `fields`
- * (a read of the whole incident) of its name, severity and services. When they differ from
- * `declared`, it also keeps when the service last changed the incident, which tells a change
- * made after the last apply from one this run is about to make; when they agree it leaves the
- * time out, so the observation stays the same from run to run.
+ * The observation of an incident's updates and, with `fields`, of its name, severity and
+ * services; the service's time of change only while they differ from `declared`.
  */
 export function observe(
   updates: readonly IncidentUpdate[],
   fields?: ObservedFields,
   declared?: Parameters<typeof fieldsDigest>[0],
 ): Observation {
-  const ordered = newestFirst(updates);
-  const newest = ordered[0];
-  const withStatus = ordered.find(hasStatus);
+  const newest = newestFirst(updates)[0];
+  const withStatus = newestStatusUpdate(updates);
   return {
     kind: "read",
     ...(fields ? { fields: fieldsDigest(fields) } : {}),
@@ -111,11 +101,9 @@ export function observe(
       ? { changedAt: fields.updated_at }
       : {}),
     newestAt: newest ? new Date(publishedAt(newest)).toISOString() : null,
-    status: withStatus?.status
+    status: withStatus
       ? {
-          status: withStatus.status,
-          at: new Date(publishedAt(withStatus)).toISOString(),
-          updateId: withStatus.id ?? null,
+          ...withStatus,
           // Quoted in messages on terminals: no escape sequence, no line of its own.
           description: escapeLine(
             withStatus.description.length > DESCRIPTION_LIMIT
@@ -128,28 +116,15 @@ export function observe(
 }
 
 /**
- * The live status an observation shows, by the one rule of `liveStatusOf` (`applied`: what the
- * last apply set, when the incident is managed already); `undefined` when the observation
- * could not be made.
+ * The live status an observation shows, by the one rule (`applied`: what the last apply set,
+ * when the incident is managed already); `undefined` when the observation could not be made.
  */
 export function liveStatusObserved(
   observation: Observation | undefined,
-  applied?: AppliedStatus,
+  applied?: { status: IncidentStatus; at: string },
 ): LiveStatus | undefined {
   if (observation?.kind !== "read") return undefined;
-  const seen = observation.status;
-  const updates: IncidentUpdate[] = seen
-    ? [
-        {
-          ...(seen.updateId === null ? {} : { id: seen.updateId }),
-          description: seen.description,
-          status: seen.status,
-          publicIncidentUpdateDate: seen.at,
-          notifySubscribers: false,
-        },
-      ]
-    : [];
-  return liveStatusOf(updates, applied);
+  return liveStatusFrom(observation.status ?? undefined, applied);
 }
 
 /** Whether anything was posted on the status page after the last apply (outside git). */
@@ -159,10 +134,8 @@ export function postedSince(observation: Observation | undefined, appliedAt: str
 }
 
 /**
- * Whether the status page shows another name, severity or services than the last apply set:
- * changed there, outside git. `false` when the observation did not read them, or was made
- * before the apply (the service's time of the last change is not after it): an apply checks
- * what the service kept, and a refresh diffs the inputs of the run before it.
+ * Whether the status page shows other fields than the last apply set, changed after it; not
+ * when unread, or read before the apply (the apply checked them).
  */
 export function fieldsChangedSince(
   observation: Observation | undefined,

@@ -1,10 +1,8 @@
 import type { IncidentUpdate } from "../api/schemas";
 
 /**
- * The longest text of the server's that the stack keeps, in characters: every checkpoint
- * rewrites the whole state, and stack outputs are printed after every run, so one update's
- * 50 MB description must not become a 50 MB state. Longer text is cut, marked with how much
- * was left out; the status page keeps the whole.
+ * The longest server text the stack keeps, in characters: state and outputs are rewritten and
+ * printed every run, so a huge description is cut (saying how much); the page keeps it whole.
  */
 export const STATE_TEXT_LIMIT = 2_000;
 

@@ -8,6 +8,7 @@ import {
   type EntryViolation,
   entryChanges,
   incidentLabel,
+  opensSameIncident,
 } from "../incident";
 import type { EntryChange, FieldChange, IncidentChange, ListChanges } from "./types";
 
@@ -64,11 +65,17 @@ export function diffDefinitions(
     });
   }
   const declaring = new Map(head.map((loaded) => [loaded.definition.id, loaded.definition]));
+  const added = head.filter((loaded) => !before.has(loaded.definition.resource));
   for (const [resource, previous] of before) {
     if (after.has(resource) || renamed.has(resource)) continue;
-    // The provider releases an incident another resource declares, whatever onRemove says.
+    // The provider releases an incident another resource declares or takes over (a new one
+    // opening the same incident finds it), whatever onRemove says.
     const { id } = previous.definition;
-    const redeclaredBy = id === undefined ? undefined : declaring.get(id)?.resource;
+    const redeclaredBy =
+      id === undefined
+        ? added.find((loaded) => opensSameIncident(previous.definition, loaded.definition))
+            ?.definition.resource
+        : declaring.get(id)?.resource;
     changes.push({
       kind: "remove",
       resource,

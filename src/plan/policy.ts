@@ -5,18 +5,9 @@ import { entriesOf } from "./diff";
 import type { IncidentChange, PolicyFinding } from "./types";
 
 /**
- * The lifecycle policy. Errors are changes that would mislead customers unless someone
- * states they mean it; warnings are worth a reviewer's look.
- *
- * - RESOLVED back to an open status needs `reopen: true` (error).
- * - A lower severity needs a `reason` that is new in this change (error): a downgrade
- *   tells customers things got better, so the pull request must say why.
- * - Removing services from an incident (warning).
- * - A new incident id under the same resource name is a replace (error).
- * - A resource renamed without its old name in `aliases` (error): the engine would create one
- *   resource and delete the other.
- * - An entry of `updates` that is posted (in the base) removed, reordered, given another
- *   status or set to notify (error): customers have read it; only its message may change.
+ * The lifecycle policy: errors for what misleads customers unless meant (a reopen, a lower
+ * severity without a new `reason`, a replace, a rename without `aliases`, a posted entry
+ * changed); a warning for services removed.
  */
 export function checkPolicy(changes: readonly IncidentChange[]): PolicyFinding[] {
   const findings: PolicyFinding[] = [];

@@ -50,12 +50,8 @@ export interface DeclareOptions {
 const CANDIDATES_MAX = 5;
 
 /**
- * One `Incident` resource per definition, named by its `resource` (default: its id). The
- * incidents are read first, all at once (`readIncidents`: the service's list, then one read
- * for each it did not give), and each definition's read is passed to the provider as an
- * observation, so `preview` and `up` see what happened on the status page. A new incident
- * (no id) gets the reads of the incidents that may be it. With `readBack: open` only the
- * incidents declared open are read. A read that fails is a warning, not a failure.
+ * One `Incident` per definition, each given this run's read of its incident as an observation
+ * (a new one, the reads that may be it); `readBack: open` reads only those declared open.
  */
 export function declareIncidents(
   definitions: readonly LoadedDefinition[],
@@ -95,10 +91,8 @@ function wantedOf(definitions: readonly LoadedDefinition[]) {
 }
 
 /**
- * The Pulumi SDK records a stack trace on every promise it makes for a resource's properties
- * and outputs, only to name leaked promises in a debug report, and under the SDK's source-map
- * support each trace costs about 0.2 ms a promise (BENCHMARKS.md, "Scale"). Declaring resources
- * and outputs without frames in those traces removes the cost; errors thrown later keep theirs.
+ * Declares with no stack frames in the traces the SDK records on every promise of a resource
+ * (source-mapped, they are costly; BENCHMARKS.md, "Scale"); later errors keep theirs.
  */
 export function withoutPromiseStacks<T>(declare: () => T): T {
   const limit = Error.stackTraceLimit;

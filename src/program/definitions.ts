@@ -10,10 +10,8 @@ import {
 import { runningStack } from "./running-stack";
 
 /**
- * Loads every definition of the directory and keeps those of `stack` (a definition with no
- * `stacks` list belongs to every stack), or fails the run with every problem listed as
- * `validate` prints them (`file:line:column: message [code]`, relative to the project), so an
- * invalid definition fails the preview before anything is applied, whichever stack it is for.
+ * The definitions of `stack` from the directory, or the run fails with every problem listed
+ * as `validate` prints them, whichever stack it is for.
  */
 export async function loadProgramDefinitions(
   dir: string,

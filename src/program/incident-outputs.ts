@@ -1,18 +1,15 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { IncidentStatus, IncidentUpdate, MonitoringClient } from "../api";
+import type { IncidentUpdate, MonitoringClient } from "../api";
 import type { LoadedDefinition } from "../definitions";
 import {
-  type DriftedField,
+  type AppliedReadBack,
+  type DriftEntry,
   declarationOf,
-  driftedFields,
-  driftStateOf,
-  type IncidentDeclaration,
+  driftEntry,
+  hasDrifted,
   incidentLabel,
-  liveStatusOf,
-  newestFirst,
-  publishedAt,
-  updateForState,
-  updatesAfter,
+  statusPageAfterApply,
+  unreadDrift,
 } from "../incident";
 import {
   type DeclaredIncident,
@@ -24,7 +21,6 @@ import {
 } from "./declare";
 import type { ReadIncident } from "./incident-reads";
 import {
-  type DriftEntry,
   heartbeatsSummary,
   type IncidentOutput,
   type LiveCount,
@@ -52,11 +48,8 @@ export type IncidentOutputs = {
 };
 
 /**
- * The stack outputs. Incident updates and drift describe the status page as this run left it:
- * the updates read before the apply plus those the apply's PUT returned. Heartbeats and error
- * groups do not depend on the incidents and are read straight away. Pulumi prints every output
- * in full after every `up`, so `outputs: summary` exports counts instead of the per-incident
- * maps; both modes compute the same read-backs and differ only in what is exported.
+ * The stack outputs: the status page as this run left it (the reads plus what the apply made),
+ * and the evidence; `outputs: summary` exports counts instead of the per-incident maps.
  */
 export function incidentOutputs(
   declared: readonly DeclaredIncident[],
@@ -112,20 +105,9 @@ function outputsOf(
   };
 }
 
-/** What the last apply left, from the incident's resource outputs. */
-export interface AppliedReadBack {
-  /** The incident's id (a new incident's, once opened; empty before). */
-  incidentId: string;
-  status: IncidentStatus;
-  appliedAt: string;
-  /** Updates the apply made that the read before it had not seen. */
-  appliedUpdates: IncidentUpdate[];
-}
-
 /**
  * One incident's outputs from this run's read of it and what the last apply left: the status
- * page as this run left it, by the one live-status rule, and the declared fields it shows
- * otherwise.
+ * page as this run left it, and its drift (`statusPageAfterApply`, the one drift model).
  */
 export function incidentReadBack(
   definition: LoadedDefinition["definition"],
@@ -141,14 +123,16 @@ export function incidentReadBack(
   live: LiveCount;
 } {
   const id = incidentLabel(applied.incidentId || definition.id, definition.resource);
-  const updates = result.ok ? merge(result.value.updates, applied.appliedUpdates) : undefined;
-  const live = updates
-    ? liveStatusOf(updates, { status: applied.status, at: applied.appliedAt })
-    : undefined;
   const declaration = declarationOf(definition);
-  // A read older than this run's apply is no word on the fields: the apply checked them.
-  const fields =
-    result.ok && !readBeforeApply(result.value, applied) ? result.value.fields : undefined;
+  const seen = result.ok ? statusPageAfterApply(declaration, applied, result.value) : undefined;
+  const unavailable = { unavailable: result.ok ? "not read" : result.reason };
+  // `readBack: open` skips resolved incidents on purpose, and a new incident before its first
+  // up has nothing to read: neither is an unknown.
+  const drift =
+    seen?.drift ??
+    (result.ok || result.skipped
+      ? undefined
+      : unreadDrift(definition.status, { missing: result.missing, reason: result.reason }));
   const output: IncidentOutput = {
     file,
     resource: definition.resource,
@@ -159,112 +143,27 @@ export function incidentReadBack(
       services: declaration.services,
     },
     applied: { status: applied.status, at: applied.appliedAt },
-    live: live
+    live: seen
       ? {
-          status: live.status,
-          source: live.source,
-          since: live.update ? new Date(publishedAt(live.update)).toISOString() : null,
+          status: seen.live.status,
+          source: seen.live.source,
+          since: seen.live.source === "update" ? seen.live.at : null,
         }
-      : { unavailable: result.ok ? "not read" : result.reason },
+      : unavailable,
   };
-  const drifted = fields ? fieldDrift(declaration, fields) : [];
-  const drift = driftOf(
-    { id, file, declaredStatus: definition.status, appliedAt: applied.appliedAt },
-    live?.status,
-    updates,
-    result,
-    drifted,
-  );
   return {
     id,
     output,
-    updates: updates ?? { unavailable: result.ok ? "not read" : result.reason },
-    drift,
-    live: result.ok ? (live?.status ?? "unknown") : result.skipped ? "notRead" : "unknown",
-  };
-}
-
-/**
- * Whether the read shows nothing changed after the apply: the service's time of its last
- * change (its creation, when it was never changed) is not after the apply's, which is the
- * service's time too.
- */
-function readBeforeApply(read: ReadIncident, applied: AppliedReadBack): boolean {
-  const changed = Date.parse(read.updated_at ?? read.created_at ?? "");
-  const appliedAt = Date.parse(applied.appliedAt);
-  return Number.isFinite(changed) && Number.isFinite(appliedAt) && changed <= appliedAt;
-}
-
-/** The declared fields the status page shows otherwise, with both values. */
-function fieldDrift(
-  declaration: IncidentDeclaration,
-  live: NonNullable<ReadIncident["fields"]>,
-): NonNullable<DriftEntry["fields"]> {
-  const shown = (
-    field: DriftedField,
-    from: { name: string; severity: string; services: readonly { id: string }[] },
-  ) =>
-    field === "services"
-      ? from.services
-          .map((service) => service.id)
-          .sort()
-          .join(", ")
-      : from[field];
-  return driftedFields(declaration, live).map((field) => ({
-    field,
-    declared: shown(field, declaration),
-    live: shown(field, live),
-  }));
-}
-
-/** The updates read before the apply and those it made, newest first, at most 100. */
-function merge(
-  read: readonly IncidentUpdate[],
-  applied: readonly IncidentUpdate[],
-): IncidentUpdate[] {
-  const seen = new Set(read.flatMap((update) => (update.id ? [update.id] : [])));
-  const added = applied.filter((update) => !update.id || !seen.has(update.id));
-  return newestFirst([...added, ...read])
-    .slice(0, 100)
-    .map(updateForState);
-}
-
-function driftOf(
-  incident: Pick<DriftEntry, "file" | "declaredStatus" | "appliedAt"> & { id: string },
-  liveStatus: IncidentStatus | null | undefined,
-  updates: IncidentUpdate[] | undefined,
-  result: ReadBack<ReadIncident>,
-  fields: NonNullable<DriftEntry["fields"]>,
-): DriftEntry | undefined {
-  const { id: incidentId, ...rest } = incident;
-  if (!updates) {
-    // `readBack: open` skips resolved incidents on purpose, and a new incident before its
-    // first up has nothing to read: neither is an unknown.
-    if (result.ok === false && result.skipped) return undefined;
-    return {
-      incidentId,
-      ...rest,
-      liveStatus: "unknown",
-      updatesOutsideGit: [],
-      reason: result.ok ? "not read" : result.reason,
-    };
-  }
-  // Updates posted on the status page that keep the declared status are ordinary activity,
-  // not drift.
-  const inSync = driftStateOf(liveStatus, incident.declaredStatus) === "in-sync";
-  if (inSync && fields.length === 0) return undefined;
-  const outside = updatesAfter(updates, incident.appliedAt);
-  return {
-    incidentId,
-    ...rest,
-    liveStatus: liveStatus ?? "unknown",
-    updatesOutsideGit: outside.map((update) => ({
-      id: update.id ?? null,
-      at: new Date(publishedAt(update)).toISOString(),
-      status: update.status ?? null,
-      description: update.description,
-    })),
-    ...(fields.length > 0 ? { fields } : {}),
+    updates: seen?.updates ?? unavailable,
+    drift:
+      drift && hasDrifted(drift)
+        ? driftEntry({ incidentId: id, file, appliedAt: applied.appliedAt }, drift)
+        : undefined,
+    live: seen
+      ? (seen.live.status ?? "unknown")
+      : result.ok === false && result.skipped
+        ? "notRead"
+        : "unknown",
   };
 }
 

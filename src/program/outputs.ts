@@ -1,6 +1,6 @@
 // The schemas alone, not the client: `incident-sync up`'s report loads this module too.
 import { IncidentStatus, type IncidentUpdate } from "../api/schemas";
-import type { IncidentService } from "../incident";
+import type { DriftEntry, IncidentService } from "../incident";
 import type { OutputsMode } from "../settings";
 import type { ErrorGroupsReadBack, HeartbeatReadBack, Unavailable } from "./read-backs";
 
@@ -29,26 +29,8 @@ export interface IncidentOutput {
     | Unavailable;
 }
 
-export interface DriftEntry {
-  incidentId: string;
-  file: string;
-  declaredStatus: IncidentStatus;
-  /** `unknown` when the updates could not be read in this run. */
-  liveStatus: IncidentStatus | "unknown";
-  /** When the last apply happened (server time of its PUT). */
-  appliedAt: string;
-  /** Updates posted since the last apply, i.e. outside git, newest first. */
-  updatesOutsideGit: {
-    id: string | null;
-    at: string;
-    status: string | null;
-    description: string;
-  }[];
-  /** Why the live status is unknown, when it is. */
-  reason?: string;
-  /** Declared fields the status page shows otherwise (services as their ids, sorted). */
-  fields?: { field: "name" | "severity" | "services"; declared: string; live: string }[];
-}
+/** An entry of the `drift` output: the one drift model's, built in `src/incident`. */
+export type { DriftEntry } from "../incident";
 
 /**
  * The stack in counts: the `summary` output, the same in both modes of `incident-sync:outputs`,
@@ -75,10 +57,8 @@ export interface SummaryOutput {
   /** The declared incidents by declared status; every status is a key. */
   declared: Record<IncidentStatus, number>;
   /**
-   * The declared incidents by live status, as this run left the status page; every key is
-   * there and the counts add up to `incidents`. `unknown`: the read failed, or the status is
-   * not one incident-sync knows (each such incident is in `drift`). `notRead`: not read on
-   * purpose (`readBack: open` reads only the incidents declared open).
+   * The incidents by live status as this run left them, every key present. `unknown`: unread or
+   * a status we do not know (each in `drift`); `notRead`: left out by `readBack: open`.
    */
   live: Record<LiveCount, number>;
   /** The incidents whose live status is known and differs from the declared one: `drift`'s entries less its unknowns. */

@@ -29,10 +29,8 @@ export interface IncidentStack {
   /** The `Incident` resources, by incident id (a new incident's by its resource name). */
   readonly resources: Readonly<Record<string, Incident>>;
   /**
-   * The outputs of incident-sync's own program (`StackOutputs`): `accountId`, `summary`
-   * (counts), `drift`, `errorGroups` and `heartbeats`, and with `incident-sync:outputs full`
-   * also `incidents` (declared, applied, live) and `incidentUpdates`. Export them, and
-   * `incident-sync up` and `pulumi stack output drift` read them as for a YAML project.
+   * The outputs of incident-sync's own program (`StackOutputs`): export them, and `incident-sync
+   * up` and `pulumi stack output drift` read them as for a YAML project.
    */
   readonly outputs: Record<string, unknown>;
 }

@@ -1,5 +1,6 @@
 import type { OutputMap } from "@pulumi/pulumi/automation";
 import { escapeLine, type HeartbeatStats, type IncidentUpdate } from "../api";
+import { plural } from "../plural";
 import {
   type DriftEntry,
   type HeartbeatSummary,
@@ -12,8 +13,6 @@ import type { ErrorGroupsReadBack, Unavailable } from "./read-backs";
 
 const value = <T>(outputs: OutputMap, key: string): T | undefined =>
   outputs[key]?.secret ? undefined : (outputs[key]?.value as T | undefined);
-
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 
 const isUnavailable = (entry: unknown): entry is Unavailable =>
   typeof entry === "object" && entry !== null && "unavailable" in entry;
@@ -41,10 +40,8 @@ function byId<T>(map: Record<string, T> | undefined): [string, T][] {
 }
 
 /**
- * A section of read-backs, in the order of their ids, under its title: each one's first line
- * after its id (any more lines as they are), or why it could not be read. Heartbeats and
- * error groups are read the same way and may be unavailable the same way, so they are
- * listed the same way; with none, there is no section.
+ * A section of read-backs by id under its title: each one's lines, or why it could not be
+ * read; none without read-backs.
  */
 function section<T>(
   title: string,
@@ -127,11 +124,8 @@ function countLines(summary: SummaryOutput): string[] {
 }
 
 /**
- * A short human summary of the stack outputs: each incident with its declared and live
- * status (labelled, never one shown as the other) and its latest update, or, when the stack
- * exports no per-incident outputs (`incident-sync:outputs summary`), the incidents counted by
- * declared and live status; then the heartbeat success ratios, the top error groups and any
- * drift.
+ * The stack outputs for a person: each incident's declared and live status (never one shown as
+ * the other) or their counts, then heartbeats, error groups and drift.
  */
 export function formatSummary(outputs: OutputMap, latestUpdates = 1): string {
   const incidents = value<Record<string, IncidentOutput>>(outputs, "incidents");

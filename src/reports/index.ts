@@ -13,7 +13,6 @@ export {
   DriftReport,
   DriftState,
   DriftUpdate,
-  UpdateClass,
 } from "./drift/report-schema";
 export {
   type CollectOptions,

@@ -5,10 +5,8 @@ import type { SettingsContext } from "./names";
 import { settingName } from "./setting-name";
 
 /**
- * What to do about an API error, in the words of the context it happened in: the setting to
- * check is `MONITORING_API_KEY or --api-key` on the command line and `incident-sync:apiKey`
- * under Pulumi; for a deadline, how to give the command longer. Undefined for errors whose own
- * message already says it (404, network).
+ * What to do about an API error, naming the setting as the context sets it (flag and variable,
+ * or `incident-sync:apiKey`); undefined when the error's own message says it.
  */
 export function apiErrorAdvice(
   error: ApiError,

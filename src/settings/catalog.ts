@@ -1,9 +1,6 @@
 /**
- * Every setting of incident-sync, in one place: where a person sets it (flag, environment
- * variable, stack config key `incident-sync:<name>`), its bounds, its allowed values and its
- * default. The client's defaults, the stack config's schema, the CLI's flags, parsers and
- * `--help`, the engine and the provider all read them from here. A file with no imports, so
- * any layer may read it, and `--help` shows the bounds without loading zod.
+ * Every setting in one place: its flag, variable and stack config key, bounds, values and
+ * default. No imports, so any layer (and `--help`, without zod) reads it.
  */
 
 /** Bounds of a whole-number setting, and what it counts. */

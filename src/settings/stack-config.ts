@@ -29,10 +29,8 @@ const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be ${values.slice(0, -1).join(", ")} or ${values.at(-1)}` });
 
 /**
- * The stack config of incident-sync, every key but the secret `apiKey`. Values arrive as the
- * strings Pulumi stores; the program, the provider and the engine all read them through
- * `readStackSettings` or this schema, so the same config means the same behaviour everywhere.
- * Names, bounds and defaults are the catalog's (`SETTINGS`).
+ * The stack config, every key but the secret `apiKey`, as Pulumi's strings: the program, the
+ * provider and the engine all read it through this schema, with the catalog's bounds.
  */
 export const StackSettings = z.object({
   /** Base URL of the monitoring API. */
@@ -48,10 +46,8 @@ export const StackSettings = z.object({
   /** Calls in flight, per client; unset: the client's default. */
   concurrency: wholeNumber(SETTINGS.concurrency).optional(),
   /**
-   * `observed` (default): an incident is applied when git changes it, when its live status
-   * differs, or when anything was posted on the status page since the last apply.
-   * `always`: every incident is applied on every `up`, which also reverts edits the API does
-   * not let anyone read (name, severity, services), at one more request per incident.
+   * `observed`: apply what git, the live status or a post since the last apply changed;
+   * `always`: apply every incident on every `up`, at one more request each.
    */
   enforce: oneOf(SETTINGS.enforce.values).default(SETTINGS.enforce.default),
   /**
@@ -65,11 +61,8 @@ export const StackSettings = z.object({
     .default(SETTINGS.strictEvidence.default)
     .transform((value) => value === "true"),
   /**
-   * Which stack outputs the program exports; Pulumi prints every one in full after every
-   * `up`, so they are kept to what a person reads there. `summary` (default): `summary`
-   * (counts), `drift`, `errorGroups` and `heartbeats` without their events, a few KB
-   * whatever the number of incidents. `full`: also `incidents` and `incidentUpdates` (every
-   * incident, about 1.3 KiB each) and the heartbeats' events.
+   * `summary`: counts, drift and evidence, a few KB whatever the number of incidents (Pulumi
+   * prints every output after every `up`); `full`: also every incident and its updates.
    */
   outputs: oneOf(SETTINGS.outputs.values).default(SETTINGS.outputs.default),
 });

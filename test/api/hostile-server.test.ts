@@ -105,6 +105,34 @@ describe("paging against a server that would never end a listing", () => {
   });
 });
 
+describe("the incident list's cursor", () => {
+  test("an empty nextId ends the listing, as null does, and an odd entry is kept apart with its name", async () => {
+    const server = await start((_request, response) =>
+      sendJson(response, 200, {
+        length: 2,
+        entries: [incident("inc_1"), { id: "inc_2", name: "API down", severity: 7 }],
+        nextId: "",
+      }),
+    );
+    const client = createClient({ baseUrl: server.url, apiKey: API_KEY, accountId: "acct_1" });
+    const pages = [];
+    for await (const page of client.incidents.pages()) pages.push(page);
+    expect(pages).toHaveLength(1);
+    expect(pages[0]?.nextId).toBeNull();
+    expect(pages[0]?.entries.map((entry) => entry.id)).toEqual(["inc_1"]);
+    expect(pages[0]?.skipped).toEqual([
+      { index: 1, id: "inc_2", name: "API down", problem: expect.stringContaining("severity") },
+    ]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  test("a delete answered 200 with a body is a delete done", async () => {
+    const server = await start((_request, response) => sendJson(response, 200, { deleted: true }));
+    const client = createClient({ baseUrl: server.url, apiKey: API_KEY, accountId: "acct_1" });
+    await expect(client.incidents.remove("inc_1")).resolves.toBeUndefined();
+  });
+});
+
 describe("size limits on answers", () => {
   test("a body longer than maxBodyBytes is refused, by its Content-Length or as it is read", async () => {
     const big = Array.from({ length: 50 }, (_, n) => update(n, "x".repeat(1_000)));

@@ -62,27 +62,32 @@ const COMMANDS: [string, string[]][] = [
   ["drift", ["drift", "incidents", "--format", "json"]],
 ];
 
-describe.each(COMMANDS)("%s against a server that drips its answers", (name, args) => {
-  it(`ends at its deadline with exit 124, saying so`, async () => {
-    const started = performance.now();
-    const run = await runCli([...args, "--deadline", `${DEADLINE_S}s`], dir, {
-      MONITORING_API_URL: dripping.url,
-      MONITORING_API_KEY: KEY,
-      MONITORING_ACCOUNT_ID: "acct_1",
-    });
-    const elapsed = performance.now() - started;
-    expect(run.exitCode, run.stderr).toBe(124);
-    expect(elapsed).toBeLessThan(DEADLINE_S * 1_000 + 4_000);
-    expect(run.stderr).toContain(`incident-sync ${name}: `);
-    expect(run.stderr).toContain("stopped at the deadline");
-    expect(run.stderr).toContain("give it longer with --deadline or INCIDENT_SYNC_DEADLINE");
-    // A whole error document on stdout, never half a report.
-    expect(JSON.parse(run.stdout)).toMatchObject({ error: { type: "DeadlineError" } });
-  }, 20_000);
-});
+// Concurrent: each waits out its deadline, and none needs the machine to itself.
+describe("a command against a server that drips or throttles without end", () => {
+  it.concurrent.for(COMMANDS)(
+    "%s ends at its deadline with exit 124, saying so",
+    { timeout: 20_000 },
+    async ([name, args], { expect }) => {
+      const started = performance.now();
+      const run = await runCli([...args, "--deadline", `${DEADLINE_S}s`], dir, {
+        MONITORING_API_URL: dripping.url,
+        MONITORING_API_KEY: KEY,
+        MONITORING_ACCOUNT_ID: "acct_1",
+      });
+      const elapsed = performance.now() - started;
+      expect(run.exitCode, run.stderr).toBe(124);
+      expect(elapsed).toBeLessThan(DEADLINE_S * 1_000 + 4_000);
+      expect(run.stderr).toContain(`incident-sync ${name}: `);
+      expect(run.stderr).toContain("stopped at the deadline");
+      expect(run.stderr).toContain("give it longer with --deadline or INCIDENT_SYNC_DEADLINE");
+      // A whole error document on stdout, never half a report.
+      expect(JSON.parse(run.stdout)).toMatchObject({ error: { type: "DeadlineError" } });
+    },
+  );
 
-describe("the deadline", () => {
-  it("ends a command that a server throttles without end, from INCIDENT_SYNC_DEADLINE", async () => {
+  it.concurrent("ends a command that a server throttles without end, from INCIDENT_SYNC_DEADLINE", async ({
+    expect,
+  }) => {
     const started = performance.now();
     const run = await runCli(["report", "incident", "inc-a"], dir, {
       MONITORING_API_URL: throttling.url,
@@ -93,7 +98,9 @@ describe("the deadline", () => {
     expect(run.exitCode, run.stderr).toBe(124);
     expect(performance.now() - started).toBeLessThan(DEADLINE_S * 1_000 + 4_000);
   }, 20_000);
+});
 
+describe("the deadline", () => {
   it("refuses a deadline it cannot read, naming the setting and what it takes", async () => {
     const run = await runCli(["drift", "incidents", "--deadline", "soon"], dir, {
       MONITORING_API_URL: dripping.url,

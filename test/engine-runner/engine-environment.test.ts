@@ -6,7 +6,6 @@ const engine: EngineLocation = {
   version: "3.259.0",
   pulumi: "/opt/pulumi/bin/pulumi",
   binDir: "/opt/pulumi/bin",
-  root: "/opt/pulumi",
   languageHost: "/opt/pulumi/bin/pulumi-language-nodejs",
   sdkVersion: "3.259.0",
   pluginDir: "/opt/pulumi/sdk",

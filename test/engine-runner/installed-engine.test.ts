@@ -37,7 +37,6 @@ describe("the engine of an installed package: the project's own Pulumi install",
       version: "3.270.0",
       pulumi: join(bin, "pulumi"),
       binDir: bin,
-      root: dirname(bin),
       languageHost: join(bin, "pulumi-language-nodejs"),
       sdkVersion,
     });

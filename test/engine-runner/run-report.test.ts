@@ -92,6 +92,33 @@ describe("the run report of a failed incident", () => {
     expect(reportOf(outcome, "/project").incidents[0]?.action).toBe("cannot adopt");
   });
 
+  it("says an incident is opened only when its inputs name a resource and no id", () => {
+    const step = (inputs: Record<string, unknown> | undefined, error?: string): IncidentStep => ({
+      resource: "card-payments",
+      op: "create",
+      diffs: [],
+      warnings: [],
+      ...(inputs ? { inputs } : {}),
+      ...(error ? { error } : {}),
+    });
+    const actions = (steps: IncidentStep[]) =>
+      reportOf(failedUp(steps, ""), "/project").incidents.map((incident) => incident.action);
+    expect(
+      actions([
+        // Opened: the step's id comes from the state the create wrote.
+        {
+          ...step({ resource: "card-payments" }),
+          incidentId: "5b1c0d6e-0000-4000-8000-000000000001",
+        },
+        step({ resource: "card-payments" }, "refused"),
+        step({ incidentId: "inc-x" }),
+        // Left out of the apply for want of a record: no inputs of its own.
+        step(undefined, "not recorded"),
+        step({}, "not recorded"),
+      ]),
+    ).toEqual(["opened", "not opened", "adopted", "not adopted", "not adopted"]);
+  });
+
   it("keeps the engine's last lines when nothing else names the cause", () => {
     const outcome = failedUp([], "error: could not load the plugin\n");
     const text = renderText(outcome, "/project");

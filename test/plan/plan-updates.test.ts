@@ -131,3 +131,23 @@ describe("plan of what customers will read", () => {
     expect(markdown).toContain("`@team`");
   });
 });
+
+describe("plan of a new incident renamed", () => {
+  it("flags a rename without an alias: the new resource would take the incident the old one opened", () => {
+    const before = opening([FIRST, SECOND], "onRemove: resolve");
+    const after = before.replace("resource: checkout-down", "resource: checkout-failing");
+    const result = plan({ "incidents/a.yaml": before }, { "incidents/a.yaml": after });
+    expect(result.verdict).toBe("policy-violated");
+    expect(result.findings).toMatchObject([
+      { level: "error", rule: "renamed-without-alias", resource: "checkout-failing" },
+    ]);
+    expect(result.changes.find((change) => change.kind === "remove")).toMatchObject({
+      onRemove: "release",
+      redeclaredBy: "checkout-failing",
+    });
+    // Another first message is another incident: a removal and an addition, as written.
+    const other = after.replace("Card payments fail at checkout.", "Checkout is slow.");
+    const apart = plan({ "incidents/a.yaml": before }, { "incidents/a.yaml": other });
+    expect(apart.findings.map((finding) => finding.rule)).not.toContain("renamed-without-alias");
+  });
+});

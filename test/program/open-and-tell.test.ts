@@ -8,6 +8,7 @@ import type { PutStatus } from "../../src/emulator";
 import { CLAIM_PHASE_VARIABLE, oldestFirst } from "../../src/incident";
 import { configKey } from "../../src/settings";
 import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
+import { rewriteAnswers } from "../support/rewrite-answers";
 import { changesOf, failuresOf, MockEngine } from "./support/mock-engine";
 import { setProjectDirectory } from "./support/project-directory";
 
@@ -31,6 +32,35 @@ function newIncident(resource: string, service: string): string {
 }
 
 const RESOURCES = ["checkout-down", "login-down", "search-down"];
+
+/** An answer without the updates of that message (a read that lags behind a post). */
+function without(body: unknown, message: string): unknown {
+  if (Array.isArray(body)) {
+    return body
+      .filter((item) => (item as { description?: unknown } | null)?.description !== message)
+      .map((item) => without(item, message));
+  }
+  if (body === null || typeof body !== "object") return body;
+  return Object.fromEntries(
+    Object.entries(body).map(([key, value]) => [key, without(value, message)]),
+  );
+}
+
+/**
+ * An answer as a service may give it: updates in the other order, dated by the day alone,
+ * without their status.
+ */
+function blurred(body: unknown): unknown {
+  if (Array.isArray(body)) return [...body].reverse().map(blurred);
+  if (body === null || typeof body !== "object") return body;
+  return Object.fromEntries(
+    Object.entries(body).flatMap(([key, value]): [string, unknown][] => {
+      if (key === "status") return [];
+      if (key === "created_at" && typeof value === "string") return [[key, value.slice(0, 10)]];
+      return [[key, blurred(value)]];
+    }),
+  );
+}
 
 /**
  * Opening incidents from git and telling customers what happens, in process under Pulumi's
@@ -312,7 +342,7 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
         const failures = failuresOf(run);
         expect(failures).toHaveLength(1);
         expect(failures[0]).toMatch(
-          /^refunds-down: incident "refunds-down is failing" \(resource refunds-down\) is not opened: incident inc-old-lookalike, opened at \S+, has the same name and the same first message \("We are looking into failures of refunds-down\."\), and opening another would put the same text on the status page twice\. If inc-old-lookalike is this one, add "id: inc-old-lookalike" to the definition; if this is a new incident, make its first message say so/,
+          /^refunds-down: incident "refunds-down is failing" \(resource refunds-down\) is not opened: incident inc-old-lookalike, opened at \S+ and not resolved, has the same name and the same first message \("We are looking into failures of refunds-down\."\), and opening another would put the same text on the status page twice\. If inc-old-lookalike is this one, add "id: inc-old-lookalike" to the definition; if this is a new incident, make its first message say so/,
         );
         const { byOperation } = control().stats();
         expect(byOperation.createIncident).toBeUndefined();
@@ -378,6 +408,173 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       const removed = await up();
       expect(removed.steps).toContainEqual({ name: "cdn-down", op: "delete" });
       expect((await client().incidents.get(opened.id)).lastUpdateStatus).toBe("RESOLVED");
+    });
+
+    it("posts an update once when its answer names no id and a read does not show it yet, and learns its id later", async () => {
+      writeFileSync(file("cart-down"), newIncident("cart-down", "svc-web"));
+      expect((await up()).error).toBeUndefined();
+      const message = "A fix is out for cart-down.";
+      edit(
+        "cart-down",
+        (text) => `${text}  - status: MONITORING\n    message: ${message}\n    notify: true\n`,
+      );
+      // The post's answer has no id, and the reads of this run lag behind it.
+      const unnamed = rewriteAnswers(
+        (method, url) => method === "POST" && url.pathname.endsWith("/incident-updates"),
+        (body) => ({ ...(body as object), id: undefined }),
+      );
+      const lagging = rewriteAnswers(
+        (method, url) => method === "GET" && url.pathname.startsWith("/v1/status-pages/incidents"),
+        (body) => without(body, message),
+      );
+      control().resetStats();
+      let run: Awaited<ReturnType<typeof up>>;
+      try {
+        run = await up();
+      } finally {
+        lagging();
+        unnamed();
+      }
+      expect(run.error).toBeUndefined();
+      expect(control().stats().byOperation.postIncidentUpdate?.total).toBe(1);
+      expect(engine.stateOf("cart-down")?.updateIds?.[2]).toBe("");
+      // An edit of that entry finds it by its text, and changes it in place.
+      edit("cart-down", (text) => text.replace(message, "A fix is out; carts work again."));
+      control().resetStats();
+      expect((await up()).error).toBeUndefined();
+      const { byOperation } = control().stats();
+      expect(byOperation.postIncidentUpdate).toBeUndefined();
+      expect(byOperation.updateIncidentUpdate?.total).toBe(1);
+      const posted = (await opened("cart-down")).incidentUpdates.find(
+        (update) => update.description === "A fix is out; carts work again.",
+      );
+      expect(engine.stateOf("cart-down")?.updateIds?.[2]).toBe(posted?.id);
+      rmSync(file("cart-down"));
+      expect((await up()).error).toBeUndefined();
+    });
+
+    it("finds what a stopped run posted whatever the service's order, the precision of its times or a status left out", async () => {
+      writeFileSync(file("queue-down"), newIncident("queue-down", "svc-api"));
+      expect((await up()).error).toBeUndefined();
+      const id = engine.stateOf("queue-down")?.incidentId ?? "";
+      // A run posted the third entry, and was stopped before it could record it.
+      await client().incidents.postUpdate(id, {
+        description: "The queue is drained.",
+        status: "MONITORING",
+        notifySubscribers: true,
+      });
+      edit(
+        "queue-down",
+        (text) =>
+          `${text}  - status: MONITORING\n    message: The queue is drained.\n    notify: true\n`,
+      );
+      const restore = rewriteAnswers(
+        (method, url) => method === "GET" && url.pathname.startsWith("/v1/status-pages/incidents"),
+        blurred,
+      );
+      control().resetStats();
+      let run: Awaited<ReturnType<typeof up>>;
+      try {
+        run = await up();
+      } finally {
+        restore();
+      }
+      expect(run.error).toBeUndefined();
+      expect(control().stats().byOperation.postIncidentUpdate).toBeUndefined();
+      expect(changesOf(await up())).toEqual({});
+      rmSync(file("queue-down"));
+      expect((await up()).error).toBeUndefined();
+    });
+
+    it("opens nothing while an incident of its name cannot be read, saying which", async () => {
+      writeFileSync(file("ledger-down"), newIncident("ledger-down", "svc-api"));
+      const restore = rewriteAnswers(
+        (method, url) => method === "GET" && url.pathname === "/v1/status-pages/incidents",
+        (body) => {
+          const page = body as { entries: unknown[] };
+          return {
+            ...page,
+            entries: [
+              ...page.entries,
+              { id: "inc-odd", name: "ledger-down is failing", severity: 7 },
+            ],
+          };
+        },
+      );
+      control().resetStats();
+      try {
+        const run = await up();
+        expect(failuresOf(run)).toContainEqual(
+          expect.stringMatching(
+            /^ledger-down: .*not opened: the service lists incidents that may be this one, .* cannot be read: inc-odd \(.*severity/,
+          ),
+        );
+        expect(control().stats().byOperation.createIncident).toBeUndefined();
+      } finally {
+        restore();
+        rmSync(file("ledger-down"));
+      }
+    });
+
+    it("keeps the incident of a new one renamed without aliases: the old resource is released, not resolved", async () => {
+      const text = `${newIncident("dns-down", "svc-web")}onRemove: resolve\n`;
+      writeFileSync(file("dns-down"), text);
+      expect((await up()).error).toBeUndefined();
+      const id = engine.stateOf("dns-down")?.incidentId;
+      rmSync(file("dns-down"));
+      writeFileSync(
+        file("dns-renamed"),
+        text.replace("resource: dns-down", "resource: dns-renamed"),
+      );
+      control().resetStats();
+      const renamed = await up();
+      expect(renamed.error).toBeUndefined();
+      expect(renamed.steps).toContainEqual({ name: "dns-down", op: "delete" });
+      expect(engine.stateOf("dns-renamed")?.incidentId).toBe(id);
+      const { byOperation } = control().stats();
+      // Taken with both its entries found posted: nothing opened, posted or resolved.
+      expect(byOperation.createIncident).toBeUndefined();
+      expect(byOperation.postIncidentUpdate).toBeUndefined();
+      expect((await client().incidents.get(id ?? "")).lastUpdateStatus).toBe("IDENTIFIED");
+      rmSync(file("dns-renamed"));
+      expect((await up()).error).toBeUndefined();
+    });
+
+    it("refuses to drop the updates an incident posted, and to reopen one resolved by a PUT's field", async () => {
+      writeFileSync(file("sms-down"), newIncident("sms-down", "svc-auth"));
+      expect((await up()).error).toBeUndefined();
+      const id = engine.stateOf("sms-down")?.incidentId ?? "";
+      const before = readFileSync(file("sms-down"), "utf8");
+      writeFileSync(
+        file("sms-down"),
+        `id: ${id}\n${before.slice(0, before.indexOf("updates:"))}status: IDENTIFIED\n`,
+      );
+      control().resetStats();
+      const dropped = await up();
+      expect(failuresOf(dropped)).toContainEqual(
+        expect.stringMatching(/^sms-down: .*updates\[0\] .* is posted, and is no longer declared/),
+      );
+      expect(control().stats().byOperation.updateIncident).toBeUndefined();
+      // Resolved on the status page by a PUT of the field (which under sets-field posts no update).
+      writeFileSync(
+        file("sms-down"),
+        `${before}  - status: MONITORING\n    message: Texts are flowing again.\n    notify: true\n`,
+      );
+      await client().incidents.update(id, {
+        name: "sms-down is failing",
+        severity: "MAJOR",
+        services: [{ id: "svc-auth", name: "Login and SSO", accountId: account() }],
+        lastUpdateStatus: "RESOLVED",
+      });
+      control().resetStats();
+      const reopening = await up();
+      expect(failuresOf(reopening)).toContainEqual(
+        expect.stringMatching(/^sms-down: .*the incident is RESOLVED on the status page/),
+      );
+      expect(control().stats().byOperation.postIncidentUpdate).toBeUndefined();
+      expect(sent().filter((notification) => notification.incidentId === id)).toHaveLength(0);
+      rmSync(file("sms-down"));
+      expect((await up()).error).toBeUndefined();
     });
 
     it("says a service without the operations that open incidents cannot open one, and opens nothing", async () => {

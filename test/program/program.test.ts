@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import program from "../../index";
 import { loadDefinitions } from "../../src/definitions";
 import type { PutStatus } from "../../src/emulator";
-import type { AppliedStatus } from "../../src/incident";
 import { formatSummary, type SummaryOutput } from "../../src/program";
+import type { AppliedRecord } from "../../src/reports/drift/applied";
 import {
   appliedOf,
   DEMO_NEW_INCIDENT,
@@ -368,7 +368,7 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
  * The service does not document whether a PUT that changes `lastUpdateStatus` posts a status
  * update or only sets the field: under each, `up` converges in one run, a second `up` changes
  * nothing, drift with the stack's applied statuses and refresh tell the truth, and the reopen
- * guard holds. test/engine/put-status.test.ts runs the same on the real engine.
+ * guard holds. `npm run reliability` runs the same on the real engine (test/reliability/put-status.test.ts).
  */
 describe.each<PutStatus>(["posts-update", "sets-field"])(
   "converging in process, with a service whose PUT %s",
@@ -388,7 +388,7 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
     // exports with `outputs: full`.
     const up = () => engine.run(program, { settings: { outputs: "full" } });
     const outputsApplied = (run: MockRun) => appliedOf(run.outputs?.incidents);
-    const driftWith = (applied: Map<string, AppliedStatus>) => started.stack.driftWith(applied);
+    const driftWith = (applied: Map<string, AppliedRecord>) => started.stack.driftWith(applied);
 
     beforeAll(async () => {
       started = await startProgramStack(`converge-${putStatus}`, putStatus);

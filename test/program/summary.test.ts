@@ -18,6 +18,7 @@ const drift: DriftEntry[] = [
     file: "incidents/checkout.yaml",
     declaredStatus: "INVESTIGATING",
     liveStatus: "RESOLVED",
+    state: "drifted",
     appliedAt: "2026-01-01T10:00:00.000Z",
     updatesOutsideGit: [
       {
@@ -25,6 +26,7 @@ const drift: DriftEntry[] = [
         at: "2026-01-01T11:00:00.000Z",
         status: "RESOLVED",
         description: "Fixed by hand",
+        class: "drift",
       },
     ],
   },
@@ -33,6 +35,7 @@ const drift: DriftEntry[] = [
     file: "incidents/api.yaml",
     declaredStatus: "MONITORING",
     liveStatus: "unknown",
+    state: "unknown",
     appliedAt: "2026-01-01T10:00:00.000Z",
     updatesOutsideGit: [],
     reason: "GET /v1/status-pages/incidents/inc-api/incident-updates failed: 503",

@@ -161,7 +161,7 @@ function providerAgainstDemo(provider: IncidentProvider = incidentProvider): () 
 
   beforeAll(async () => {
     // A new run of the engine: what earlier tests' checks declared is forgotten.
-    operations.startRun();
+    provider.run = operations.createRunSession();
     emulator = await startEmulator({ port: 0, seed: "demo" });
     const config: Record<string, string> = {
       "incident-sync:baseUrl": emulator.url,
@@ -209,7 +209,7 @@ describe("the incident provider's delete", () => {
     await expect(operations.remove(incidentProvider, old)).resolves.toBe("released-redeclared");
     expect({ puts: puts(), status: await statusOf() }).toEqual(before);
     // A later run of the engine that does not declare it (pulumi destroy) resolves it.
-    operations.startRun();
+    incidentProvider.run = operations.createRunSession();
     await expect(operations.remove(incidentProvider, old)).resolves.toBe("resolved");
     expect(await statusOf()).toBe("RESOLVED");
   });
@@ -303,7 +303,7 @@ describe("a provider stored by incident-sync 0.2.0 (serialized by the SDK), in s
     expect((await old.diff?.("inc-api-errors", outs, inputs))?.changes).toBe(false);
     const read = await old.read?.("inc-api-errors", outs);
     expect(read?.props?.live.status).toBe("MONITORING");
-    operations.startRun();
+    old.run = operations.createRunSession();
     await old.delete?.("inc-api-errors", { ...outs, onRemove: "resolve" });
     const api = createClient({ baseUrl: demo().url, apiKey: demo().demo.apiKey });
     expect(liveStatusOf(await api.incidents.listUpdates("inc-api-errors")).status).toBe("RESOLVED");

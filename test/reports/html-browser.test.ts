@@ -215,7 +215,7 @@ describe("HTML reports in a real browser", () => {
       captureIo(apiEnv(running)).io,
     );
 
-    // A functional bound only, far above the measured ~0.2 s (BENCHMARKS.md, bench/html-report).
+    // A functional bound only; the measured time is bench/html-report's (BENCHMARKS.md).
     const started = performance.now();
     const { page, errors } = await openReport(context, file);
     expect(performance.now() - started).toBeLessThan(15_000);

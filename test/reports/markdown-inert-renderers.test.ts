@@ -80,7 +80,7 @@ describe("Markdown renderers keep text from definitions and the server inert", (
               id: "u1",
               status: "RESOLVED",
               description: HOSTILE_LINES,
-              createdAt: "2026-11-23T10:00:00Z",
+              at: "2026-11-23T10:00:00Z",
               class: "drift",
             },
           ],

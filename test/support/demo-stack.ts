@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import { createClient, NotFoundError } from "../../src/api";
 import { loadDefinitions } from "../../src/definitions";
-import type { AppliedStatus } from "../../src/incident";
 import type { SummaryOutput } from "../../src/program";
 import { computeDrift } from "../../src/reports";
+import type { AppliedRecord } from "../../src/reports/drift/applied";
 import { incidentRows } from "../engine/support/emulator-rows";
 import type { EmulatorSandbox } from "../engine/support/emulator-sandbox";
 
@@ -100,7 +100,7 @@ export function demoStack(sandbox: EmulatorSandbox, project: () => string) {
       writeFileSync(path, changed);
     },
     /** `incident-sync drift --applied` with these applied statuses. */
-    async driftWith(applied: Map<string, AppliedStatus & { resource?: string }>) {
+    async driftWith(applied: Map<string, AppliedRecord>) {
       const { definitions } = await loadDefinitions(incidentsDir());
       return computeDrift(client().incidents, definitions, {
         applied,
@@ -111,9 +111,9 @@ export function demoStack(sandbox: EmulatorSandbox, project: () => string) {
 }
 
 /** What `pulumi stack output incidents` tells `incident-sync drift --applied`. */
-export function appliedOf(incidents: unknown): Map<string, AppliedStatus & { resource?: string }> {
+export function appliedOf(incidents: unknown): Map<string, AppliedRecord> {
   return new Map(
-    Object.entries(incidents as Record<string, { applied: AppliedStatus; resource?: string }>).map(
+    Object.entries(incidents as Record<string, { applied: AppliedRecord; resource?: string }>).map(
       ([id, entry]) => [
         id,
         { ...entry.applied, ...(entry.resource ? { resource: entry.resource } : {}) },

@@ -23,6 +23,8 @@ export interface SkippedIncident {
   readonly index: number;
   /** Its `id`, when it had a string one. */
   readonly id: string | undefined;
+  /** Its `name`, when it had a string one. */
+  readonly name: string | undefined;
   readonly problem: string;
 }
 
@@ -128,7 +130,8 @@ const PagesInput = z.strictObject({
   pageSize: z.int().min(1).max(INCIDENTS_LIMIT_MAX).default(INCIDENTS_LIMIT_MAX),
   maxPages: z.int().min(1).optional(),
 });
-const NoBody = z.undefined();
+/** What a delete answers: 204, or a 2xx with any body, which nothing reads. */
+const AnyBody = z.unknown();
 
 export function createIncidentsApi(transport: Transport, maxPages: number): IncidentsApi {
   const listPage = async (query: { limit?: number; nextId?: string } = {}) => {
@@ -175,7 +178,7 @@ export function createIncidentsApi(transport: Transport, maxPages: number): Inci
         const query = { limit: input.pageSize, ...(nextId ? { nextId } : {}) };
         const answer = await listPage(query);
         yield answer;
-        if (answer.nextId === null) return;
+        if (!answer.nextId) return;
         const stuck = (why: string) =>
           new PagingError({
             ...answeredPage(PAGES, R.listIncidents.path, stringQuery(query)),
@@ -196,7 +199,11 @@ export function createIncidentsApi(transport: Transport, maxPages: number): Inci
 
     async remove(incidentId) {
       const input = checkRequest(REMOVE, IncidentInput, { incidentId });
-      await transport.call({ ...REMOVE, path: buildPath(R.deleteIncident, input), schema: NoBody });
+      await transport.call({
+        ...REMOVE,
+        path: buildPath(R.deleteIncident, input),
+        schema: AnyBody,
+      });
     },
 
     async postUpdate(incidentId, body) {
@@ -225,7 +232,7 @@ export function createIncidentsApi(transport: Transport, maxPages: number): Inci
       await transport.call({
         ...REMOVE_UPDATE,
         path: buildPath(R.deleteIncidentUpdate, input),
-        schema: NoBody,
+        schema: AnyBody,
       });
     },
   };
@@ -241,14 +248,16 @@ function readPage(page: IncidentListPage): IncidentPage {
       entries.push(parsed.data);
       return;
     }
-    const id = (entry as { id?: unknown } | null)?.id;
+    const { id, name } = (entry ?? {}) as { id?: unknown; name?: unknown };
     skipped.push({
       index,
       id: typeof id === "string" ? id : undefined,
+      name: typeof name === "string" ? name : undefined,
       problem: z.prettifyError(parsed.error).replaceAll("\n", " "),
     });
   });
-  return { entries, skipped, nextId: page.nextId ?? null };
+  // An empty cursor names no page: the last one, as `null` says.
+  return { entries, skipped, nextId: page.nextId || null };
 }
 
 function stringQuery(query: { limit: number; nextId?: string }): Record<string, string> {

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import ky, { isHTTPError, isNetworkError, isTimeoutError } from "ky";
 import pLimit from "p-limit";
-import type { z } from "zod";
+import { z } from "zod";
 import { safeLine } from "../../safe-text";
 import type { ApiErrorDetails } from "../errors/api-error";
 import { DeadlineError } from "../errors/deadline-error";
@@ -330,18 +330,10 @@ function parseBody<S extends z.ZodType>(
     ...where,
     cause: parsed.error,
     issues: parsed.error.issues.map((issue) => ({
-      field: fieldPath(issue.path),
+      field: z.core.toDotPath(issue.path),
       problem: issue.message,
     })),
   });
-}
-
-/** `[0].events[2].timestamp`: the path of a field as a person reads it. */
-function fieldPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`))
-    .join("")
-    .replace(/^\./, "");
 }
 
 /**

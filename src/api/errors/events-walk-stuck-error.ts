@@ -2,11 +2,8 @@ import type { HeartbeatEvent } from "../schemas";
 import { ApiError, type ApiErrorDetails } from "./api-error";
 
 /**
- * `heartbeats.eventsBetween` cannot go on: a full page of events shares one timestamp (or
- * none of them has a readable timestamp), so the next page, which can only move the
- * window's end, inclusive, to the oldest timestamp seen, would be the same page again and
- * the events past it cannot be reached. The events collected up to that point are kept in
- * `events`.
+ * `heartbeats.eventsBetween` cannot go on: a full page shares one timestamp (or has none), so
+ * the next page would be the same; what was collected is kept in `events`.
  */
 export class EventsWalkStuckError extends ApiError {
   override name = "EventsWalkStuckError";

@@ -1,10 +1,8 @@
 import { ApiError, type ApiErrorDetails } from "./api-error";
 
 /**
- * The server sent more than the client reads (`ClientOptions.limits`): a body over
- * `maxBodyBytes`, a list over `maxItems`, or arrays and objects nested deeper than
- * `maxDepth`. Refused whole rather than read into memory, into the stack's state, or into a
- * recursion that would overflow the stack.
+ * The server sent more than the client reads (`ClientOptions.limits`: body size, list length,
+ * nesting), refused whole rather than read into memory, the state or a deep recursion.
  */
 export class ResponseTooLargeError extends ApiError {
   override name = "ResponseTooLargeError";

@@ -33,10 +33,8 @@ const UPDATE_PARAMS = {
 };
 
 /**
- * The five operations of the spec (section 4) and the incident operations of the service's
- * public reference (`service-contract.md`, "Beyond the excerpt"), keyed by operation id. The
- * client, the emulator and the OpenAPI document all take their paths, parameters and schemas
- * from here.
+ * The spec's five operations and the reference's incident operations, by operation id: the
+ * client, the emulator and the OpenAPI document take paths, parameters and schemas from here.
  */
 export const ROUTES = {
   createIncident: {

@@ -6,10 +6,8 @@
 import { escapeCharacter, escapeHidden } from "../../safe-text";
 
 /**
- * Characters a reader cannot see or that change how text around them is shown: controls
- * (Cc: NUL, BEL, ESC, line feed, …), format characters (Cf: zero-width spaces and joiners,
- * the bidirectional marks, embeddings, overrides and isolates, the soft hyphen), line and
- * paragraph separators (Zl, Zp) and lone surrogates (Cs, never valid text).
+ * Characters a reader cannot see or that change how text around them shows: controls,
+ * format characters (zero-width, bidi), line and paragraph separators, lone surrogates.
  */
 const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
 const WHITESPACE = /\p{White_Space}/u;

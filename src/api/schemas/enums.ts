@@ -12,14 +12,8 @@ export type IncidentStatus = z.infer<typeof IncidentStatus>;
 export const SEVERITY_ORDER: readonly Severity[] = Severity.options;
 
 /**
- * Heartbeat event states (the service's reference). There is no PASSING.
- * - `RECEIVED`: a ping arrived on time.
- * - `EARLY`: a ping arrived earlier than expected.
- * - `GRACE`: the ping is overdue, but still within the grace period.
- * - `LATE`, `FAILING`: the ping was missed, or the job reported failing.
- *
- * Responses read `state` as any string: `heartbeatStateClass` (heartbeat.ts) says what a
- * value means, and a state the service adds later is shown as it is and counted as unknown.
+ * Heartbeat states (no PASSING): RECEIVED, EARLY arrived; GRACE overdue; LATE, FAILING missed.
+ * Answers read `state` as any string, through `heartbeatStateClass`.
  */
 export const HeartbeatState = z.enum(["RECEIVED", "EARLY", "GRACE", "LATE", "FAILING"]);
 export type HeartbeatState = z.infer<typeof HeartbeatState>;

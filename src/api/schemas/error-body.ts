@@ -1,10 +1,8 @@
 import { z } from "zod";
 
 /**
- * Error response body, from the service's public reference: `{ statusCode, error, message? }`,
- * where `error` is the status text ("Not Found") and `message` may be missing. The emulator
- * always sends a message; the client reads whatever explains the failure and tolerates any
- * other body.
+ * The reference's error body `{ statusCode, error, message? }` (`error`: the status text); the
+ * client reads whatever explains a failure and tolerates any other body.
  */
 export const ErrorBody = z.object({
   statusCode: z.int(),

@@ -3,12 +3,8 @@ import { ResponseDate } from "./dates";
 import { HeartbeatState } from "./enums";
 
 /*
- * What the service's reference allows in a heartbeat events answer (spec 2.5 and the
- * contract): an event needs only its `id`; `state`, `timestamp`, `source` and `userAgent`
- * may be missing, `source` and `userAgent` may be null; `stats.last24Hours` and
- * `stats.last7Days` may be missing or null, and every member inside them may be missing.
- * Every reader goes through `heartbeatStateClass` and `heartbeatEventTime` below, so an
- * odd value degrades one event, never a whole read.
+ * A heartbeat answer as the contract allows it: an event needs only its `id`, and any stat may
+ * be missing or null; readers go through the helpers below, so an odd value degrades one event.
  */
 
 /**
@@ -58,13 +54,7 @@ export type HeartbeatEventsResult = z.infer<typeof HeartbeatEventsResult>;
 export const HeartbeatEventsResponse = z.array(HeartbeatEventsResult);
 export type HeartbeatEventsResponse = z.infer<typeof HeartbeatEventsResponse>;
 
-/**
- * What a heartbeat state means:
- * - `arrived`: RECEIVED or EARLY, a ping came (the heartbeat is healthy);
- * - `grace`: GRACE, overdue but within the grace period;
- * - `missed`: LATE or FAILING, missed or reported failing;
- * - `unknown`: no state, or one this version does not know (shown as sent).
- */
+/** What a state means: `arrived` (RECEIVED, EARLY), `grace`, `missed` (LATE, FAILING), or `unknown`. */
 export type HeartbeatStateClass = "arrived" | "grace" | "missed" | "unknown";
 
 const CLASS_OF: Readonly<Record<HeartbeatState, HeartbeatStateClass>> = {

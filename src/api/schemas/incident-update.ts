@@ -4,10 +4,8 @@ import { IncidentStatus } from "./enums";
 import { ResponseStatus } from "./known-status";
 
 /**
- * Body of `POST …/incidents/{incidentId}/incident-updates` and of `PUT …/incident-updates/{id}`,
- * and the one update of a create (the service's public reference). `description` is what
- * customers read; `notifySubscribers: true` sends it to every subscriber of the status page,
- * which cannot be taken back. `publicIncidentUpdateDate` backfills the date customers see.
+ * The body that posts or changes an update (and a create's one update): `description` is what
+ * customers read; `notifySubscribers: true` reaches every subscriber, for good.
  */
 export const IncidentUpdateRequest = z.strictObject({
   description: z.string().min(1),

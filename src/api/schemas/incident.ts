@@ -8,11 +8,8 @@ import { Service, ServiceRef } from "./service";
 export const INCIDENT_NAME_MAX = 255;
 
 /**
- * Request body of PUT /v1/status-pages/incidents/{incidentId} (spec 2.1).
- *
- * `id`, `created_at` and `updated_at` are accepted because the spec lists them, but they
- * are server-owned: the emulator ignores them and the client never sends them.
- * `duration` is an opaque integer: the spec gives no unit, so it is passed through as is.
+ * The PUT body (spec 2.1). `id`, `created_at` and `updated_at` are the server's: the client
+ * never sends them. `duration` has no unit in the spec and passes through as is.
  */
 export const IncidentRequest = z.strictObject({
   name: z.string().min(1).max(INCIDENT_NAME_MAX),

@@ -2,10 +2,8 @@ import { z } from "zod";
 import { IncidentStatus, Severity } from "./enums";
 
 /*
- * What a server sends in an enum field is read as a string: a status or severity the service
- * adds later must not make a whole list of updates unreadable. These helpers say whether a
- * value is one we know; every rule that compares statuses goes through them, and a value we do
- * not know is shown as it is and treated as unknown.
+ * An enum field of an answer is read as a string, so a value the service adds later spoils no
+ * list; every rule comparing statuses asks these helpers, and an unknown one stays unknown.
  */
 
 /** An incident status as a server sends it: one of IncidentStatus, or a value we do not know. */

@@ -56,25 +56,9 @@ export function pathIdMessage(problem: PathIdProblem): string {
 }
 
 /**
- * A path parameter: an incident id, a check id or an error-group id, sent as one segment
- * of the URL path (`/v1/status-pages/incidents/{incidentId}`). The client checks it before
- * sending, the emulator on every route, and the definitions loader in `incidents/`.
- *
- * Allowed: 1 to 255 characters, not only whitespace, and none of:
- * - `.` or `..` as the whole id: URL parsing resolves dot segments away (also when
- *   percent-encoded), so `PUT …/incidents/..` would reach `/v1/status-pages/`;
- * - `/` `\` `?` `#` `%`: a segment separator (WHATWG URLs read `\` as `/`), the start of
- *   the query or fragment, and percent-encoding, which servers and proxies may decode
- *   into any of these;
- * - whitespace (Unicode White_Space: space, tab, no-break and ideographic spaces, …);
- * - controls (Cc: NUL, BEL, ESC, line breaks), format characters (Cf: zero-width
- *   characters and the bidirectional marks, embeddings, overrides and isolates such as
- *   U+202E RIGHT-TO-LEFT OVERRIDE), line and paragraph separators and lone surrogates,
- *   which make two different ids look alike or reorder the text around them.
- *
- * Every other character (letters of any script, digits, `-`, `_`, `.`, `:`, `@`, emoji)
- * is allowed and is percent-encoded by the client. A refused id gets one issue whose
- * `params.pathId` holds the `PathIdProblem`, for callers that point at the character.
+ * A path parameter (an incident, check or error-group id): 1–255 characters, not blank, not
+ * `.` or `..`, and no `/ \ ? # %`, whitespace or hidden character (see `isPathIdUnsafe`); the
+ * client, the emulator and the loader all check it. `params.pathId` says what is wrong.
  */
 export const PathId = z
   .string()
@@ -97,12 +81,8 @@ export const PathId = z
 let pattern: string | undefined;
 
 /**
- * The ids `PathId` accepts as one regular expression, for the OpenAPI document, so that
- * clients generated from it (and fuzzers such as schemathesis) know the rule the server
- * applies. It is derived from `isPathIdUnsafe` over every code point, not written by hand,
- * and uses literal characters rather than escapes so that ECMA-262 with the `u` flag (as
- * JSON Schema validators compile patterns) and Python's `re` read it the same way. Built
- * once, on first use.
+ * `PathId` as one pattern for the OpenAPI document, derived from `isPathIdUnsafe` over every
+ * code point, in literal characters so JSON Schema validators and Python's `re` agree.
  */
 export function pathIdPattern(): string {
   if (pattern !== undefined) return pattern;

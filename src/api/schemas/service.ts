@@ -2,10 +2,8 @@ import { z } from "zod";
 import { DateOrDateTime, ResponseDate } from "./dates";
 
 /**
- * A service as sent in an incident request (spec 2.3). The service's public reference
- * requires `id`, `name` and `accountId` in every service object of a PUT body (the excerpt
- * says "not shown"); `accountId` is the account the request acts for. A body without
- * them is refused before it is sent.
+ * A service in an incident request (spec 2.3): the reference requires `id`, `name` and
+ * `accountId` (the account the request acts for), so a body without them is refused unsent.
  */
 export const ServiceRef = z.strictObject({
   id: z.string().min(1),

@@ -12,10 +12,8 @@ const FIELD: Record<EvidenceKind, string> = {
 };
 
 /**
- * The checks a report covers: those given with `--check`, else every one the definitions
- * list in their `evidence` (each once, in the definitions' order), so a report needs no ids
- * that git already holds. Invalid definitions, or none listing any, are an error that says
- * what to do, in the report's format like any other.
+ * The checks a report covers: `--check`, else every one the definitions' `evidence` lists,
+ * once each; none, or invalid definitions, is an error saying what to do.
  */
 export async function reportChecks(
   given: readonly string[] | undefined,

@@ -44,11 +44,8 @@ interface InitResult {
 }
 
 /**
- * Writes a working incident-sync project into `dir`: Pulumi.yaml with every setting, the
- * program, a stack file per stack, .nvmrc, .gitignore lines, and a definitions directory with
- * a services catalog and an example incident that validates; with `--ci github`, the pipeline
- * kit adapted to that layout and the checklist of what to create on GitHub. Nothing that
- * exists is overwritten: any file in the way stops it before it writes one.
+ * Writes a working project into `dir` (Pulumi.yaml, the program, stack files, a catalog and an
+ * example incident; with `--ci github` the kit and its checklist), overwriting nothing.
  */
 export async function runInit(dir: string, flags: InitFlags, io: CommandIo): Promise<ExitCode> {
   const projectDir = path.resolve(io.cwd, dir);

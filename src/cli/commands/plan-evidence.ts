@@ -1,5 +1,5 @@
 import { type ClientOptions, createClient, type MonitoringClient } from "../../api";
-import { type LiveStatus, liveStatusOf, reopenMessage, reopenRefused } from "../../incident";
+import { liveReopenRefusal } from "../../incident";
 import type { Plan, PolicyFinding } from "../../plan";
 import { type EvidenceItem, evidenceLine } from "../../reports/evidence/line";
 import { readEvidence } from "../../reports/evidence/read";
@@ -53,19 +53,22 @@ async function liveReopen(
   // A new incident has nothing live to reopen.
   if (declared.id === undefined) return undefined;
   if (declared.status === "RESOLVED" || declared.reopen === true) return undefined;
-  let live: LiveStatus;
+  let refusal: string | undefined;
   try {
-    live = liveStatusOf(await client.incidents.listUpdates(declared.id));
+    refusal = liveReopenRefusal(
+      { ...declared, id: declared.id },
+      await client.incidents.listUpdates(declared.id),
+    );
   } catch {
     return undefined;
   }
-  if (!reopenRefused(live.status, declared.status, declared.reopen)) return undefined;
+  if (refusal === undefined) return undefined;
   return {
     level: "error",
     rule: "reopen-live-resolved",
     resource: change.resource,
     incidentId: change.incidentId,
     file: change.file,
-    message: reopenMessage(declared.id, declared.status, live),
+    message: refusal,
   };
 }

@@ -28,10 +28,8 @@ const VERDICT_EXIT: Record<Plan["verdict"], ExitCode> = {
 };
 
 /**
- * Compares the definitions at `base` (read with git) with the working tree and writes the
- * plan. Resolves to 0 when nothing changed, 2 with changes, 3 when the lifecycle policy is
- * violated. Invalid working-tree definitions throw `InvalidDefinitionsError`, git failures
- * `GitSourceError`; the runner turns both into exit 1.
+ * The plan of the working tree against `base`: 0 when nothing changed, 2 with changes, 3 when
+ * the policy is violated; invalid definitions and git failures throw.
  */
 export async function runPlan(options: PlanOptions, io: CommandIo): Promise<ExitCode> {
   const dir = new DefinitionsDir(io, options.dir);

@@ -44,13 +44,8 @@ function resolveTop(options: ReportErrorsOptions): number | undefined {
 }
 
 /**
- * Exports the error groups of the given checks. Resolves to 0 once the report is written;
- * failures throw, and the runner turns them into exit 1.
- *
- * CSV and JSON stream to stdout, but only once the first page of every check has arrived:
- * a failure before that (an unknown check, a wrong key) leaves stdout to the runner's error
- * document. A failure after it ends the JSON document with an `error` member in place of
- * `summary`; CSV keeps the whole rows already written. With `--out`, nothing is left behind.
+ * Exports the checks' error groups. CSV and JSON stream once every check's first page came, so
+ * an early failure leaves stdout to the error document and a late one ends the JSON with `error`.
  */
 export async function runReportErrors(
   options: ReportErrorsOptions,

@@ -18,10 +18,8 @@ export interface ExportProgressOptions {
 }
 
 /**
- * Progress bars for an error-group export. The number of pages is unknown until a check
- * returns a short page, so the total is an estimate: what has arrived plus one more page
- * for every check still being read. The last bar ends with the time left, at the slower
- * of the pace so far and the rate limit (`--rate-limit`).
+ * Progress of an error-group export: the total is an estimate (what arrived plus a page a check
+ * still read), the time left at the slower of the pace so far and the rate limit.
  */
 export function errorExportProgress(
   stream: NodeJS.WriteStream,

@@ -16,10 +16,8 @@ const DESCRIPTIONS: Record<Operation, string> = {
 };
 
 /**
- * `up`, `preview` and `refresh`: the project's stack on the Pulumi engine, against any API
- * from flags or the environment, with the state in PULUMI_BACKEND_URL or a `--state`
- * directory. `npm start` is `up --emulator`. The work is in `./stack`, and the engine with it,
- * loaded only when the command runs.
+ * `up`, `preview` and `refresh` on the engine, against any API, the state in
+ * PULUMI_BACKEND_URL or `--state`; the work (`./stack`) loads only when the command runs.
  */
 export function stackCommand(operation: Operation): Command {
   const command = new Command(operation)

@@ -29,13 +29,8 @@ const STOP_GRACE_MS = 30_000;
 type StopReason = NodeJS.Signals | "deadline";
 
 /**
- * Runs `up`, `preview` or `refresh` and prints its result; resolves to the exit code. On
- * SIGINT or SIGTERM, or at the command's deadline, the engine is asked to stop gracefully (it
- * finishes the steps in flight, writes the state and releases the stack's lock; one that does
- * not within its grace period is killed and its lock cleared) and the report says what was
- * done. The deadline reaches the program and the provider too, whose calls stop when the
- * engine is asked to, so it winds down at once. Engine and settings errors throw; the runner
- * turns them into exit 1.
+ * Runs `up`, `preview` or `refresh` and prints what it did; on a signal or at the deadline the
+ * engine is asked to stop gracefully (killed after its grace period, its lock cleared).
  */
 export async function runStackCommand(
   operation: Operation,

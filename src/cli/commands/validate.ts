@@ -13,9 +13,10 @@ import {
   unknownStackEntries,
 } from "../../definitions";
 import { githubAnnotation } from "../../github-annotation";
+import { plural } from "../../plural";
 import { safeLine } from "../../safe-text";
 import { ExitCode } from "../exit-codes";
-import { jsonOutput, plural } from "../formats";
+import { jsonOutput } from "../formats";
 import type { CommandIo } from "../io";
 import { DefinitionsDir } from "./definitions-dir";
 import type { ValidateFormat } from "./validate-options";
@@ -42,10 +43,8 @@ export async function runValidate(options: ValidateOptions, io: CommandIo): Prom
 }
 
 /**
- * `stacks` entries that match none of the project's stack files (`Pulumi.<stack>.yaml`
- * beside its `Pulumi.yaml`) nor the `--stack` given; without stack files there is no list to
- * check against. `validate` runs no engine, so the backend's stacks are not listed here;
- * `up`, `preview` and `refresh` check against them too.
+ * `stacks` entries that name no stack file of the project nor `--stack`; the backend's stacks
+ * are for `up`, `preview` and `refresh` to check, as `validate` runs no engine.
  */
 function stackWarnings(
   absoluteDir: string,

@@ -69,10 +69,8 @@ const environments = (stack: string) => [
 ];
 
 /**
- * What the kit needs on GitHub, in order, each with the `gh` command that creates it: the
- * stacks variable, and per stack three environments with their variables and secrets. A
- * secret's command reads the value from the terminal (`gh secret set` asks), never from the
- * command line; a variable's reads it from the shell variable of the same name.
+ * What the kit needs on GitHub, in order, each with its `gh` command; a secret's reads the
+ * value from the terminal, never the command line.
  */
 export function kitChecklist(stacks: readonly string[], backend: KitBackend): ChecklistItem[] {
   const items: ChecklistItem[] = [

@@ -30,10 +30,8 @@ export function programFile(layout: Pick<InitLayout, "language">): string {
 }
 
 /**
- * The settings with a default, each declared in `Pulumi.yaml` with that default (the settings
- * catalog's) and what it does, so `pulumi config` shows what a stack runs with. Pulumi lets a
- * project give another namespace's keys a `value` and a description, not a type.
- * test/cli/init.test.ts holds them to this repository's own Pulumi.yaml.
+ * Each setting with a default declared in `Pulumi.yaml` with the catalog's default and what it
+ * does (Pulumi allows no type there); test/cli/init.test.ts holds them to ours.
  */
 function settingDeclarations(definitionsDir: string): Record<string, Record<string, unknown>> {
   const { retries, rateLimit, concurrency, enforce, readBack, strictEvidence, outputs } = SETTINGS;

@@ -190,7 +190,7 @@ export const CONTROL_ROUTES = {
       description: "The notifications",
       body: { name: "NotificationList", schema: NotificationList },
     },
-    errors: [401, 404],
+    errors: [400, 401, 404],
   },
   recordCheckResult: {
     ...control,

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { IncidentStatus } from "../../api/schemas";
-import { type AppliedStatus, INCIDENT_TYPE } from "../../incident";
+import { INCIDENT_TYPE } from "../../incident";
 import { UserError } from "../../user-error";
 
 /**
@@ -17,8 +17,10 @@ const AppliedOutput = z.record(
   }),
 );
 
-/** What the last apply of one incident set, and the resource that declares it. */
-export interface AppliedRecord extends AppliedStatus {
+/** What the last apply of one incident set (its status, at the server time of its PUT), and the resource that declares it. */
+export interface AppliedRecord {
+  status: IncidentStatus;
+  at: string;
   /** The resource name: how drift finds a new incident, whose definition has no id. */
   resource?: string;
 }

@@ -1,13 +1,5 @@
 import type { IncidentStatus, IncidentUpdate } from "../../api/schemas";
-import {
-  type AppliedStatus,
-  driftStateOf,
-  hasStatus,
-  incidentLabel,
-  liveStatusOf,
-  newestFirst,
-  updatesAfter,
-} from "../../incident";
+import { driftOf, incidentLabel, unreadDrift } from "../../incident";
 import { mapConcurrent } from "../shared/async-streams";
 import { lastCommitTime } from "./git-baseline";
 import {
@@ -15,7 +7,6 @@ import {
   DRIFT_REPORT_KIND,
   type DriftBaseline,
   type DriftReport,
-  type DriftUpdate,
 } from "./report-schema";
 
 /** The part of the API client drift reads through. */
@@ -36,13 +27,10 @@ export interface DriftDefinition {
 
 export interface DriftOptions {
   /**
-   * What the last apply set, by incident id (`--applied`: the stack's state or its output
-   * `incidents`, read by `readAppliedFile`). With it, a status
-   * update posted before that apply no longer speaks for the live status, which is then the
-   * status the apply set: right whether the service's PUT posts a status update or only sets
-   * the field. Without it, the newest update with a status is the live status.
+   * What the last apply set, by incident id (`--applied`, `readAppliedFile`): with it an update
+   * older than the apply no longer speaks for the live status, whatever the service's PUT does.
    */
-  applied?: ReadonlyMap<string, AppliedStatus & { resource?: string }>;
+  applied?: ReadonlyMap<string, { status: IncidentStatus; at: string; resource?: string }>;
   /** Only updates after this time count as posted outside git; overrides the git baseline. */
   since?: Date;
   /** Tells whether an error means the incident does not exist (404). */
@@ -53,11 +41,8 @@ export interface DriftOptions {
 }
 
 /**
- * Compares each declared status with the live one, by the incident's one rule
- * (`liveStatusOf`: with `applied`, the status the last apply set unless an update posted since
- * says otherwise; without it, `drift` reads git, not the Pulumi state, so the live status is
- * the newest update that carries one). Updates newer than the baseline are
- * listed newest first and split into expected activity and drift.
+ * Each definition's drift by the one drift model (`driftOf`, as the stack's `drift` output),
+ * counting updates published after the baseline as outside git.
  */
 export async function computeDrift(
   reader: IncidentUpdatesReader,
@@ -112,39 +97,32 @@ async function checkOne(
     name: definition.name,
     file: item.file,
     line: item.at.line,
-    declaredStatus: definition.status,
     baseline,
   };
   if (incidentId === undefined) {
     return {
       ...base,
-      liveStatus: null,
-      state: "unknown",
-      updatesOutsideGit: [],
-      reason: `a new incident: its id is in the stack's state once the first up has opened it; pass --applied with \`pulumi stack export\` to check it`,
+      ...unreadDrift(definition.status, {
+        missing: false,
+        reason: `a new incident: its id is in the stack's state once the first up has opened it; pass --applied with \`pulumi stack export\` to check it`,
+      }),
     };
   }
   let updates: IncidentUpdate[];
   try {
     updates = await reader.listUpdates(incidentId);
   } catch (error) {
-    if (options.isNotFound(error)) {
-      return { ...base, liveStatus: null, state: "missing", updatesOutsideGit: [] };
-    }
+    if (options.isNotFound(error))
+      return { ...base, ...unreadDrift(definition.status, { missing: true }) };
     throw error;
   }
-  const live = liveStatusOf(updates, options.applied?.get(incidentId)).status;
-  const outside: DriftUpdate[] = (
-    baseline.at === null ? newestFirst(updates) : updatesAfter(updates, baseline.at)
-  ).map((u) => ({
-    id: u.id ?? null,
-    status: u.status ?? null,
-    description: u.description,
-    createdAt: u.created_at ?? u.publicIncidentUpdateDate ?? null,
-    class: !hasStatus(u) || u.status === definition.status ? "expected" : "drift",
-  }));
-  const state = driftStateOf(live, definition.status);
-  return { ...base, liveStatus: live, state, updatesOutsideGit: outside };
+  const { live: _live, ...drift } = driftOf({
+    declared: definition,
+    updates,
+    applied: options.applied?.get(incidentId),
+    since: baseline.at,
+  });
+  return { ...base, ...drift };
 }
 
 /** The id of the incident a new definition opened, from the stack's record of its resource. */

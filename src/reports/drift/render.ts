@@ -31,7 +31,7 @@ function baselineText(d: DefinitionDrift): string {
 
 /** One update in the text report; the server's text made safe for a terminal or a CI log. */
 function updateLine(u: DriftUpdate): string {
-  return `${safeLine(u.createdAt ?? "(no date)")}  ${safeLine(u.status ?? "(comment)")}  ${u.class === "drift" ? "drift   " : "expected"}  ${safeLine(u.description)}`;
+  return `${safeLine(u.at ?? "(no date)")}  ${safeLine(u.status ?? "(comment)")}  ${u.class === "drift" ? "drift   " : "expected"}  ${safeLine(u.description)}`;
 }
 
 /** Renders a drift report in the chosen format; the result ends with a newline. */
@@ -97,7 +97,7 @@ function renderMarkdown(report: DriftReport): string {
       mdTable(
         ["Posted", "Status", "Class", "Description"],
         d.updatesOutsideGit.map((u) => [
-          u.createdAt ?? "",
+          u.at ?? "",
           u.status ?? "(comment)",
           u.class,
           u.description,
@@ -124,7 +124,7 @@ function renderGithub(report: DriftReport): string {
       const drifts = d.updatesOutsideGit.filter((u) => u.class === "drift");
       const latest = drifts[0];
       const detail = latest
-        ? ` Latest out-of-band update: ${latest.createdAt ?? ""} ${latest.status}: ${latest.description}`
+        ? ` Latest out-of-band update: ${latest.at ?? ""} ${latest.status}: ${latest.description}`
         : "";
       lines.push(
         githubAnnotation({

@@ -1,34 +1,9 @@
 import { z } from "zod";
-import { IncidentStatus } from "../../api/schemas";
+import { IncidentDrift } from "../../incident";
+
+export { DriftState, DriftUpdate } from "../../incident";
 
 export const DRIFT_REPORT_KIND = "incident-sync/drift-report";
-
-/**
- * How an update posted since the baseline relates to the declaration: `expected` when
- * its status matches (or it carries no status: a comment), `drift` when it differs.
- */
-export const UpdateClass = z.enum(["expected", "drift"]);
-export type UpdateClass = z.infer<typeof UpdateClass>;
-
-/**
- * Where a definition stands:
- * - `in-sync`: the newest update with a status has the declared status;
- * - `drifted`: it has another status;
- * - `missing`: the incident does not exist for this account;
- * - `unknown`: no update carries a status, so the live status cannot be read.
- */
-export const DriftState = z.enum(["in-sync", "drifted", "missing", "unknown"]);
-export type DriftState = z.infer<typeof DriftState>;
-
-export const DriftUpdate = z.object({
-  id: z.string().nullable(),
-  /** As the service sent it: a status we do not know is shown as it is. */
-  status: z.string().nullable(),
-  description: z.string(),
-  createdAt: z.string().nullable(),
-  class: UpdateClass,
-});
-export type DriftUpdate = z.infer<typeof DriftUpdate>;
 
 export const DriftBaseline = z.object({
   /** `since`: the --since option; `git`: the last commit of the definition file; `none`: neither. */
@@ -37,19 +12,15 @@ export const DriftBaseline = z.object({
 });
 export type DriftBaseline = z.infer<typeof DriftBaseline>;
 
+/** A definition's drift: the one drift model (`IncidentDrift`) and where the definition is. */
 export const DefinitionDrift = z.object({
   id: z.string(),
   name: z.string(),
   file: z.string(),
   line: z.int().min(1),
-  declaredStatus: IncidentStatus,
-  liveStatus: IncidentStatus.nullable(),
-  state: DriftState,
+  /** Updates published after it count as posted outside git. */
   baseline: DriftBaseline,
-  /** Updates newer than the baseline, newest first. */
-  updatesOutsideGit: z.array(DriftUpdate),
-  /** Why the state is unknown, when the incident could not be read. */
-  reason: z.string().optional(),
+  ...IncidentDrift.shape,
 });
 export type DefinitionDrift = z.infer<typeof DefinitionDrift>;
 

@@ -2,10 +2,8 @@ import type { ErrorGroup } from "../../api/schemas";
 import type { ErrorReport, ErrorReportGroup, GroupChange } from "./report-schema";
 
 /**
- * Classifies groups against an earlier report while they stream past. Only the earlier
- * report is held (it has to be, to list what is gone); current groups are not kept.
- * A group that was in the earlier report but belongs to a check this run did not read
- * is not "gone": the comparison only covers the checks of the current run.
+ * Classifies groups against an earlier report as they stream past, holding only that report;
+ * a group of a check this run did not read is not "gone".
  */
 export class ReportComparison {
   private readonly previous = new Map<string, ErrorReportGroup>();

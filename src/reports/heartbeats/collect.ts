@@ -65,11 +65,9 @@ function oldestFirst(events: Iterable<HeartbeatEvent>): HeartbeatEvent[] {
 }
 
 /**
- * Reads one heartbeat over a window: every event in it (the client walks past the API's
- * 10-per-call cap), sorted oldest first and deduplicated by id (windows the client splits
- * may share an edge), the stats, and the last event before the window (by its timestamp,
- * whatever order the service lists them in), whose state held when the window opened; with
- * warnings about odd values.
+ * One heartbeat over a window: every event (past the API's cap), oldest first, once each; the
+ * stats; and the last event before the window by its time (in whatever order the service lists
+ * them), whose state held when it opened.
  */
 export async function collectHeartbeat(
   reader: HeartbeatReader,

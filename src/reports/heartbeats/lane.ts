@@ -36,10 +36,8 @@ export function heartbeatLegend(prefix = ""): LanesSpec["legend"] {
 }
 
 /**
- * One heartbeat as a chart lane over `[from, to]`: bands by state (from the last event
- * before the window on, grey while unknown) and one mark per state change, both coloured by
- * what the state means. Events without a readable timestamp cannot be placed: they are left
- * out here and counted in the check's warnings.
+ * One heartbeat as a chart lane: bands by state (grey while unknown) and a mark per change,
+ * coloured by meaning; events without a readable time are left out (and counted).
  */
 export function heartbeatLane(check: HeartbeatReportCheck, from: number, to: number): Lane {
   const placed = placedEvents(check.events);
@@ -60,10 +58,8 @@ export function heartbeatLane(check: HeartbeatReportCheck, from: number, to: num
 }
 
 /**
- * Share of the window's time spent in each state, as shown, e.g. `{ RECEIVED: 0.85 }`.
- * Milliseconds are summed per state and divided once, so a share never rounds past 1; in
- * a Map, because a state is server text and one named `constructor` must not meet
- * `Object.prototype`.
+ * Share of the window's time in each state (`{ RECEIVED: 0.85 }`), summed in a Map and divided
+ * once: a share never rounds past 1, and a state named `constructor` is safe.
  */
 export function timeInState(lane: Lane): Record<string, number> {
   const total = lane.segments.reduce((n, s) => n + (s.to - s.from), 0);

@@ -1,10 +1,9 @@
 import { type HeartbeatEvent, heartbeatEventTime, heartbeatStateClass } from "../../api/schemas";
+import { plural } from "../../plural";
 import { NO_STATE } from "./state";
 
 /** Unknown states named in a warning; the rest are counted. */
 const NAMES_SHOWN = 5;
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * What a reader should know about odd values among a heartbeat's events. Each degrades one

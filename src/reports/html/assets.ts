@@ -4,16 +4,8 @@ import { packageRoot } from "../../package-root";
 import { OPTIONAL_PACKAGES, requirePackages } from "../../peer-packages";
 
 /*
- * What every HTML report inlines: uPlot (the charting library) and our own small page
- * script and style sheet. They are read from the installed package when a report is
- * rendered, so a report works the same from `src/` under vitest, from `dist/`, and from
- * node_modules when incident-sync is a dependency (package.json `files` lists the folder).
- *
- * Why uPlot rather than Chart.js: it is made for time series, draws labelled,
- * calendar-aware time axes without a date adapter, renders to canvas fast enough for
- * thousands of points, and is about 50 KB minified against Chart.js's ~200 KB plus an
- * adapter, which every self-contained report carries. It is MIT licensed and maintained
- * (leeoniya/uPlot).
+ * What every HTML report inlines, read from the installed package: uPlot (time series with
+ * calendar axes, no adapter, a quarter of Chart.js's size) and our page script and styles.
  */
 
 /** The browser file under `src/reports/html/browser/` that runs before uPlot loads. */

@@ -1,6 +1,6 @@
 import { NotFoundError } from "../../api/errors";
 import type { ErrorGroup, IncidentStatus, IncidentUpdate, Severity } from "../../api/schemas";
-import { publishedAt } from "../../incident";
+import { incidentSpan, publishedAt } from "../../incident";
 import { collectHeartbeat, type HeartbeatReader } from "../heartbeats/collect";
 import { heartbeatLane, timeInState } from "../heartbeats/lane";
 import { IncidentNotFoundError } from "./errors";
@@ -12,7 +12,7 @@ import type {
 } from "./report-schema";
 import { INCIDENT_REPORT_KIND } from "./report-schema";
 import { buildTimeline } from "./timeline";
-import { incidentSpan, reportWindow } from "./window";
+import { reportWindow } from "./window";
 
 /** The parts of the API client an incident report reads through. */
 export interface IncidentReader {

@@ -1,36 +1,5 @@
-import type { IncidentStatus, IncidentUpdate } from "../../api/schemas";
-import { hasStatus, liveStatusOf, publishedAt } from "../../incident";
+import type { IncidentSpan } from "../../incident";
 import { WindowError } from "../heartbeats/window";
-
-/** When the incident ran, from its updates. */
-export interface IncidentSpan {
-  /** The first update, or undefined when there is none. */
-  started: number | undefined;
-  /** When the status last became RESOLVED, if the live status is RESOLVED. */
-  resolved: number | undefined;
-  liveStatus: IncidentStatus | null;
-}
-
-/**
- * The span of an incident from its updates (any order). The live status follows the
- * incident's one rule (`liveStatusOf`, without an applied status: a report reads no Pulumi
- * state): the newest update with a status, else unknown. The declared status is not live.
- */
-export function incidentSpan(updates: readonly IncidentUpdate[]): IncidentSpan {
-  const oldestFirst = [...updates].sort((a, b) => publishedAt(a) - publishedAt(b));
-  const liveStatus = liveStatusOf(updates).status;
-  let resolved: number | undefined;
-  for (const update of oldestFirst) {
-    if (!hasStatus(update)) continue;
-    if (update.status !== "RESOLVED") resolved = undefined;
-    else resolved ??= publishedAt(update);
-  }
-  return {
-    started: oldestFirst[0] ? publishedAt(oldestFirst[0]) : undefined,
-    resolved: liveStatus === "RESOLVED" ? resolved : undefined,
-    liveStatus,
-  };
-}
 
 export interface WindowOptions {
   from?: Date;

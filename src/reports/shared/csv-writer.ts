@@ -3,20 +3,16 @@ import { OPTIONAL_PACKAGES, requirePackages } from "../../peer-packages";
 import type { ReportSink } from "./output";
 
 /**
- * OWASP's rule against CSV injection: a text cell that a spreadsheet would read as a formula
- * (one beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading `'`, which
- * spreadsheets show as text and do not evaluate. Numbers are not text and stay as they are.
- * Text comes from the server (error messages, names), so any of it can be hostile.
+ * OWASP's rule against CSV injection: a text cell a spreadsheet would read as a formula gets a
+ * leading `'`; server text can be hostile.
  */
 export function inertCell(text: string): string {
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
 /**
- * Streams records as CSV (RFC 4180, header row first) into a sink with backpressure on
- * both sides, so a large export holds only a few rows at a time. Text cells are made inert
- * (`inertCell`). csv-stringify is optional in an installed package, so it is loaded here, when
- * a CSV is written, and its absence is a `MissingPackageError` before anything is written.
+ * Streams records as CSV (RFC 4180) with backpressure, cells made inert; csv-stringify is
+ * optional, so it is loaded here, and its absence fails before anything is written.
  */
 export async function writeCsv<T extends Record<string, unknown>>(
   sink: ReportSink,

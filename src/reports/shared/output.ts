@@ -10,10 +10,8 @@ import type { Writable } from "node:stream";
  */
 
 /**
- * The partial file is made anew, never opened through a link: whatever is at its name (the
- * partial of a run that died, or a link planted to make the report overwrite another file)
- * is removed first (a link itself, not what it points to), and the open fails if anything
- * appears there again before it.
+ * The partial file is made anew, never opened through a link: whatever is at its name is
+ * removed first, and the open fails if anything appears there again.
  */
 const PARTIAL_FLAGS =
   constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);

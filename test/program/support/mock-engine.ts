@@ -172,7 +172,8 @@ export class MockEngine {
   }
 
   private async session(config: Record<string, string>): Promise<ProviderSession> {
-    const session: ProviderSession = {};
+    // Each run is a run of the engine: one plugin process, and what it knows of the run.
+    const session: ProviderSession = { run: operations.createRunSession() };
     await operations.configure(session, { config: { get: (key) => config[key] } });
     return session;
   }

@@ -3,22 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDefinitions } from "../../src/definitions";
 import type { PutStatus, RunningEmulator } from "../../src/emulator";
 import { type EngineLocation, type OperationOptions, resolveEngine } from "../../src/engine";
-import type { AppliedStatus } from "../../src/incident";
+import type { AppliedRecord } from "../../src/reports/drift/applied";
+import { copyCheckout, reuseBuild } from "../engine/support/checkout";
+import { demoOperation } from "../engine/support/demo-operation";
+import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
+import { changesOf, type Ran, ran } from "../engine/support/outcomes";
 import { appliedOf, demoStack } from "../support/demo-stack";
-import { copyCheckout, reuseBuild } from "./support/checkout";
-import { demoOperation } from "./support/demo-operation";
-import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
-import { changesOf, type Ran, ran } from "./support/outcomes";
 
 const timeout = 300_000;
 
 /**
- * The service does not document whether a PUT that changes `lastUpdateStatus` posts a status
- * update or only sets the field. Under the one the emulator does not default to (the other is
- * what every engine test runs), on the real engine: `up` converges in one run, a second `up`
- * changes nothing, drift and refresh tell the truth, and the reopen guard holds. The same
- * runs in process under both in test/program/program.test.ts, and `npm run reliability` runs
- * every engine test under this one.
+ * Under the PUT the emulator does not default to (`sets-field`), on the real engine: `up`
+ * converges in one run, drift and refresh tell the truth, the reopen guard holds. `npm test`
+ * runs the same in process under both (test/program/program.test.ts); this is the reliability run's.
  */
 describe.each<PutStatus>(["sets-field"])("with a service whose PUT %s", (putStatus) => {
   let engine: EngineLocation;
@@ -46,7 +43,7 @@ describe.each<PutStatus>(["sets-field"])("with a service whose PUT %s", (putStat
       return text.replace(`status: ${from}`, `status: ${to}`);
     });
   const outputsApplied = (outcome: Ran) => appliedOf(outcome.outputs?.incidents?.value);
-  const driftWith = (applied: Map<string, AppliedStatus>) => stack().driftWith(applied);
+  const driftWith = (applied: Map<string, AppliedRecord>) => stack().driftWith(applied);
 
   beforeAll(async () => {
     engine = await resolveEngine();

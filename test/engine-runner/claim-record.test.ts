@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { unrecordedAfter, withUnrecorded } from "../../src/engine/claim-record";
+import type { IncidentStep } from "../../src/engine/engine-events";
+import { stepLabel } from "../../src/engine/run-report";
+
+const urn = (name: string) =>
+  `urn:pulumi:dev::incidents::pulumi-nodejs:dynamic/incident-sync:Incident::${name}`;
+
+const run = (incidents: IncidentStep[]) => ({
+  incidents,
+  diagnostics: [],
+  changes: {},
+  durationSeconds: 1,
+  ok: true,
+  exitCode: 0,
+  stderr: "",
+});
+
+/** The claim run's steps: one adopts an existing incident, one opens a new one; both failed. */
+const claim = run([
+  {
+    resource: "inc-a",
+    op: "create",
+    diffs: [],
+    warnings: [],
+    inputs: { incidentId: "inc-a", name: "A" },
+    error: "GET /v1/status-pages/incidents/inc-a/incident-updates failed: 503",
+  },
+  {
+    resource: "new-b",
+    op: "create",
+    diffs: [],
+    warnings: [],
+    inputs: { resource: "new-b", name: "B" },
+    error: "GET /v1/status-pages/incidents failed: 503",
+  },
+]);
+
+describe("incidents a claim could not record", () => {
+  it("are shown as not adopted or not opened by their claim's inputs, not by the apply that left them out", () => {
+    const unrecorded = unrecordedAfter(claim, ["inc-a", "new-b"], {
+      deployment: { resources: [{ urn: urn("kept"), type: "other" }] },
+    });
+    // The apply excludes them: the engine reports each as a `same` step with empty inputs.
+    const applied = run(
+      ["inc-a", "new-b"].map((resource) => ({
+        resource,
+        op: "same" as const,
+        diffs: [],
+        warnings: ["could not read"],
+        previous: {},
+        inputs: {},
+      })),
+    );
+    const result = withUnrecorded(applied, unrecorded);
+    expect(result.ok).toBe(false);
+    expect(result.incidents.map((step) => [step.resource, stepLabel(step, false)])).toEqual([
+      ["inc-a", "not adopted"],
+      ["new-b", "not opened"],
+    ]);
+    expect(result.incidents[0]).toMatchObject({
+      incidentId: "inc-a",
+      error: "GET /v1/status-pages/incidents/inc-a/incident-updates failed: 503",
+    });
+  });
+});
