@@ -27,10 +27,10 @@ import {
   missingMessage,
   namesakes,
   nextStatusPut,
+  notTaken,
   openingsAmong,
   planEntriesOn,
   recordedEntriesOf,
-  refusedFields,
   requestOf,
   seenUntil,
   takenTwiceMessage,
@@ -53,9 +53,6 @@ import {
  * Carrying out an apply: the requests `src/incident` decides on, sent in its order, each write
  * once. Nothing here decides what to send; it sends, reads answers back and reports failures.
  */
-
-/** Times a post whose outcome was unknown, and which a read shows was not made, is sent again. */
-const POST_RETRIES = 2;
 
 /** Create and update: `olds` is the last apply, absent (or claimed) when adopting or opening. */
 export function applyIncident(
@@ -98,7 +95,8 @@ async function applyStatus(
 
 /**
  * PUT name, severity, services and duration (and `status` when given), then check that the
- * service kept them. `whenMissing` words a 404.
+ * service kept them (`notTaken`): a field or status it answers otherwise fails the incident,
+ * saying what it kept. `whenMissing` words a 404.
  */
 export async function put(
   session: ProviderSession,
@@ -118,8 +116,8 @@ export async function put(
     }
     throw await inPulumiTerms(error, declaration.incidentId, session);
   }
-  const refused = refusedFields(declaration, incident);
-  if (refused) throw new Error(refused);
+  const refusal = notTaken(declaration.incidentId, declaration, status, incident);
+  if (refusal !== undefined) throw new Error(refusal);
   return incident;
 }
 

@@ -144,7 +144,9 @@ export async function create(
   inputs: IncidentInputs,
 ): Promise<pulumi.dynamic.CreateResult<IncidentRecord>> {
   if (inputs.claimOnly) {
-    if (inputs.incidentId && !(await exists(session, inputs.incidentId))) {
+    // The program's read of this run shows it exists; else one read of its own says.
+    const seen = inputs.observed?.kind === "read";
+    if (inputs.incidentId && !seen && !(await exists(session, inputs.incidentId))) {
       throw new Error(missingMessage(inputs.incidentId, session.settings?.accountId));
     }
     return {

@@ -3,15 +3,19 @@
 // node scripts/reliability.mjs --check
 //
 // The reliability runs that are too long for `npm test`, measured rather than repeated:
-//   1. R1, R5, R6, R7 and R8 (vitest.reliability.config.mts): 100 incidents converging in one
+//   1. R1, R5 to R9 (vitest.reliability.config.mts): 100 incidents converging in one
 //      `up` through injected faults, 20 kill -9s of `incident-sync up` at random points, 12 of
 //      the plain `pulumi up` of docs/provider-and-program.md with checkpoints skipped and the
 //      state on S3 (moto), 10 rounds of new incidents claimed under faults and killed, whose
-//      removal must resolve all that was adopted, and 20 kill -9s while `incident-sync up`
-//      opens 50 incidents of 3 notifying updates;
+//      removal must resolve all that was adopted, 20 kill -9s while `incident-sync up`
+//      opens 50 incidents of 3 notifying updates, and `up --rate-limit 24` through a window of
+//      24 per 60 s answering 429 without Retry-After and a PUT that ignores the status;
 //   2. the engine tests and the drift and report tests again against an emulator whose PUT only
 //      sets lastUpdateStatus (`npm run test:sets-field`; `npm test` covers both PUT behaviours
-//      in process, and test/reliability/put-status.test.ts on the engine).
+//      in process, and test/reliability/put-status.test.ts on the engine);
+//   3. the same again against an emulator that lists events and updates oldest first, enforces
+//      600 requests per 60 s answering 429 without Retry-After, answers [] for an unknown check
+//      and requires the account header (`npm run test:behaviours`).
 // It prints each run's figures and the totals line, and writes them with a digest of the code
 // they exercise (src/engine, providers/, src/api/client and the runs' own tests) to
 // bench/reliability-record.json. `--check` says whether that record matches the code as it
@@ -82,13 +86,14 @@ function run(command, args, env = {}) {
 const reports = {
   long: path.join(root, ".incident-sync", "vitest-reliability.json"),
   setsField: path.join(root, ".incident-sync", "vitest-sets-field.json"),
+  behaviours: path.join(root, ".incident-sync", "vitest-behaviours.json"),
 };
 mkdirSync(path.dirname(reports.long), { recursive: true });
 const started = Date.now();
 const runs = [];
 for (const [name, command, args, env] of [
   [
-    "R1, R5, R6, R7 and R8",
+    "R1, R5, R6, R7, R8 and R9",
     "npx",
     ["vitest", "run", "--config", "vitest.reliability.config.mts"],
     { VITEST_JSON_REPORT: reports.long },
@@ -98,6 +103,12 @@ for (const [name, command, args, env] of [
     "npm",
     ["run", "--silent", "test:sets-field"],
     { VITEST_JSON_REPORT: reports.setsField },
+  ],
+  [
+    "behaviours",
+    "npm",
+    ["run", "--silent", "test:behaviours"],
+    { VITEST_JSON_REPORT: reports.behaviours },
   ],
 ]) {
   console.log(`\n=== reliability: ${name}`);
@@ -117,7 +128,7 @@ const line = (pattern) =>
     .find((found) => found !== undefined) ?? null;
 const totals = spawnSync(
   process.execPath,
-  ["scripts/test-totals.mjs", "--no-floor", reports.long, reports.setsField],
+  ["scripts/test-totals.mjs", "--no-floor", reports.long, reports.setsField, reports.behaviours],
   {
     cwd: root,
     encoding: "utf8",
@@ -135,6 +146,7 @@ const record = {
   r6: line(/R6 kill -9 on S3 over .*/),
   r7: line(/R7 claim faults and kill -9 over .*/),
   r8: line(/R8 kill -9 while opening .*/),
+  r9: line(/R9 up --rate-limit \d+ \(first\): .*/),
   totals: totals.stdout.trim(),
 };
 const ok = runs.every((entry) => entry.code === 0) && totals.status === 0;

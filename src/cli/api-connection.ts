@@ -2,6 +2,7 @@ import type { ClientOptions } from "../api";
 import { type LimitSetting, parseDeadline, parseWholeNumber, SETTINGS } from "../settings/catalog";
 import { cliSettingName, settingEnv, settingFlag } from "../settings/names";
 import { type ApiFlags, ApiOptionsError } from "./api-options";
+import { type StackAccountSource, stackAccount } from "./stack-account";
 
 /** What a command needs to build its client, with the limits it was given. */
 export interface ApiConnection extends ClientOptions {
@@ -11,14 +12,22 @@ export interface ApiConnection extends ClientOptions {
   readonly concurrency: number;
 }
 
-/** Resolves flags over environment variables into a connection, or says what is missing or wrong. */
+/**
+ * Resolves flags over environment variables into a connection, or says what is missing or
+ * wrong. The account, when neither gives it, is the one the project's stack config names
+ * (`stackAccount`), as the stack's own runs send it.
+ */
 export function resolveApiConnection(
   flags: ApiFlags,
   env: NodeJS.ProcessEnv = process.env,
+  project?: StackAccountSource,
 ): ApiConnection {
   const baseUrl = flags.apiUrl ?? env[settingEnv("baseUrl")];
   const apiKey = flags.apiKey ?? env[settingEnv("apiKey")];
-  const accountId = flags.accountId ?? env[settingEnv("accountId")];
+  const accountId =
+    flags.accountId ||
+    env[settingEnv("accountId")] ||
+    (project === undefined ? undefined : stackAccount(project));
   const missing: string[] = [];
   if (!baseUrl) missing.push(`the API URL (${cliSettingName("baseUrl")})`);
   if (!apiKey) missing.push(`the API key (${cliSettingName("apiKey")})`);

@@ -1,7 +1,17 @@
 import { z } from "zod";
-import { PUT_STATUS_ENV, PUT_STATUSES, REFERENCE_OPERATIONS } from "./put-status";
+import {
+  ACCOUNT_HEADERS,
+  ANSWERS,
+  BEHAVIOUR_ENV,
+  LIST_ORDERS,
+  PUT_STATUS_ENV,
+  PUT_STATUSES,
+  RATE_WINDOW_PATTERN,
+  REFERENCE_OPERATIONS,
+  UNKNOWN_CHECKS,
+} from "./behaviour-names";
 
-export { PUT_STATUS_ENV };
+export { BEHAVIOUR_ENV, PUT_STATUS_ENV };
 
 /*
  * What the service does where its public reference is silent, one switch per unknown. The tool
@@ -12,12 +22,13 @@ export { PUT_STATUS_ENV };
  * What a PUT does with `lastUpdateStatus`, which the service does not document:
  * - `posts-update`: a changed status also posts an update "Status changed to <STATUS>";
  * - `sets-field`: the field is set and no update is posted, so the updates may show an older
- *   status than the live one (only the PUT's answer tells).
+ *   status than the live one (only the PUT's answer tells);
+ * - `ignores`: the field is left as it was; the answer shows the status the incident kept.
  */
 export const PutStatus = z
   .enum(PUT_STATUSES)
   .describe(
-    "What a PUT does with lastUpdateStatus: posts-update posts a status-change update; sets-field only sets the field.",
+    "What a PUT does with lastUpdateStatus: posts-update posts a status-change update; sets-field only sets the field; ignores leaves the status as it was.",
   );
 export type PutStatus = z.infer<typeof PutStatus>;
 
@@ -34,15 +45,85 @@ export const ReferenceOperations = z
   );
 export type ReferenceOperations = z.infer<typeof ReferenceOperations>;
 
+/**
+ * The order of heartbeat events and incident updates, which the spec does not give:
+ * `newest-first`, or `oldest-first`, where an events call's `limit` keeps the oldest of the
+ * window and an incident's 100 latest updates are listed oldest first.
+ */
+export const ListOrder = z
+  .enum(LIST_ORDERS)
+  .describe(
+    "The order of heartbeat events and incident updates: newest-first, or oldest-first (an events call's limit then keeps the oldest of the window).",
+  );
+export type ListOrder = z.infer<typeof ListOrder>;
+
+/**
+ * The service's rate limit as a window the emulator enforces per API key: at most `limit`
+ * requests in any `seconds`, the rest answered 429 without `Retry-After` (the contract
+ * documents none). `off`: no window.
+ */
+export const RateWindow = z
+  .union([
+    z.literal("off"),
+    z.strictObject({
+      limit: z.int().min(1).max(1_000_000),
+      seconds: z.int().min(1).max(86_400),
+    }),
+  ])
+  .describe(
+    'A rate window per API key: at most limit requests in any seconds, the rest answered 429 without Retry-After; "off" for none.',
+  );
+export type RateWindow = z.infer<typeof RateWindow>;
+
+/** What the heartbeat events and error-group list answer for a check the account does not have. */
+export const UnknownCheck = z
+  .enum(UNKNOWN_CHECKS)
+  .describe(
+    "What the heartbeat events and error-group list answer for an unknown check: not-found (404) or empty ([]).",
+  );
+export type UnknownCheck = z.infer<typeof UnknownCheck>;
+
+/** Whether the account header is optional (an account's key) or required (a personal key: 401 without it). */
+export const AccountHeader = z
+  .enum(ACCOUNT_HEADERS)
+  .describe(
+    "Whether x-service-account may be left out (optional) or is required, as with a personal API key (401 without it).",
+  );
+export type AccountHeader = z.infer<typeof AccountHeader>;
+
+/** `full` answers, or `lean` ones that leave out every field the service's contract lets it leave out. */
+export const Answers = z
+  .enum(ANSWERS)
+  .describe(
+    "full answers, or lean ones that leave out every field the service's contract does not promise.",
+  );
+export type Answers = z.infer<typeof Answers>;
+
 /** The emulator's behaviour where the service's is unknown. */
 export const Behaviour = z.strictObject({
   putStatus: PutStatus,
   referenceOperations: ReferenceOperations,
+  listOrder: ListOrder,
+  rateWindow: RateWindow,
+  unknownCheck: UnknownCheck,
+  accountHeader: AccountHeader,
+  answers: Answers,
 });
 export type Behaviour = z.infer<typeof Behaviour>;
 
 export const DEFAULT_PUT_STATUS: PutStatus = "posts-update";
 export const DEFAULT_REFERENCE_OPERATIONS: ReferenceOperations = "available";
+
+/** What the emulator does unless told otherwise: the most forgiving service. */
+export const DEFAULT_BEHAVIOUR: Behaviour = {
+  putStatus: DEFAULT_PUT_STATUS,
+  referenceOperations: DEFAULT_REFERENCE_OPERATIONS,
+  listOrder: "newest-first",
+  rateWindow: "off",
+  unknownCheck: "not-found",
+  accountHeader: "optional",
+  answers: "full",
+};
 
 /** The PUT behaviour the environment asks for, else `fallback`; a value it does not know throws. */
 export function putStatusFromEnvironment(
@@ -54,6 +135,32 @@ export function putStatusFromEnvironment(
   const parsed = PutStatus.safeParse(value);
   if (parsed.success) return parsed.data;
   throw new Error(
-    `${PUT_STATUS_ENV} is ${JSON.stringify(value)}; it must be ${PutStatus.options.join(" or ")}`,
+    `${PUT_STATUS_ENV} is ${JSON.stringify(value)}; it must be ${PutStatus.options.slice(0, -1).join(", ")} or ${PutStatus.options.at(-1)}`,
   );
+}
+
+/** The behaviours `INCIDENT_SYNC_EMULATOR_BEHAVIOUR` asks for (JSON, as `PATCH /_control/behaviour`). */
+export function behaviourFromEnvironment(env: NodeJS.ProcessEnv = process.env): Partial<Behaviour> {
+  const value = env[BEHAVIOUR_ENV];
+  if (value === undefined || value.trim() === "") return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    throw new Error(
+      `${BEHAVIOUR_ENV} is not JSON; write it as {"listOrder":"oldest-first","answers":"lean"}`,
+    );
+  }
+  const parsed = Behaviour.partial().safeParse(json);
+  if (parsed.success) return parsed.data;
+  throw new Error(`${BEHAVIOUR_ENV} is not a behaviour:\n${z.prettifyError(parsed.error)}`);
+}
+
+/** `600/60s` as a rate window, or undefined when the text is not one. */
+export function parseRateWindow(text: string): RateWindow | undefined {
+  if (text === "off") return "off";
+  const match = RATE_WINDOW_PATTERN.exec(text.trim());
+  if (!match) return undefined;
+  const parsed = RateWindow.safeParse({ limit: Number(match[1]), seconds: Number(match[2]) });
+  return parsed.success ? parsed.data : undefined;
 }

@@ -3,8 +3,8 @@ import type { Hono } from "hono";
 import { createApp } from "./app";
 import {
   type Behaviour,
-  DEFAULT_PUT_STATUS,
-  DEFAULT_REFERENCE_OPERATIONS,
+  behaviourFromEnvironment,
+  DEFAULT_BEHAVIOUR,
   type PutStatus,
   putStatusFromEnvironment,
   type ReferenceOperations,
@@ -46,6 +46,12 @@ export interface EmulatorOptions {
    * @default the seed's `behaviour.referenceOperations`, else `available`
    */
   referenceOperations?: ReferenceOperations;
+  /**
+   * Every behaviour where the service's is unknown (see behaviour.ts); `putStatus` and
+   * `referenceOperations` above win over theirs here.
+   * @default INCIDENT_SYNC_EMULATOR_BEHAVIOUR (JSON), else the seed's `behaviour`, else `DEFAULT_BEHAVIOUR`
+   */
+  behaviour?: Partial<Behaviour>;
   /** The clock; tests pin it. @default () => new Date() */
   now?: () => Date;
   /** Random source of the faults (0 ≤ x < 1). @default Math.random */
@@ -89,14 +95,19 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         );
       });
     }
+    const chosen: Behaviour = {
+      ...DEFAULT_BEHAVIOUR,
+      ...seed?.behaviour,
+      ...behaviourFromEnvironment(),
+      ...options.behaviour,
+    };
     const behaviour: Behaviour = {
+      ...chosen,
       putStatus:
         options.putStatus ??
-        putStatusFromEnvironment(seed?.behaviour?.putStatus ?? DEFAULT_PUT_STATUS),
-      referenceOperations:
-        options.referenceOperations ??
-        seed?.behaviour?.referenceOperations ??
-        DEFAULT_REFERENCE_OPERATIONS,
+        options.behaviour?.putStatus ??
+        putStatusFromEnvironment(chosen.putStatus),
+      ...(options.referenceOperations ? { referenceOperations: options.referenceOperations } : {}),
     };
     const faults = new FaultInjector(options.random);
     if (options.faults !== undefined) faults.set(options.faults);

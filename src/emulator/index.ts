@@ -1,7 +1,14 @@
 // First: says which optional packages to install before any module below loads hono.
 import "./optional-packages";
 
-export { Behaviour, PUT_STATUS_ENV, PutStatus } from "./behaviour";
+export {
+  BEHAVIOUR_ENV,
+  Behaviour,
+  DEFAULT_BEHAVIOUR,
+  PUT_STATUS_ENV,
+  PutStatus,
+  parseRateWindow,
+} from "./behaviour";
 export type { EmulatorControl, Instant } from "./control";
 export { createEmulator, type Emulator, type EmulatorOptions } from "./create-emulator";
 export { cleanErrorMessage, errorHash } from "./error-cleaning";

@@ -1,5 +1,4 @@
 /* What one run of the engine is asked for and gives back, as `openProjectStack`'s stacks tell it. */
-import type { OpType } from "@pulumi/pulumi/automation";
 import type { EngineRunEvents } from "./engine-events";
 
 export interface UpOptions {

@@ -109,24 +109,6 @@ export function afterPut(
   };
 }
 
-/**
- * Why a PUT's answer fails the incident: a name, severity or services other than what was sent,
- * which the service did not take. `undefined` when it kept them.
- */
-export function refusedFields(
-  declaration: Applying,
-  incident: IncidentResponse,
-): string | undefined {
-  const kept = driftedFields(declaration, incident);
-  if (kept.length === 0) return undefined;
-  const shown = kept.map((field) =>
-    field === "services"
-      ? `services ${incident.services.map((service) => service.id).join(", ")}`
-      : `${field} ${JSON.stringify(incident[field])}`,
-  );
-  return `incident ${declaration.incidentId}: the service answered the PUT with ${shown.join(" and ")}, not what was sent; it did not take the change. The next run sends it again; if it keeps refusing, change it on the status page or ask the service why.`;
-}
-
 /** The entries the last apply recorded; none when adopting (no record, or only a claim). */
 export function recordedEntriesOf(olds: IncidentRecord | undefined): RecordedEntries {
   return olds && !olds.claimed && olds.updateIds

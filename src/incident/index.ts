@@ -21,3 +21,4 @@ export * from "./record";
 export * from "./removal";
 export * from "./resource-type";
 export * from "./state-text";
+export * from "./taken";

@@ -39,8 +39,9 @@ export interface DeclareOptions {
   projectDir: string;
   resourceOptions?: pulumi.CustomResourceOptions;
   /**
-   * `claim`: the run records new incidents in the state and applies nothing, so it reads
-   * nothing either and has no outputs (`src/incident/claim.ts`). @default the plain CLI's run
+   * `claim`: the run records new incidents in the state and applies nothing, so it reads only
+   * whether the declared ids exist and has no outputs (`src/incident/claim.ts`).
+   * @default the plain CLI's run
    */
   phase?: ClaimPhase | undefined;
 }
@@ -57,8 +58,12 @@ export function declareIncidents(
   options: DeclareOptions,
 ): DeclaredIncident[] {
   if (adoptionsAtRisk()) pulumi.log.warn(ADOPTIONS_AT_RISK_WARNING);
-  const wanted =
-    options.phase === "claim" ? [] : definitions.filter((loaded) => isRead(loaded, options));
+  // A claim reads only whether the declared ids exist, through the same list, so its provider
+  // needs no read of its own per incident.
+  const wanted = definitions.filter(
+    (loaded) =>
+      isRead(loaded, options) && (options.phase !== "claim" || loaded.definition.id !== undefined),
+  );
   const reads =
     wanted.length === 0
       ? undefined

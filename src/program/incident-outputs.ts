@@ -28,6 +28,7 @@ import {
   summaryOf,
 } from "./outputs";
 import {
+  type EvidenceRead,
   type ReadBack,
   readBack,
   readErrorGroups,
@@ -167,15 +168,16 @@ export function incidentReadBack(
 }
 
 /**
- * Reads every heartbeat or check named as evidence, once each. An id that does not exist is
- * a warning naming the definitions that list it (an error with `strictEvidence: true`); any
+ * Reads every heartbeat or check named as evidence, once each. An id that does not exist (a
+ * 404, or an answer that says so another way: `heartbeatAbsence`, `checkAbsence`) is a
+ * warning naming the definitions that list it (an error with `strictEvidence: true`); any
  * other failure leaves that entry unavailable.
  */
 function evidenceReads<T>(
   declared: readonly DeclaredIncident[],
   kind: "heartbeats" | "checks",
   options: DeclareOptions,
-  read: (client: MonitoringClient, id: string, now: Date) => Promise<T>,
+  read: (client: MonitoringClient, id: string, now: Date) => Promise<EvidenceRead<T>>,
 ): pulumi.Output<Record<string, T | Unavailable>> {
   const listedBy = new Map<string, LoadedDefinition[]>();
   for (const { loaded } of declared) {
@@ -186,22 +188,35 @@ function evidenceReads<T>(
   const ids = [...listedBy.keys()].sort();
   const now = new Date();
   const noun = kind === "heartbeats" ? "heartbeat" : "check";
+  const places = (id: string) =>
+    (listedBy.get(id) ?? [])
+      .map((loaded) => `${where(loaded, options.projectDir)} (incident ${loaded.definition.id})`)
+      .join(", ");
+  const missing = (message: string) => {
+    // strictEvidence: the run fails, with this message and no stack trace.
+    if (options.settings.strictEvidence) throw new pulumi.RunError(message);
+    pulumi.log.warn(message);
+  };
   return readBack<Record<string, T | Unavailable>>(options.client, async (client) => {
     const results = await Promise.all(ids.map((id) => settle(() => read(client, id, now))));
     return Object.fromEntries(
       results.map((result, index) => {
         const id = ids[index] ?? "";
-        if (result.ok) return [id, result.value];
+        if (result.ok) {
+          const { value, absent } = result.value;
+          if (absent === undefined) return [id, value];
+          missing(
+            `evidence ${noun} "${id}" may not exist in the account: ${absent}; it is listed at ${places(id)}. Fix the id in evidence.${kind}, or remove it.`,
+          );
+          return [
+            id,
+            kind === "heartbeats" ? { unavailable: `${noun} ${id} may not exist` } : value,
+          ];
+        }
         if (result.missing) {
-          const places = (listedBy.get(id) ?? [])
-            .map(
-              (loaded) => `${where(loaded, options.projectDir)} (incident ${loaded.definition.id})`,
-            )
-            .join(", ");
-          const message = `evidence ${noun} "${id}" does not exist in the account; it is listed at ${places}. Fix the id in evidence.${kind}, or remove it.`;
-          // strictEvidence: the run fails, with this message and no stack trace.
-          if (options.settings.strictEvidence) throw new pulumi.RunError(message);
-          pulumi.log.warn(message);
+          missing(
+            `evidence ${noun} "${id}" does not exist in the account; it is listed at ${places(id)}. Fix the id in evidence.${kind}, or remove it.`,
+          );
           return [id, { unavailable: `${noun} ${id} does not exist` }];
         }
         pulumi.log.warn(`could not read evidence ${noun} "${id}": ${result.reason}`);

@@ -8,11 +8,12 @@ import {
   type MonitoringClient,
   NotFoundError,
 } from "../api";
+import { checkAbsence, heartbeatAbsence } from "../reports/evidence/absent";
 import { apiErrorMessage, runSettingsContext } from "../settings";
 
 /** How far back heartbeat events are read. */
 export const HEARTBEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
-/** Error groups shown per check, most recently seen first (the API's order). */
+/** Error groups shown per check, most recently seen first. */
 export const TOP_ERROR_GROUPS = 5;
 
 /**
@@ -82,31 +83,44 @@ export function readIncidentUpdates(
   return settle(() => client.incidents.listUpdates(incidentId));
 }
 
-/** Events of the last day and the success-ratio stats of one heartbeat check. */
+/** A read of evidence, and why it suggests the heartbeat or check does not exist, if it does. */
+export interface EvidenceRead<T> {
+  value: T;
+  absent?: string;
+}
+
+/** Events of the last day, newest first, and the success-ratio stats of one heartbeat check. */
 export async function readHeartbeat(
   client: MonitoringClient,
   checkId: string,
   now: Date,
-): Promise<HeartbeatReadBack> {
+): Promise<EvidenceRead<HeartbeatReadBack>> {
   const from = new Date(now.getTime() - HEARTBEAT_WINDOW_MS);
-  const { events, stats } = await client.heartbeats.eventsBetween(checkId, from, now);
+  const read = await client.heartbeats.eventsBetween(checkId, from, now);
+  const absent = heartbeatAbsence(read);
   return {
-    windowHours: HEARTBEAT_WINDOW_MS / 3_600_000,
-    eventCount: events.length,
-    events,
-    stats: stats ?? null,
+    value: {
+      windowHours: HEARTBEAT_WINDOW_MS / 3_600_000,
+      eventCount: read.events.length,
+      events: read.events,
+      stats: read.stats ?? null,
+    },
+    ...(absent ? { absent } : {}),
   };
 }
 
-/** Every error group of one check, every page, summed up with the most recent groups. */
+/**
+ * Every error group of one check, every page, summed up with the most recently seen groups
+ * (by `lastSeen`, whatever order the service lists them in).
+ */
 export async function readErrorGroups(
   client: MonitoringClient,
   checkId: string,
-): Promise<ErrorGroupsReadBack> {
+): Promise<EvidenceRead<ErrorGroupsReadBack>> {
   let count = 0;
   let archivedCount = 0;
   let pages = 0;
-  const top: ErrorGroupSummary[] = [];
+  let top: ErrorGroupSummary[] = [];
   for await (const group of client.errorGroups.allForCheck(checkId, {
     onPage: (page) => {
       pages = page;
@@ -114,9 +128,12 @@ export async function readErrorGroups(
   })) {
     count += 1;
     if (group.archivedUntilNextEvent) archivedCount += 1;
-    if (top.length < TOP_ERROR_GROUPS) top.push(summarize(group));
+    top = [...top, summarize(group)]
+      .sort((a, b) => b.lastSeen.localeCompare(a.lastSeen) || a.id.localeCompare(b.id))
+      .slice(0, TOP_ERROR_GROUPS);
   }
-  return { count, archivedCount, pages, top };
+  const absent = checkAbsence({ count });
+  return { value: { count, archivedCount, pages, top }, ...(absent ? { absent } : {}) };
 }
 
 function summarize(group: ErrorGroup): ErrorGroupSummary {

@@ -31,6 +31,7 @@ export {
   ErrorReportGroup,
   GroupChange,
 } from "./errors/report-schema";
+export { checkAbsence, heartbeatAbsence } from "./evidence/absent";
 export {
   type EvidenceItem,
   evidenceLine,

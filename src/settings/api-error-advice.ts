@@ -1,4 +1,4 @@
-import { type ApiError, DeadlineError } from "../api";
+import { type ApiError, DeadlineError, RateLimitError } from "../api";
 import { httpErrorMessage } from "../api/errors/http-errors";
 import { SETTINGS } from "./catalog";
 import type { SettingsContext } from "./names";
@@ -18,15 +18,26 @@ export function apiErrorAdvice(
       ? `incident-sync stopped the run at its deadline (${flag}); the next run applies what is left.`
       : `The command stops at its deadline: give it longer with ${flag} or ${env} (default ${fallback}), or check the service.`;
   }
+  const noAccount = `No account was sent (x-service-account), and a personal API key needs one: set ${settingName("accountId", context)}.`;
   switch (error.status) {
-    case 401:
-      return context === "pulumi"
-        ? `The API key was refused: check ${settingName("apiKey", context)} (pulumi config set --secret ${settingName("apiKey", context)}).`
-        : `The API key was refused: check ${settingName("apiKey", context)}.`;
+    case 401: {
+      const key =
+        context === "pulumi"
+          ? `The API key was refused: check ${settingName("apiKey", context)} (pulumi config set --secret ${settingName("apiKey", context)}).`
+          : `The API key was refused: check ${settingName("apiKey", context)}.`;
+      return error.accountSent === false ? `${key} ${noAccount}` : key;
+    }
     case 403:
-      return `The API key may not act for this account: check ${settingName("accountId", context)} and ${settingName("apiKey", context)}.`;
+      return error.accountSent === false
+        ? noAccount
+        : `The API key may not act for this account: check ${settingName("accountId", context)} and ${settingName("apiKey", context)}.`;
     case 429: {
-      const tries = error.attempts > 1 ? ` (gave up after ${error.attempts} attempts)` : "";
+      const tries =
+        error instanceof RateLimitError && error.gaveUp
+          ? ` (${error.gaveUp})`
+          : error.attempts > 1
+            ? ` (gave up after ${error.attempts} attempts)`
+            : "";
       return `The service is rate limiting this key${tries}; lower ${settingName("rateLimit", context)} or try again later.`;
     }
     default:

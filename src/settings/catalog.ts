@@ -18,7 +18,7 @@ export const SETTINGS = {
   accountId: { flag: "--account-id", env: "MONITORING_ACCOUNT_ID" },
   /** The API key: a secret stack config value, else the variable (a flag shows in `ps`). */
   apiKey: { flag: "--api-key", env: "MONITORING_API_KEY" },
-  /** Requests per minute, per client; 600 is what the reference service allows. */
+  /** Requests per minute for all a machine sends with one key; 600 is what the service allows. */
   rateLimit: {
     flag: "--rate-limit",
     env: "MONITORING_RATE_LIMIT",

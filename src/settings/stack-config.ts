@@ -41,7 +41,7 @@ export const StackSettings = z.object({
   definitionsDir: z.string().min(1).default(SETTINGS.definitionsDir.default),
   /** Retries per call on 502, 503, 504, timeouts and network failures; see `SETTINGS.retries`. */
   retries: wholeNumber(SETTINGS.retries).default(SETTINGS.retries.default),
-  /** Requests per minute, per client; unset: the client's default. */
+  /** Requests per minute for all a machine sends with the key (one shared budget); unset: the client's default. */
   rateLimit: wholeNumber(SETTINGS.rateLimit).optional(),
   /** Calls in flight, per client; unset: the client's default. */
   concurrency: wholeNumber(SETTINGS.concurrency).optional(),

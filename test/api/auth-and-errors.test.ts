@@ -104,7 +104,7 @@ describe("authentication", () => {
     const error = await failure(() => client.errorGroups.get("eg_1"));
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect(error.message).toMatchInlineSnapshot(
-      `"GET /v1/error-groups/eg_1 failed: 401 Unauthorized: key [redacted] is revoked. Check the API key the client was created with."`,
+      `"GET /v1/error-groups/eg_1 failed: 401 Unauthorized: key [redacted] is revoked. Check the API key the client was created with. No account was sent (x-service-account), and a personal API key needs one: set the account the key acts for (accountId)."`,
     );
     expect(everything(error)).not.toContain(API_KEY);
   });

@@ -36,6 +36,20 @@ afterAll(async () => {
   await running?.close();
 });
 
+/** Runs `during` with the emulator behaving as `behaviour` says, then as it did before. */
+async function withBehaviour<T>(
+  behaviour: Parameters<RunningEmulator["emulator"]["control"]["setBehaviour"]>[0],
+  during: () => Promise<T>,
+): Promise<T> {
+  const before = running.emulator.control.getBehaviour();
+  running.emulator.control.setBehaviour(behaviour);
+  try {
+    return await during();
+  } finally {
+    running.emulator.control.setBehaviour(before);
+  }
+}
+
 /**
  * Runs `report errors` in-process as the CLI does, and turns on `faults` for every API
  * request once the first bytes reach stdout: a failure after the export began streaming.
@@ -110,6 +124,34 @@ describe("report commands, compiled and run for real", () => {
     expect(result.exitCode).toBe(0);
     const report = HeartbeatReport.parse(JSON.parse(await readFile(out, "utf8")));
     expect(report.checks[0]?.events).toHaveLength(45);
+  });
+
+  test("report heartbeats --format json gives the same report whether the service lists events newest or oldest first", async () => {
+    const report = async () => {
+      const result = await runCli(
+        ["report", "heartbeats", "--check", "hb-flappy", "--check", "hb-steady"].concat([
+          "--since",
+          "24h",
+          "--format",
+          "json",
+        ]),
+        process.cwd(),
+        apiEnv(running),
+      );
+      expect(result.exitCode, result.stderr).toBe(0);
+      return HeartbeatReport.parse(JSON.parse(result.stdout)).checks;
+    };
+    const newestFirst = await report();
+    running.emulator.control.setBehaviour({ listOrder: "oldest-first" });
+    try {
+      expect(await report()).toEqual(newestFirst);
+    } finally {
+      running.emulator.control.setBehaviour({ listOrder: "newest-first" });
+    }
+    // 45 events in the day, and the state before it: the newest of the two older ones.
+    const flappy = newestFirst.find((check) => check.checkId === "hb-flappy");
+    expect(flappy?.events).toHaveLength(45);
+    expect(flappy?.lastEventBefore?.state).toBe("FAILING");
   });
 
   test("report heartbeats --out replaces a link planted at its partial file instead of writing through it", async () => {
@@ -270,11 +312,9 @@ describe("report commands, compiled and run for real", () => {
         process.cwd(),
         apiEnv(running),
       );
-    const [json, csv, markdown] = await Promise.all([
-      exportAs("json"),
-      exportAs("csv"),
-      exportAs("md"),
-    ]);
+    const [json, csv, markdown] = await withBehaviour({ unknownCheck: "not-found" }, () =>
+      Promise.all([exportAs("json"), exportAs("csv"), exportAs("md")]),
+    );
 
     expect([json.exitCode, csv.exitCode, markdown.exitCode]).toEqual([1, 1, 1]);
     expect(JSON.parse(json.stdout)).toMatchInlineSnapshot(`
@@ -319,13 +359,32 @@ describe("report commands, compiled and run for real", () => {
   });
 
   test("nothing is streamed until every check's first page has arrived, so a real check beside an unknown one still gives only the error", async () => {
-    const result = await runCli(
-      ["report", "errors", "--check", "chk-cli", "--check", "chk-nope", "--format", "json"],
-      process.cwd(),
-      apiEnv(running),
+    const result = await withBehaviour({ unknownCheck: "not-found" }, () =>
+      runCli(
+        ["report", "errors", "--check", "chk-cli", "--check", "chk-nope", "--format", "json"],
+        process.cwd(),
+        apiEnv(running),
+      ),
     );
     expect(result.exitCode).toBe(1);
     expect(Object.keys(JSON.parse(result.stdout))).toEqual(["error"]);
+  });
+
+  test("a check a service answers with [] is written as having no group, with a warning that it may not exist", async () => {
+    const result = await withBehaviour({ unknownCheck: "empty" }, () =>
+      runCli(
+        ["report", "errors", "--check", "chk-nope", "--format", "json"],
+        process.cwd(),
+        apiEnv(running),
+      ),
+    );
+    expect(result.exitCode).toBe(0);
+    expect(ErrorReport.parse(JSON.parse(result.stdout)).groups).toEqual([]);
+    expect(result.stderr).toMatchInlineSnapshot(`
+      "warning: check "chk-nope" may not exist: the service lists no error group for it at all ([]), as it does for a check it does not know.
+      Wrote 0 error group(s).
+      "
+    `);
   });
 
   test("a page that fails after the JSON began streaming closes the document with an error member instead of a summary", async () => {

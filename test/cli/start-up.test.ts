@@ -78,10 +78,10 @@ async function loadedBy(args: string[]) {
 }
 
 /**
- * The one emulator module the command line may load: the names of `--put-status`'s choices and
+ * The one emulator module the command line may load: the names of the behaviour flags' choices and
  * its variable, constants without imports, so `emulator --help` can list them.
  */
-const EMULATOR_FLAG_NAMES = "src/emulator/put-status.js";
+const EMULATOR_FLAG_NAMES = "src/emulator/behaviour-names.js";
 
 describe("start-up", () => {
   test("validate loads no emulator, SQLite, Pulumi, HTTP client or report code", async () => {

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
-import { PUT_STATUS_ENV } from "../../src/emulator/put-status";
+import { PUT_STATUS_ENV } from "../../src/emulator/behaviour-names";
 import { CLI, runCli } from "../cli/run-cli";
 
 describe("incident-sync emulator", () => {
@@ -121,7 +121,7 @@ describe("incident-sync emulator", () => {
     ).toEqual([200, 404, 405]);
     const refused = await runCli(["emulator", "--reference-operations", "some"], process.cwd());
     expect(refused.exitCode).toBe(1);
-    expect(refused.stderr).toContain("It must be available, not-found, method-not-allowed.");
+    expect(refused.stderr).toContain("It must be available, not-found or method-not-allowed.");
   });
 
   it("refuses an unknown behaviour in INCIDENT_SYNC_EMULATOR_PUT_STATUS, listing the allowed ones", async () => {
@@ -130,7 +130,7 @@ describe("incident-sync emulator", () => {
     });
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatchInlineSnapshot(`
-      "incident-sync emulator: option '--put-status <behaviour>' value 'posts-twice' from env 'INCIDENT_SYNC_EMULATOR_PUT_STATUS' is invalid. It must be posts-update or sets-field. (see incident-sync emulator --help)
+      "incident-sync emulator: option '--put-status <behaviour>' value 'posts-twice' from env 'INCIDENT_SYNC_EMULATOR_PUT_STATUS' is invalid. It must be posts-update, sets-field or ignores. (see incident-sync emulator --help)
       "
     `);
   });

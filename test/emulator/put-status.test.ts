@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createEmulator, type Emulator, PUT_STATUS_ENV } from "../../src/emulator";
+import {
+  createEmulator,
+  DEFAULT_BEHAVIOUR,
+  type Emulator,
+  PUT_STATUS_ENV,
+} from "../../src/emulator";
 import { ADMIN, call, DEMO_ACCOUNT, demoEmulator, incidentBody, NOW, service } from "./helpers";
 
 let emulator: Emulator | undefined;
@@ -96,11 +101,26 @@ describe("what a PUT does with lastUpdateStatus (putStatus)", () => {
     expect((again.json as Answer).lastUpdateStatus).toBe("RESOLVED");
   });
 
+  it("with ignores, the status stays as it was, and the answer shows the one it kept", async () => {
+    emulator = demoEmulator({ putStatus: "ignores" });
+    const before = await updates(emulator.app);
+    const { status, json } = await put(emulator.app);
+    expect(status).toBe(200);
+    expect(json).toMatchObject({ lastUpdateStatus: "INVESTIGATING", incidentUpdates: before });
+    expect(await updates(emulator.app)).toEqual(before);
+    // Name, severity and services are still replaced: only the status does not take.
+    const renamed = await put(emulator.app, { ...resolve, name: "Checkout is slow" });
+    expect(renamed.json).toMatchObject({
+      name: "Checkout is slow",
+      lastUpdateStatus: "INVESTIGATING",
+    });
+  });
+
   it("is switched by PATCH /_control/behaviour, which answers the behaviour now", async () => {
     emulator = demoEmulator({ putStatus: "posts-update" });
     expect((await call(emulator.app, "GET", "/_control/behaviour", { key: ADMIN })).json).toEqual({
+      ...DEFAULT_BEHAVIOUR,
       putStatus: "posts-update",
-      referenceOperations: "available",
     });
     const patched = await call(emulator.app, "PATCH", "/_control/behaviour", {
       key: ADMIN,
@@ -108,8 +128,8 @@ describe("what a PUT does with lastUpdateStatus (putStatus)", () => {
     });
     expect(patched).toMatchObject({ status: 200, json: { putStatus: "sets-field" } });
     expect(emulator.control.getBehaviour()).toEqual({
+      ...DEFAULT_BEHAVIOUR,
       putStatus: "sets-field",
-      referenceOperations: "available",
     });
     const before = await updates(emulator.app);
     await put(emulator.app);
@@ -119,22 +139,22 @@ describe("what a PUT does with lastUpdateStatus (putStatus)", () => {
       key: ADMIN,
       body: {},
     });
-    expect(unchanged.json).toEqual({ putStatus: "sets-field", referenceOperations: "available" });
+    expect(unchanged.json).toEqual({ ...DEFAULT_BEHAVIOUR, putStatus: "sets-field" });
     const unknown = await call(emulator.app, "PATCH", "/_control/behaviour", {
       key: ADMIN,
       body: { putStatus: "posts-twice" },
     });
     expect(unknown.status).toBe(400);
     expect((unknown.json as { message: string }).message).toMatchInlineSnapshot(
-      `"invalid body: putStatus: Invalid option: expected one of "posts-update"|"sets-field""`,
+      `"invalid body: putStatus: Invalid option: expected one of "posts-update"|"sets-field"|"ignores""`,
     );
     const withoutToken = await call(emulator.app, "PATCH", "/_control/behaviour", {
       body: { putStatus: "posts-update" },
     });
     expect(withoutToken.status).toBe(401);
     expect(emulator.control.getBehaviour()).toEqual({
+      ...DEFAULT_BEHAVIOUR,
       putStatus: "sets-field",
-      referenceOperations: "available",
     });
   });
 
@@ -155,8 +175,8 @@ describe("what a PUT does with lastUpdateStatus (putStatus)", () => {
       },
     });
     expect(emulator.control.getBehaviour()).toEqual({
+      ...DEFAULT_BEHAVIOUR,
       putStatus: "sets-field",
-      referenceOperations: "available",
     });
     const { json } = await call(emulator.app, "PUT", "/v1/status-pages/incidents/inc-1", {
       key: "seeded-key",
@@ -175,8 +195,8 @@ describe("what a PUT does with lastUpdateStatus (putStatus)", () => {
     const seed = { behaviour: { putStatus: "posts-update" as const }, accounts: [] };
     emulator = createEmulator({ seed });
     expect(emulator.control.getBehaviour()).toEqual({
+      ...DEFAULT_BEHAVIOUR,
       putStatus: "sets-field",
-      referenceOperations: "available",
     });
     emulator.close();
     emulator = createEmulator({ seed, putStatus: "posts-update" });
@@ -186,7 +206,7 @@ describe("what a PUT does with lastUpdateStatus (putStatus)", () => {
   it("fails to start with a clear message when the environment names an unknown behaviour", () => {
     vi.stubEnv(PUT_STATUS_ENV, "posts-twice");
     expect(() => createEmulator({ seed: "demo" })).toThrowErrorMatchingInlineSnapshot(
-      `[Error: INCIDENT_SYNC_EMULATOR_PUT_STATUS is "posts-twice"; it must be posts-update or sets-field]`,
+      `[Error: INCIDENT_SYNC_EMULATOR_PUT_STATUS is "posts-twice"; it must be posts-update, sets-field or ignores]`,
     );
   });
 });

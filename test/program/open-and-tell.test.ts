@@ -10,6 +10,7 @@ import { configKey } from "../../src/settings";
 import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
 import { rewriteAnswers } from "../support/rewrite-answers";
 import { changesOf, failuresOf, MockEngine } from "./support/mock-engine";
+import { UNTHROTTLED } from "./support/program-stack";
 import { setProjectDirectory } from "./support/project-directory";
 
 /** A new incident's definition: no id, a resource, two updates, the first one notifying. */
@@ -130,6 +131,7 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
         [configKey("accountId")]: account(),
         [configKey("apiKey")]: sandbox.emulator.demo.apiKey,
         [configKey("outputs")]: "full",
+        ...UNTHROTTLED,
       });
     });
 

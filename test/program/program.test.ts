@@ -454,3 +454,100 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
     });
   },
 );
+
+/**
+ * The third PUT behaviour the service may have: it ignores `lastUpdateStatus`. A status that
+ * did not take is never reported applied: the incident fails saying what the service kept and
+ * what to do, the state keeps the last apply, and every next run sends it again.
+ */
+describe("converging in process, with a service whose PUT ignores the status", () => {
+  let started: ProgramStack;
+  let engine: MockEngine;
+
+  const setStatus = (file: string, from: string, to: string) =>
+    started.stack.edit(file, (text) => {
+      expect(text).toContain(`status: ${from}`);
+      return text.replace(`status: ${from}`, `status: ${to}`);
+    });
+  const up = () => engine.run(program);
+
+  beforeAll(async () => {
+    started = await startProgramStack("converge-ignores", "ignores");
+    ({ engine } = started);
+  });
+
+  afterAll(async () => {
+    await started?.close();
+  });
+
+  it("fails the incident whose status did not take, saying what the service kept, and tries again on the next up", async () => {
+    const adopted = await up();
+    expect(adopted.error).toBeUndefined();
+    expect(failuresOf(adopted)).toEqual([]);
+    setStatus("storefront.yaml", "INVESTIGATING", "MONITORING");
+
+    const run = await up();
+    expect(changesOf(run)).toEqual({});
+    const [failure, ...others] = failuresOf(run);
+    expect(others).toEqual([]);
+    expect(failure).toMatchInlineSnapshot(
+      `"inc-checkout-latency: incident inc-checkout-latency: the service answered the PUT with status "INVESTIGATING", not what was sent (status MONITORING): it did not take the change, and nothing is recorded as applied. The next run sends it again. If the status keeps not taking, this service's PUT ignores lastUpdateStatus: declare the incident's status with \`updates:\` (an update posted with that status, as the service's own tools change it), or set it on the status page."`,
+    );
+    expect(started.stack.live().get("inc-checkout-latency")?.status).toBe("INVESTIGATING");
+    expect(engine.stateOf("inc-checkout-latency")?.status).toBe("INVESTIGATING");
+
+    // The next run sends it again; once the service takes it, the incident converges.
+    const again = await up();
+    expect(failuresOf(again)).toHaveLength(1);
+    started.sandbox.emulator.emulator.control.setBehaviour({ putStatus: "sets-field" });
+    const taken = await up();
+    expect(failuresOf(taken)).toEqual([]);
+    expect(changesOf(taken)).toEqual({ update: 1 });
+    expect(started.stack.live().get("inc-checkout-latency")?.status).toBe("MONITORING");
+  });
+});
+
+/**
+ * Lean answers (behaviour `answers: lean`): the service leaves out every field its contract
+ * lets it, so a posted update comes back as its description alone and an incident's updates
+ * without their statuses. Nothing customers read is sent twice, and the run converges.
+ */
+describe("in process, with a service that answers lean", () => {
+  let started: ProgramStack;
+  let engine: MockEngine;
+  const control = () => started.sandbox.emulator.emulator.control;
+
+  beforeAll(async () => {
+    started = await startProgramStack("lean", "posts-update");
+    ({ engine } = started);
+    control().setBehaviour({ answers: "lean" });
+  });
+
+  afterAll(async () => {
+    await started?.close();
+  });
+
+  it("posts each update of a new incident once, though its answer names no id, and then changes nothing", async () => {
+    control().resetStats();
+    const run = await engine.run(program);
+    expect(failuresOf(run)).toEqual([]);
+    expect(changesOf(run)).toEqual({ create: 5 });
+    // The first update opens the incident; the second is posted alone, once.
+    expect(control().stats().byOperation.postIncidentUpdate?.total).toBe(
+      DEMO_NEW_INCIDENT.updates - 1,
+    );
+    const opened = engine.stateOf(DEMO_NEW_INCIDENT.resource);
+    const notified = control()
+      .notifications(started.sandbox.emulator.demo.accountId)
+      .filter((sent) => sent.incidentId === opened?.incidentId);
+    expect(notified).toHaveLength(1);
+    expect(opened?.updateIds).toHaveLength(DEMO_NEW_INCIDENT.updates);
+    expect(opened?.updateIds?.every((id) => id !== "")).toBe(true);
+
+    control().resetStats();
+    const again = await engine.run(program);
+    expect(failuresOf(again)).toEqual([]);
+    expect(changesOf(again)).toEqual({});
+    expect(control().stats().byOperation.postIncidentUpdate).toBeUndefined();
+  });
+});

@@ -309,3 +309,48 @@ describe("a provider stored by incident-sync 0.2.0 (serialized by the SDK), in s
     expect(liveStatusOf(await api.incidents.listUpdates("inc-api-errors")).status).toBe("RESOLVED");
   });
 });
+
+describe("a service whose PUT ignores the status", () => {
+  let emulator: RunningEmulator;
+  const config = () =>
+    ({
+      config: {
+        get: (key: string) =>
+          ({
+            "incident-sync:baseUrl": emulator.url,
+            "incident-sync:accountId": emulator.demo.accountId,
+            "incident-sync:apiKey": emulator.demo.apiKey,
+          })[key],
+      },
+    }) as never;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, seed: "demo", putStatus: "ignores" });
+  });
+  afterAll(async () => {
+    await emulator?.close();
+  });
+
+  it("fails the update of a status that did not take, by the current provider and by 0.1's stored one alike", async () => {
+    const current = operations.provider();
+    await current.configure?.(config());
+    const legacy = require(
+      join(__dirname, "..", "..", "dist", "providers", "legacy-operations.js"),
+    ) as typeof import("../../providers/legacy-operations");
+    const session: Parameters<typeof legacy.configure>[0] = {};
+    await legacy.configure(session, config());
+    const resolved = { ...inputs, status: "RESOLVED" as const };
+    for (const update of [
+      () => current.update?.("inc-api-errors", applied, resolved),
+      () => legacy.update(session, resolved),
+    ]) {
+      const failure = await Promise.resolve()
+        .then(update)
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(Error);
+      expect((failure as Error).message).toContain(
+        'the service answered the PUT with status "MONITORING", not what was sent (status RESOLVED): it did not take the change',
+      );
+    }
+  });
+});

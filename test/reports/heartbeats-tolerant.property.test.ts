@@ -183,7 +183,7 @@ describe("heartbeat events the service's reference allows (generated, 1,000 case
           { heartbeats: ["hb-1"] },
           to,
         );
-        expect(evidenceLine(evidence, to)).toMatch(/^hb-1 /);
+        expect(evidenceLine(evidence, to)).toMatch(/^hb-1[ :]/);
       }),
       { numRuns: RUNS },
     );

@@ -27,16 +27,26 @@ export function serveErrorGroups(
 }
 
 /**
+ * Which events of a window a server's `limit` keeps, and the order it lists them in:
+ * `newest-first` (the emulator's default), `oldest-first`, or `shuffled`: any of them, in any
+ * order (`random` decides), as a service that promises no order may.
+ */
+export type EventOrder = "newest-first" | "oldest-first" | "shuffled";
+
+/**
  * Heartbeat events: window [startTime, endTime] inclusive at both ends, newest first, ties by
- * id descending, at most `limit` (≤ 10), answered as `[{ events, stats }]`. An event without
- * a readable timestamp cannot be filtered by time: it is in every window, after the others
- * (the worst a server could do to a walk that pages by time).
+ * id descending (or as `order` says), at most `limit` (≤ 10), answered as
+ * `[{ events, stats }]`. An event without a readable timestamp cannot be filtered by time: it
+ * is in every window, after the others (the worst a server could do to a walk that pages by
+ * time).
  */
 export function serveHeartbeatEvents(
   events: readonly HeartbeatEvent[],
   stats: HeartbeatStats,
   request: ReceivedRequest,
   response: ServerResponse,
+  order: EventOrder = "newest-first",
+  random: () => number = Math.random,
 ): void {
   const query = request.url.searchParams;
   const limit = Number(query.get("limit") ?? 10);
@@ -47,7 +57,7 @@ export function serveHeartbeatEvents(
   const end = Date.parse(query.get("endTime") ?? new Date().toISOString());
   const start = Date.parse(query.get("startTime") ?? new Date(end - 86_400_000).toISOString());
   const time = (event: HeartbeatEvent) => heartbeatEventTime(event) ?? Number.NEGATIVE_INFINITY;
-  const page = events
+  const inWindow = events
     .filter((event) => {
       const at = heartbeatEventTime(event);
       return at === undefined || (at >= start && at <= end);
@@ -55,7 +65,13 @@ export function serveHeartbeatEvents(
     .sort((a, b) => {
       const [x, y] = [time(a), time(b)];
       return x !== y ? (x < y ? 1 : -1) : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-    })
-    .slice(0, limit);
-  sendJson(response, 200, [{ events: page, stats }]);
+    });
+  if (order === "oldest-first") inWindow.reverse();
+  if (order === "shuffled") {
+    for (let i = inWindow.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [inWindow[i], inWindow[j]] = [inWindow[j] as HeartbeatEvent, inWindow[i] as HeartbeatEvent];
+    }
+  }
+  sendJson(response, 200, [{ events: inWindow.slice(0, limit), stats }]);
 }

@@ -12,93 +12,223 @@ import { answeredPage } from "./answered-page";
 export interface HeartbeatEventsWindow {
   events: HeartbeatEvent[];
   stats?: HeartbeatStats;
+  /**
+   * `true` when the service answered `[]`, no result at all, for the check: a service may
+   * answer so for a check that does not exist, where another answers 404.
+   */
+  noResult?: true;
+}
+
+/** The newest event of a window, and the stats of the first call. */
+export interface LatestHeartbeatEvent {
+  event?: HeartbeatEvent;
+  stats?: HeartbeatStats;
+  noResult?: true;
 }
 
 interface Walk {
+  /** The client operation, named in errors: `heartbeats.eventsBetween`. */
+  readonly operation: string;
   /** Encoded path of the events operation, for error messages. */
   readonly path: string;
-  /** Start and end of the window (both inclusive), ISO strings. */
-  readonly from: string;
-  readonly to: string;
-  /** The server's per-call cap; a shorter page means the window is exhausted. */
+  /** Start and end of the window (both inclusive), epoch ms. */
+  readonly from: number;
+  readonly to: number;
+  /** The server's per-call cap: a shorter answer holds every event of its window. */
   readonly pageSize: number;
-  /** Most pages walked; a window that needs more fails with `PagingError`. */
+  /** Most calls one walk makes; a window that needs more fails with `PagingError`. */
   readonly maxPages: number;
-  /** One call with the window's start fixed and the given end (inclusive). */
-  readonly fetchPage: (endTime: string) => Promise<HeartbeatEventsResponse>;
+  /** One call for the window `[startTime, endTime]`, both inclusive. */
+  readonly fetchPage: (startTime: string, endTime: string) => Promise<HeartbeatEventsResponse>;
   readonly onPage?: ((page: number, newEvents: number) => void) | undefined;
 }
 
-const TARGET = { operation: "heartbeats.eventsBetween", method: "GET" } as const;
+const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The page of the walk that ends at `endTime`, as an error names it. */
-function pageAt(walk: Walk, endTime: string) {
-  return answeredPage(TARGET, walk.path, {
-    startTime: walk.from,
-    endTime,
-    limit: String(walk.pageSize),
+/** Newest first, ties by id descending; events without a readable timestamp last. */
+export function newestEventsFirst(events: Iterable<HeartbeatEvent>): HeartbeatEvent[] {
+  const time = (event: HeartbeatEvent) => heartbeatEventTime(event) ?? Number.NEGATIVE_INFINITY;
+  return [...events].sort((a, b) => {
+    const [x, y] = [time(a), time(b)];
+    if (x !== y) return x < y ? 1 : -1;
+    return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
   });
 }
 
+/** Reads windows one call at a time, counting calls and keeping the first call's stats. */
+function pager(walk: Walk) {
+  let pages = 0;
+  let stats: HeartbeatStats | undefined;
+  let noResult = false;
+  const pageAt = (start: number, end: number) =>
+    answeredPage({ operation: walk.operation, method: "GET" }, walk.path, {
+      startTime: iso(start),
+      endTime: iso(end),
+      limit: String(walk.pageSize),
+    });
+  return {
+    pageAt,
+    get stats() {
+      return stats;
+    },
+    get noResult() {
+      return noResult;
+    },
+    async read(start: number, end: number, seen: readonly HeartbeatEvent[], stuck = true) {
+      if (pages >= walk.maxPages) {
+        throw new PagingError({
+          ...pageAt(start, end),
+          why: `needs more than ${walk.maxPages} calls (maxPages) to list every event of the window`,
+        });
+      }
+      pages += 1;
+      const response = await walk.fetchPage(iso(start), iso(end));
+      const result = response[0];
+      if (pages === 1) {
+        stats = result?.stats;
+        noResult = result === undefined;
+      }
+      const batch = result?.events ?? [];
+      const full = batch.length >= walk.pageSize;
+      const times = batch.flatMap((event) => heartbeatEventTime(event) ?? []);
+      if (stuck && full && times.length === 0) {
+        throw new EventsWalkStuckError({
+          ...pageAt(start, end),
+          timestamp: null,
+          pageSize: walk.pageSize,
+          events: newestEventsFirst([...seen, ...batch]),
+        });
+      }
+      return { page: pages, batch, full, times };
+    },
+  };
+}
+
 /**
- * Walks `[from, to]` backwards in pages. The server returns at most `pageSize` events of the
- * window, newest first (ties by id descending), both ends inclusive. The next page keeps the
- * start and moves the end to the oldest timestamp seen, inclusive, so events sharing that
- * timestamp across the page edge are fetched again and dropped by id: each event comes
- * back exactly once. Events without a readable timestamp are kept (once, by id) but cannot
- * move the end.
+ * Every event of `[from, to]`, each once, whatever order the service lists them in and
+ * whichever of them its `limit` keeps. An answer shorter than the cap holds every event of its
+ * window; a full one says nothing of the events it left out, so its window is split in two at
+ * one of the timestamps it shows (leaving nine of them on the side the service seems to favour,
+ * so that side comes back complete) and both halves are read, until every window has been
+ * answered short.
  *
- * Invariant: every next end is strictly earlier than the one before and not before `from`,
- * so the walk terminates. A full page that cannot move the end (all of it at one instant,
- * or no event in it with a readable timestamp) would be fetched again forever: it is
- * reported as `EventsWalkStuckError` with every event collected, never looped on. A server
- * that keeps sending full pages of new, ever older events ends at `maxPages`.
- * Stats describe the check, not the window, and are taken from the first call.
+ * Invariant: each half is strictly shorter than its window, so the walk ends; a full answer
+ * for a single instant (more events at one time than the cap) cannot be split and stops with
+ * `EventsWalkStuckError`, keeping every event collected, as does a full answer in which no
+ * timestamp can be read. Events outside the window asked for are not kept. `maxPages` bounds
+ * the calls.
  */
 export async function walkEvents(walk: Walk): Promise<HeartbeatEventsWindow> {
-  const seen = new Set<string>();
-  const events: HeartbeatEvent[] = [];
-  let stats: HeartbeatStats | undefined;
-  let endTime = walk.to;
-  const fromMs = Date.parse(walk.from);
-
-  for (let page = 1; ; page++) {
-    const response = await walk.fetchPage(endTime);
-    // The response is a one-element array; an empty array means no events.
-    const result = response[0];
-    if (page === 1) stats = result?.stats;
-    const batch = result?.events ?? [];
-
+  const byId = new Map<string, HeartbeatEvent>();
+  const calls = pager(walk);
+  const windows: [number, number][] = [[walk.from, walk.to]];
+  while (windows.length > 0) {
+    const [start, end] = windows.pop() as [number, number];
+    const { page, batch, full, times } = await calls.read(start, end, [...byId.values()]);
     let fresh = 0;
     for (const event of batch) {
-      if (seen.has(event.id)) continue;
-      seen.add(event.id);
-      events.push(event);
-      fresh++;
+      const at = heartbeatEventTime(event);
+      if (at !== undefined && (at < walk.from || at > walk.to)) continue;
+      if (byId.has(event.id)) continue;
+      byId.set(event.id, event);
+      fresh += 1;
     }
     walk.onPage?.(page, fresh);
-    if (batch.length < walk.pageSize) break;
-
-    const times = batch.flatMap((event) => heartbeatEventTime(event) ?? []);
-    const oldest = Math.min(...times);
-    const oneInstant = times.length === batch.length && oldest === Math.max(...times);
-    if (times.length === 0 || oneInstant || oldest >= Date.parse(endTime)) {
+    if (!full) continue;
+    const inside = times.filter((at) => at >= start && at <= end);
+    if (inside.length < times.length && inside.length < walk.pageSize) {
+      // The service ignored the window: what it answered inside it is all there is.
+      continue;
+    }
+    if (start >= end) {
       throw new EventsWalkStuckError({
-        ...pageAt(walk, endTime),
-        timestamp: times.length === 0 ? null : new Date(oldest).toISOString(),
+        ...calls.pageAt(start, end),
+        timestamp: iso(start),
         pageSize: walk.pageSize,
-        events,
+        events: newestEventsFirst(byId.values()),
       });
     }
-    // A server that ignored the start sent events older than the window: nothing is left.
-    if (oldest < fromMs) break;
-    if (page >= walk.maxPages) {
-      throw new PagingError({
-        ...pageAt(walk, endTime),
-        why: `returned a full page ${page}, and a window may take at most ${walk.maxPages} pages (maxPages)`,
-      });
-    }
-    endTime = new Date(oldest).toISOString();
+    windows.push(...splitWindow(start, end, inside, newestListedFirst(batch)));
   }
-  return stats ? { events, stats } : { events };
+  const events = newestEventsFirst(byId.values());
+  const stats = calls.stats;
+  return { events, ...(stats ? { stats } : {}), ...(calls.noResult ? { noResult: true } : {}) };
+}
+
+/**
+ * The newest event of `[from, to]` whatever order the service lists events in: an answer
+ * shorter than the cap holds the window's newest; otherwise the newest time it shows, `t`,
+ * bounds the search to `[t, to]`, halved from the new end until an answer is short. At most a
+ * few calls per halving, so a month's window takes a handful; ties at one instant are broken
+ * by id, as `newestEventsFirst` orders them. Where the API cannot tell (a full answer without
+ * a readable timestamp, more events at one instant than the cap), the newest it showed.
+ */
+export async function latestEvent(walk: Walk): Promise<LatestHeartbeatEvent> {
+  const calls = pager(walk);
+  const newestIn = async (start: number, end: number): Promise<HeartbeatEvent | undefined> => {
+    const { batch, full, times } = await calls.read(start, end, [], false);
+    const inside = batch.filter((event) => {
+      const at = heartbeatEventTime(event);
+      return at !== undefined && at >= start && at <= end;
+    });
+    const [newest] = newestEventsFirst(inside);
+    if (!full || newest === undefined || inside.length < times.length) return newest;
+    const t = heartbeatEventTime(newest) as number;
+    if (t >= end) return newestAtOneInstant(t, inside);
+    const middle = Math.floor((t + end) / 2);
+    return (await newestIn(middle + 1, end)) ?? (await newestIn(t, middle));
+  };
+  const newestAtOneInstant = async (t: number, known: HeartbeatEvent[]) => {
+    const { batch } = await calls.read(t, t, known, false);
+    return newestEventsFirst([...known, ...batch].filter((e) => heartbeatEventTime(e) === t))[0];
+  };
+  const event = await newestIn(walk.from, walk.to);
+  const stats = calls.stats;
+  return {
+    ...(event ? { event } : {}),
+    ...(stats ? { stats } : {}),
+    ...(calls.noResult ? { noResult: true } : {}),
+  };
+}
+
+/** Whether the service listed this answer newest first (then its `limit` likely kept the newest). */
+function newestListedFirst(batch: readonly HeartbeatEvent[]): boolean {
+  const times = batch.flatMap((event) => heartbeatEventTime(event) ?? []);
+  const first = times[0];
+  const last = times.at(-1);
+  return first === undefined || last === undefined || first >= last;
+}
+
+/**
+ * How to split a full window `[start, end]` (`start < end`) into shorter ones that cover it.
+ * Nine of the answer's timestamps go to the side its order suggests the service kept (the
+ * newest side when it listed newest first), so that side is likely answered short at once;
+ * failing that, the newest (or oldest) instant it shows is set apart; a single instant gets a
+ * window of its own, which is answered short or cannot be paged; else the time midpoint.
+ */
+function splitWindow(
+  start: number,
+  end: number,
+  times: number[],
+  newestKept: boolean,
+): [number, number][] {
+  const sorted = [...times].sort((a, b) => a - b);
+  const distinct = [...new Set(sorted)];
+  const halves = (split: number): [number, number][] => [
+    [start, split],
+    [split + 1, end],
+  ];
+  const valid = (split: number | undefined) => split !== undefined && split >= start && split < end;
+  const nine = newestKept ? (sorted[1] ?? start) - 1 : sorted.at(-2);
+  if (distinct.length > 1 && valid(nine)) return halves(nine as number);
+  const apart = newestKept ? (distinct.at(-1) ?? start) - 1 : distinct[0];
+  if (distinct.length > 1 && valid(apart)) return halves(apart as number);
+  const [instant] = distinct;
+  if (distinct.length === 1 && instant !== undefined) {
+    const around: [number, number][] = [[instant, instant]];
+    if (instant > start) around.push([start, instant - 1]);
+    if (instant < end) around.push([instant + 1, end]);
+    return around;
+  }
+  return halves(Math.floor((start + end) / 2));
 }

@@ -4,7 +4,7 @@ export type {
   ErrorGroupsApi,
   ErrorGroupsOptions,
 } from "./error-groups";
-export type { HeartbeatEventsWindow } from "./events-walk";
+export type { HeartbeatEventsWindow, LatestHeartbeatEvent } from "./events-walk";
 export type { EventsWalkOptions, HeartbeatEventsOptions, HeartbeatsApi } from "./heartbeats";
 export type {
   IncidentPage,

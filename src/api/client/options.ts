@@ -15,12 +15,17 @@ export interface RetryEvent {
   readonly reason: string;
 }
 
-/** Retry policy. Every operation of the API is idempotent (a PUT of the full state, or a GET), so retrying is always safe. */
+/**
+ * Retry policy. A `GET` or `PUT` (of the whole incident or update) is sent again after any
+ * retryable failure; a `POST` or `DELETE` only after a 429, which says the service did not
+ * act on it (see `writeOutcomeUnknown`).
+ */
 export interface RetryOptions {
   /**
-   * Retries after failures (5xx, network errors, timeouts) in one call. A 429 is the server
-   * pacing the client and does not count: it is retried up to `THROTTLED_RETRIES_MAX` times,
-   * within `budgetMs`. 0 turns retrying off altogether, 429s included.
+   * Retries after failures (502, 503, 504, network errors, timeouts) in one call. A 429 is the
+   * server pacing the client and does not count: it is waited out up to
+   * `THROTTLED_RETRIES_MAX` times, within `maxThrottledMs`. 0 turns retrying off altogether,
+   * 429s included.
    * @default 3 (`SETTINGS.retries.clientDefault`)
    */
   limit?: number;
@@ -34,6 +39,14 @@ export interface RetryOptions {
    * @default 10_000
    */
   backoffLimitMs?: number;
+  /**
+   * How long after its first 429 one call may still be waiting out the service's rate limit.
+   * A 429 without `Retry-After` is waited out in seconds sized to `rateLimit.intervalMs` (a
+   * tenth of it, doubling, with jitter); past this, the call fails with a `RateLimitError`
+   * naming the client's limit.
+   * @default twice `rateLimit.intervalMs` (120_000)
+   */
+  maxThrottledMs?: number;
   /**
    * Longest `Retry-After` wait the client accepts. A server asking for more fails the call at once
    * with a `RateLimitError`/`ServerError` that carries `retryAfterMs`, instead of hanging.
@@ -115,10 +128,14 @@ export interface ClientOptions {
   /** Retry policy; see `RetryOptions`. */
   retry?: RetryOptions | undefined;
   /**
-   * Client-side rate limit applied to every HTTP attempt, retries included.
-   * @default { limit: 600, intervalMs: 60_000 } (`SETTINGS.rateLimit.default`: what the reference service allows)
+   * The rate limit every HTTP attempt keeps, retries included: at most `limit` in any
+   * `intervalMs`, a tenth of them at once and the rest spread evenly. `shared` (the default):
+   * one budget for every client of this machine with the same key and base URL, other
+   * processes included (a file in the user's runtime directory), so a Pulumi run's program and
+   * provider plugin, and a report beside them, keep to the limit together.
+   * @default { limit: 600, intervalMs: 60_000, shared: true } (`SETTINGS.rateLimit.default`: what the reference service allows)
    */
-  rateLimit?: { limit: number; intervalMs: number } | undefined;
+  rateLimit?: { limit: number; intervalMs: number; shared?: boolean | undefined } | undefined;
   /**
    * Most operations in flight at once; `errorGroups.allForCheck` fetches this many pages ahead.
    * @default 8 (`SETTINGS.concurrency.default`)
@@ -141,7 +158,7 @@ export const DEFAULTS = {
     onTimeout: true,
     budgetMs: 300_000,
   },
-  rateLimit: { limit: SETTINGS.rateLimit.default, intervalMs: 60_000 },
+  rateLimit: { limit: SETTINGS.rateLimit.default, intervalMs: 60_000, shared: true },
   concurrency: SETTINGS.concurrency.default,
   limits: { maxBodyBytes: 10 * 1024 * 1024, maxItems: 1_000, maxPages: 1_000, maxDepth: 64 },
 } as const;
@@ -156,7 +173,11 @@ export interface ResolvedOptions {
   /** Epoch milliseconds, or undefined for none. */
   readonly deadline: number | undefined;
   readonly retry: Required<RetryOptions>;
-  readonly rateLimit: { readonly limit: number; readonly intervalMs: number };
+  readonly rateLimit: {
+    readonly limit: number;
+    readonly intervalMs: number;
+    readonly shared: boolean;
+  };
   readonly concurrency: number;
   readonly onRetry: ((event: RetryEvent) => void) | undefined;
   readonly limits: Required<ResponseLimits>;
@@ -186,9 +207,12 @@ const OptionsShape = z.object({
       maxRetryAfterMs: nonNegative.optional(),
       onTimeout: z.boolean().optional(),
       budgetMs: nonNegative.optional(),
+      maxThrottledMs: nonNegative.optional(),
     })
     .optional(),
-  rateLimit: z.strictObject({ limit: positiveInt, intervalMs: positiveInt }).optional(),
+  rateLimit: z
+    .strictObject({ limit: positiveInt, intervalMs: positiveInt, shared: z.boolean().optional() })
+    .optional(),
   concurrency: positiveInt.optional(),
   onRetry: aFunction.optional(),
   limits: z
@@ -214,6 +238,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
       `createClient: invalid options:\n${z.prettifyError(checked.error)}`,
     );
   }
+  const rateLimit = { ...DEFAULTS.rateLimit, ...stripUndefined(options.rateLimit ?? {}) };
   return {
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     apiKey,
@@ -221,8 +246,12 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     fetch: options.fetch,
     timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
     deadline: options.deadline === undefined ? undefined : Number(options.deadline),
-    retry: { ...DEFAULTS.retry, ...stripUndefined(options.retry ?? {}) },
-    rateLimit: options.rateLimit ?? DEFAULTS.rateLimit,
+    retry: {
+      ...DEFAULTS.retry,
+      maxThrottledMs: 2 * rateLimit.intervalMs,
+      ...stripUndefined(options.retry ?? {}),
+    },
+    rateLimit,
     concurrency: options.concurrency ?? DEFAULTS.concurrency,
     onRetry: options.onRetry,
     limits: { ...DEFAULTS.limits, ...stripUndefined(options.limits ?? {}) },

@@ -1,8 +1,8 @@
 /**
  * Milliseconds to wait according to a `Retry-After` header: delay-seconds (`120`) or an
  * HTTP-date (`Wed, 21 Oct 2026 07:28:00 GMT`). `undefined` when absent or unreadable.
- * ky applies the header itself; the client reads it too, to refuse waits longer than
- * `maxRetryAfterMs` and to report the wait on `RateLimitError`.
+ * The retry policy waits it out (or refuses a wait longer than `maxRetryAfterMs`), and a
+ * `RateLimitError` reports it.
  */
 export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
   const value = headers.get("retry-after")?.trim();

@@ -1,90 +1,143 @@
-import { isHTTPError, type RetryOptions as KyRetryOptions } from "ky";
+import { isHTTPError, isNetworkError, isTimeoutError } from "ky";
+import type { HttpMethod } from "../routes";
 import type { ResolvedOptions } from "./options";
 import { retryAfterMs } from "./retry-after";
+
+/*
+ * Whether and when a failed attempt is sent again: one pure decision per failure, which the
+ * transport's loop carries out (transport.ts). Retries are the client's alone; ky sends each
+ * attempt once.
+ */
 
 /** Statuses worth another attempt: rate limited, or a gateway/service that is briefly down. */
 export const RETRY_STATUSES = [429, 502, 503, 504];
 
 /**
  * Most 429 retries one call makes. A 429 is the server pacing the client, not failing, so it
- * does not use up `retry.limit` (a burst of them would otherwise fail a pipeline run that
- * only had to slow down); this cap and `budgetMs` still end a call that is throttled forever.
+ * does not use up `retry.limit`; this cap and `maxThrottledMs` end a call throttled forever.
  */
 export const THROTTLED_RETRIES_MAX = 50;
 
-/** Backoff before retry `attempt` (from 1), before jitter: exponential, capped. */
-function backoffMs(options: ResolvedOptions, attempt: number): number {
+/** Methods sent again whatever happened to the first attempt; POST and DELETE only on a 429. */
+const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(["GET", "PUT"]);
+
+/** What a failed attempt was, as far as retrying goes. */
+export type Failure =
+  | { kind: "throttled"; retryAfterMs: number | undefined }
+  | { kind: "unavailable"; retryAfterMs: number | undefined }
+  | { kind: "network" }
+  | { kind: "timeout" }
+  | { kind: "final" };
+
+export function classify(error: unknown): Failure {
+  if (isHTTPError(error)) {
+    const { status, headers } = error.response;
+    if (!RETRY_STATUSES.includes(status)) return { kind: "final" };
+    const wait = retryAfterMs(headers);
+    return status === 429
+      ? { kind: "throttled", retryAfterMs: wait }
+      : { kind: "unavailable", retryAfterMs: wait };
+  }
+  if (isTimeoutError(error)) return { kind: "timeout" };
+  if (isNetworkError(error)) return { kind: "network" };
+  return { kind: "final" };
+}
+
+/** The retries one call has made so far. */
+export interface CallRetries {
+  /** Retries after failures (5xx, network errors, timeouts). */
+  failures: number;
+  /** Retries after 429s. */
+  throttled: number;
+  /** When the call's first 429 came. */
+  throttledSince: number | undefined;
+}
+
+export type RetryDecision =
+  /** `why` replaces "(gave up after N attempts)" in the error's message. */
+  | { retry: false; why?: string }
+  /** Wait `waitMs`; `holdUntil`: nobody sharing the rate budget sends before then. */
+  | { retry: true; waitMs: number; holdUntil?: number };
+
+export interface RetryContext {
+  readonly method: HttpMethod;
+  readonly options: ResolvedOptions;
+  /** Time this client has spent waiting between retries, over all its calls. */
+  readonly waitedMs: number;
+  readonly now: number;
+  readonly random: () => number;
+}
+
+/** Backoff before failure retry `n` (from 1), before jitter: exponential, capped. */
+function backoffMs(options: ResolvedOptions, n: number): number {
   const { baseDelayMs, backoffLimitMs } = options.retry;
-  return Math.min(backoffLimitMs, baseDelayMs * 2 ** (attempt - 1));
+  return Math.min(backoffLimitMs, baseDelayMs * 2 ** (n - 1));
 }
 
 /**
- * ky's retry settings for the client. `PUT` replaces the whole incident (or update) with the
- * same body and the rest of the spec's operations are `GET`s, so those are retried on every
- * retryable failure; `POST` and `DELETE` only on a 429 (see `send` in transport.ts).
- *
- * Full jitter as in "Exponential Backoff And Jitter" (AWS): the cap applies before the
- * random draw. ky caps after jitter (`min(backoffLimit, random * delay)`), which would pin
- * late retries to the cap, so the cap lives in `delay` and ky's `backoffLimit` stays unset.
- * ky's own `limit` only stops runaway loops; `RetryCounter` applies `retry.limit`.
+ * The wait after the `n`th 429 that said not how long: seconds, sized to the rate limit's
+ * window (a tenth of it, doubling up to the whole window), with jitter over its upper half so
+ * that clients throttled together do not come back together.
  */
-export function kyRetryOptions(options: ResolvedOptions): KyRetryOptions {
-  const { limit, maxRetryAfterMs, onTimeout } = options.retry;
-  return {
-    limit: limit + THROTTLED_RETRIES_MAX,
-    // POST and DELETE are kept to 429s by the call (transport.ts `IDEMPOTENT`).
-    methods: ["get", "put", "post", "delete"],
-    statusCodes: RETRY_STATUSES,
-    // ky waits what Retry-After says (no jitter) on these statuses, else backs off.
-    afterStatusCodes: RETRY_STATUSES,
-    delay: (attempt) => backoffMs(options, attempt),
-    jitter: true,
-    retryOnTimeout: onTimeout,
-    shouldRetry: ({ error }) => {
-      if (isHTTPError(error)) {
-        const wait = retryAfterMs(error.response.headers);
-        // A wait longer than allowed fails now, carrying retryAfterMs, rather than hanging.
-        if (wait !== undefined && wait > maxRetryAfterMs) return false;
-      }
-      return undefined;
-    },
-  };
+export function throttledBackoffMs(options: ResolvedOptions, n: number, random: number): number {
+  const window = options.rateLimit.intervalMs;
+  const step = Math.max(window / 10, Math.min(1_000, window));
+  return (0.5 + 0.5 * random) * Math.min(window, step * 2 ** (n - 1));
 }
 
-/** Whether the server answered 429: pacing, counted apart from failures. */
-export function isThrottled(error: Error): boolean {
-  return isHTTPError(error) && error.response.status === 429;
-}
-
-/** The retry accounting of one call: failures against `limit`, 429s against their own cap. */
-export class RetryCounter {
-  private failures = 0;
-  private throttled = 0;
-
-  constructor(private readonly options: ResolvedOptions) {}
-
-  /** Whether `error` may be retried as far as the counts go; records it if so. */
-  allows(error: Error): boolean {
-    // `limit: 0` asks for no retries at all, 429s included.
-    if (this.options.retry.limit === 0) return false;
-    if (isThrottled(error)) {
-      if (this.throttled >= THROTTLED_RETRIES_MAX) return false;
-      this.throttled += 1;
-      return true;
+/**
+ * Whether to send the call again after `failure`, and after how long:
+ * - a 429 is pacing: waited out (`Retry-After`, or `throttledBackoffMs`) up to
+ *   `THROTTLED_RETRIES_MAX` times and `maxThrottledMs` after the call's first one, and it
+ *   holds everyone sharing the rate budget meanwhile;
+ * - a 502, 503, 504, network error or timeout is a failure: retried `retry.limit` times with
+ *   exponential backoff and full jitter (or its `Retry-After`), only for a GET or a PUT: a POST
+ *   or DELETE may have been carried out;
+ * - nothing is retried once the client has waited `budgetMs` in all, nor a wait asked for
+ *   beyond `maxRetryAfterMs`.
+ */
+export function decideRetry(
+  failure: Failure,
+  retries: CallRetries,
+  context: RetryContext,
+): RetryDecision {
+  const { options, now, random } = context;
+  const { limit, maxRetryAfterMs, onTimeout, budgetMs, maxThrottledMs } = options.retry;
+  if (failure.kind === "final" || limit === 0) return { retry: false };
+  if (failure.kind !== "throttled" && !IDEMPOTENT.has(context.method)) return { retry: false };
+  if (failure.kind === "timeout" && !onTimeout) return { retry: false };
+  if (context.waitedMs >= budgetMs) return { retry: false };
+  const asked = "retryAfterMs" in failure ? failure.retryAfterMs : undefined;
+  if (asked !== undefined && asked > maxRetryAfterMs) {
+    return {
+      retry: false,
+      why: ` (it asked to wait ${Math.ceil(asked / 1000)} s, more than maxRetryAfterMs ${maxRetryAfterMs} ms)`,
+    };
+  }
+  if (failure.kind === "throttled") {
+    if (retries.throttled >= THROTTLED_RETRIES_MAX) return { retry: false };
+    const n = retries.throttled + 1;
+    const waitMs =
+      asked === undefined
+        ? throttledBackoffMs(options, n, random())
+        : asked + random() * backoffMs(options, n);
+    const since = retries.throttledSince ?? now;
+    if (now + waitMs - since > maxThrottledMs) {
+      const { limit: requests, intervalMs } = options.rateLimit;
+      return {
+        retry: false,
+        why: ` (it kept answering 429 for ${Math.round((now - since) / 1000)} s, past ${Math.round(maxThrottledMs / 1000)} s, while this client sent at most ${requests} requests per ${intervalMs / 1000} s: another client may be sending with this key, or the service allows fewer)`,
+      };
     }
-    if (this.failures >= this.options.retry.limit) return false;
-    this.failures += 1;
-    return true;
+    return { retry: true, waitMs, holdUntil: now + (asked ?? waitMs) };
   }
-
-  /**
-   * Extra wait after a server-directed one (`Retry-After`), which ky takes as is: every
-   * client told "retry after 1 s" at the same moment would otherwise come back in the same
-   * instant and meet the same limit again. Full jitter over the backoff this retry would
-   * have had, so the spread grows as retries go on.
-   */
-  spreadAfterServerWait(error: Error, retry: number): number {
-    if (!isHTTPError(error) || retryAfterMs(error.response.headers) === undefined) return 0;
-    return Math.random() * backoffMs(this.options, retry);
-  }
+  if (retries.failures >= limit) return { retry: false };
+  const n = retries.failures + 1;
+  // After a server-directed wait, a jittered backoff on top: clients told the same second
+  // would otherwise all come back in the same instant.
+  const waitMs =
+    asked === undefined
+      ? random() * backoffMs(options, n)
+      : asked + random() * backoffMs(options, n);
+  return { retry: true, waitMs };
 }

@@ -1,7 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import ky, { isHTTPError, isNetworkError, isTimeoutError } from "ky";
 import pLimit from "p-limit";
-import pThrottle from "p-throttle";
 import { z } from "zod";
 import { safeLine } from "../../safe-text";
 import type { ApiErrorDetails } from "../errors/api-error";
@@ -16,8 +15,10 @@ import type { HttpMethod } from "../routes";
 import { ErrorBody } from "../schemas/error-body";
 import { parseJsonBody, redactSecret, TooDeepError } from "./json-body";
 import type { ResolvedOptions } from "./options";
+import { createRateBudget } from "./rate-budget";
 import { retryAfterMs } from "./retry-after";
-import { isThrottled, kyRetryOptions, RETRY_STATUSES, RetryCounter } from "./retry-policy";
+import { type CallRetries, classify, decideRetry } from "./retry-policy";
+import { sleep } from "./sleep";
 
 /** One HTTP call of an operation, described with already-validated, already-encoded parts. */
 export interface CallSpec<S extends z.ZodType> {
@@ -40,12 +41,6 @@ export interface Transport {
 
 const SERVER_MESSAGE_MAX = 300;
 
-/** Methods that may be sent again whatever happened to the first attempt. */
-const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(["GET", "PUT"]);
-
-/** ky's total timeout may fire a few milliseconds before the deadline by the clock. */
-const DEADLINE_SLACK_MS = 50;
-
 /** Same-origin redirects of a GET followed in a row before the call fails. */
 const REDIRECTS_MAX = 5;
 
@@ -59,37 +54,48 @@ class Redirected extends Error {
   }
 }
 
+/** The deadline fell inside an attempt, a wait or a queue for a slot. */
+class PastDeadline extends Error {}
+
 /**
- * The HTTP layer: ky for timeouts and retries, p-limit for the concurrency cap, p-throttle
- * for the rate limit, zod for the response contract, and the mapping of every failure to
- * the client's typed errors. The API key lives only in this closure's ky instance; ky's own
- * errors (which hold the request and so the key) are never passed on, not even as `cause`.
- * Each attempt's timeout covers the whole answer, body included (`wholeBodyFetch`), and the
+ * The HTTP layer: one loop per call that owns its retries (`decideRetry`), its rate budget
+ * (`RateBudget`, shared by every client with the key) and the mapping of every failure to the
+ * client's typed errors; ky sends each attempt once, with its timeout, and p-limit caps the
+ * calls in flight. The API key lives only in this closure's ky instance; ky's own errors
+ * (which hold the request and so the key) are never passed on, not even as `cause`. Each
+ * attempt's timeout covers the whole answer, body included (`wholeBodyFetch`), and the
  * client's `deadline` bounds every call with its retries and waits.
  */
 export function createTransport(options: ResolvedOptions): Transport {
   const inFlight = pLimit(options.concurrency);
-  // Strict: no interval-long window ever holds more than `limit` requests, as a server counts them.
-  const nextSlot = pThrottle({
-    limit: options.rateLimit.limit,
-    interval: options.rateLimit.intervalMs,
-    strict: true,
-  })(() => undefined);
-  const retry = kyRetryOptions(options);
-  // Time spent waiting between retries by every call of this client (see RetryOptions.budgetMs).
-  let retryWaitMs = 0;
+  const budget = createRateBudget({
+    ...options.rateLimit,
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    maxHoldMs: Math.max(options.retry.maxRetryAfterMs, options.rateLimit.intervalMs),
+  });
+  // Time spent waiting between retries by every call of this client (RetryOptions.budgetMs).
+  let waitedMs = 0;
   const { maxBodyBytes, maxItems } = options.limits;
   const api = ky.create({
-    timeout: options.timeoutMs,
-    retry,
+    retry: 0,
     // Redirects are decided in `call`: none to another origin, none for a write.
     redirect: "manual",
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: wholeBodyFetch(options.fetch ?? globalThis.fetch, maxBodyBytes),
     headers: {
       // ky would otherwise ask for text/* when the body is read as text.
       accept: "application/json",
       authorization: `Bearer ${options.apiKey}`,
       ...(options.accountId ? { "x-service-account": options.accountId } : {}),
+    },
+    hooks: {
+      afterResponse: [
+        ({ response }) => {
+          if (response.status >= 300 && response.status < 400) {
+            throw new Redirected(response.status, response.headers.get("location"));
+          }
+        },
+      ],
     },
   });
 
@@ -97,101 +103,99 @@ export function createTransport(options: ResolvedOptions): Transport {
     const query = toQueryString(spec.query);
     const path = query ? `${spec.path}?${query}` : spec.path;
     const where = { operation: spec.operation, method: spec.method, path };
-    let attempts = 1;
-    let failedAt = 0;
-    const counter = new RetryCounter(options);
-    const pastDeadline = () =>
-      options.deadline !== undefined && Date.now() >= options.deadline
-        ? new DeadlineError({ ...where, attempts, deadline: new Date(options.deadline) })
-        : undefined;
-
-    const tooLarge = (status: number, size: string) =>
-      new ResponseTooLargeError({
-        ...where,
-        status,
-        attempts,
-        limit: { name: "maxBodyBytes", value: maxBodyBytes },
-        size,
-      });
+    const { deadline } = options;
+    let attempts = 0;
+    const retries: CallRetries = { failures: 0, throttled: 0, throttledSince: undefined };
+    const late = () => new DeadlineError({ ...where, attempts, deadline: new Date(deadline ?? 0) });
 
     return inFlight(async () => {
-      // A page dropped while it waited for a slot is never sent, nor a call past the deadline.
-      spec.signal?.throwIfAborted();
-      const late = pastDeadline();
-      if (late) throw late;
-      let status = 0;
-      let text = "";
       let url = options.baseUrl + path;
-      for (let redirects = 0; ; redirects++) {
+      for (let redirects = 0; ; ) {
+        // A page dropped while it waited for a slot is never sent, nor a call past the deadline.
+        spec.signal?.throwIfAborted();
+        if (deadline !== undefined && Date.now() >= deadline) throw late();
+        if (!(await budget.take(deadline, spec.signal))) throw late();
+        attempts += 1;
+        let answer: { status: number; text: string };
         try {
-          ({ status, text } = await send(url));
-          break;
+          answer = await send(url);
         } catch (error) {
-          if (!(error instanceof Redirected))
-            throw pastDeadline() ?? toApiError(error, { ...where, attempts }, options);
-          url = redirectTarget(url, error, redirects, { ...where, attempts, status: error.status });
+          if (error instanceof Redirected) {
+            const status = error.status;
+            url = redirectTarget(url, error, redirects++, { ...where, attempts, status });
+            continue;
+          }
+          if (error instanceof ResponseTooLarge) {
+            throw new ResponseTooLargeError({
+              ...where,
+              status: error.status,
+              attempts,
+              limit: { name: "maxBodyBytes", value: maxBodyBytes },
+              size: error.size,
+            });
+          }
+          if (error instanceof PastDeadline) throw late();
+          const now = Date.now();
+          const failure = classify(error);
+          const decision = decideRetry(failure, retries, {
+            method: spec.method,
+            options,
+            waitedMs,
+            now,
+            random: Math.random,
+          });
+          if (!decision.retry)
+            throw toApiError(error, { ...where, attempts }, options, decision.why);
+          if (failure.kind === "throttled") {
+            retries.throttled += 1;
+            retries.throttledSince ??= now;
+          } else retries.failures += 1;
+          if (decision.holdUntil !== undefined) await budget.hold(decision.holdUntil);
+          if (deadline !== undefined && now + decision.waitMs >= deadline) throw late();
+          options.onRetry?.({
+            ...where,
+            retry: retries.failures + retries.throttled,
+            reason: describe(error),
+          });
+          await sleep(decision.waitMs, spec.signal);
+          waitedMs += decision.waitMs;
+          continue;
         }
+        const data = parseBody(
+          spec.schema,
+          answer.text,
+          { ...where, ...answer, attempts },
+          options,
+        );
+        if (Array.isArray(data) && data.length > maxItems) {
+          throw new ResponseTooLargeError({
+            ...where,
+            status: answer.status,
+            attempts,
+            limit: { name: "maxItems", value: maxItems },
+            size: `${data.length} items`,
+          });
+        }
+        return data;
       }
-      const data = parseBody(spec.schema, text, { ...where, status, attempts }, options);
-      if (Array.isArray(data) && data.length > maxItems) {
-        throw new ResponseTooLargeError({
-          ...where,
-          status,
-          attempts,
-          limit: { name: "maxItems", value: maxItems },
-          size: `${data.length} items`,
-        });
-      }
-      return data;
     });
 
+    /** One attempt, its timeout cut short by the deadline. */
     async function send(url: string): Promise<{ status: number; text: string }> {
-      const pending = api(url, {
-        method: spec.method,
-        fetch: wholeBodyFetch(options.fetch ?? globalThis.fetch, maxBodyBytes, tooLarge),
-        // ky ends the attempts, their timeouts and the waits between them at the deadline.
-        ...(options.deadline === undefined
-          ? {}
-          : { totalTimeout: Math.max(1, options.deadline - Date.now()) }),
-        retry: {
-          ...retry,
-          shouldRetry: (state) => {
-            // A write that is not idempotent may have been carried out unless the service
-            // said it was not (429): the caller reads before it sends it again.
-            if (!IDEMPOTENT.has(spec.method) && !isThrottled(state.error)) return false;
-            if (retryWaitMs >= options.retry.budgetMs) return false;
-            if (!counter.allows(state.error)) return false;
-            failedAt = Date.now();
-            return retry.shouldRetry?.(state);
-          },
-        },
-        ...(spec.body === undefined ? {} : { json: spec.body }),
-        ...(spec.signal ? { signal: spec.signal } : {}),
-        hooks: {
-          // Every attempt, retries included, takes a rate-limiter slot just before it is sent,
-          // outside ky's per-attempt timeout, so queueing never counts as a timeout.
-          beforeRequest: [async () => void (await nextSlot())],
-          beforeRetry: [
-            async ({ error, retryCount }) => {
-              const spread = counter.spreadAfterServerWait(error, retryCount);
-              if (spread > 0) await new Promise((resolve) => setTimeout(resolve, spread));
-              retryWaitMs += Date.now() - failedAt;
-              attempts = retryCount + 1;
-              options.onRetry?.({ ...where, retry: retryCount, reason: describe(error) });
-              await nextSlot();
-            },
-          ],
-          afterResponse: [
-            ({ response }) => {
-              if (response.status >= 300 && response.status < 400) {
-                throw new Redirected(response.status, response.headers.get("location"));
-              }
-            },
-          ],
-        },
-      });
-      const response = await pending;
-      return { status: response.status, text: await response.text() };
+      const left = deadline === undefined ? Number.POSITIVE_INFINITY : deadline - Date.now();
+      const timeout = Math.max(1, Math.min(options.timeoutMs, left));
+      try {
+        const response = await api(url, {
+          method: spec.method,
+          timeout,
+          ...(spec.body === undefined ? {} : { json: spec.body }),
+          ...(spec.signal ? { signal: spec.signal } : {}),
+        });
+        return { status: response.status, text: await response.text() };
+      } catch (error) {
+        if (isTimeoutError(error) && timeout < options.timeoutMs) throw new PastDeadline();
+        throw error;
+      }
     }
   }
 
@@ -233,24 +237,30 @@ function redirectTarget(
 /** Statuses whose response can carry no body. */
 const BODILESS = [101, 204, 205, 304];
 
+/** An answer refused for its size before it was read whole. */
+class ResponseTooLarge extends Error {
+  constructor(
+    readonly status: number,
+    readonly size: string,
+  ) {
+    super(`response too large: ${size}`);
+  }
+}
+
 /**
  * `fetch` that resolves only once the whole body has arrived, refusing one over `max` bytes
- * (by its `Content-Length`, or as it is read) with `tooLarge`. ky's timeout of each attempt
- * races the fetch, so it then covers the body too: a server that answers at once and sends
- * its body a byte at a time times out, and is retried, like one that never answers.
+ * (by its `Content-Length`, or as it is read). ky's timeout of each attempt races the fetch,
+ * so it then covers the body too: a server that answers at once and sends its body a byte at
+ * a time times out, and is retried, like one that never answers.
  */
-function wholeBodyFetch(
-  base: typeof fetch,
-  max: number,
-  tooLarge: (status: number, size: string) => Error,
-): typeof fetch {
+function wholeBodyFetch(base: typeof fetch, max: number): typeof fetch {
   return async (input, init) => {
     const response = await base(input, init);
     if (!response.body || BODILESS.includes(response.status)) return response;
     const declared = Number(response.headers.get("content-length"));
     if (declared > max) {
       void response.body.cancel().catch(() => undefined);
-      throw tooLarge(response.status, `a body of ${declared} bytes`);
+      throw new ResponseTooLarge(response.status, `a body of ${declared} bytes`);
     }
     const reader = response.body.getReader();
     const chunks: Uint8Array[] = [];
@@ -261,7 +271,7 @@ function wholeBodyFetch(
       bytes += value.byteLength;
       if (bytes > max) {
         void reader.cancel().catch(() => undefined);
-        throw tooLarge(response.status, `a body of more than ${max} bytes`);
+        throw new ResponseTooLarge(response.status, `a body of more than ${max} bytes`);
       }
       chunks.push(value);
     }
@@ -285,7 +295,7 @@ function statusLine(status: number, statusText: string): string {
   return `${status} ${statusText || STATUS_CODES[status] || ""}`.trim();
 }
 
-function describe(error: Error): string {
+function describe(error: unknown): string {
   if (isHTTPError(error)) return statusLine(error.response.status, error.response.statusText);
   if (isTimeoutError(error)) return "timeout";
   return "network error";
@@ -372,31 +382,27 @@ function validationDetail(body: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-function toApiError(error: unknown, where: ApiErrorDetails, options: ResolvedOptions): unknown {
+function toApiError(
+  error: unknown,
+  where: ApiErrorDetails,
+  options: ResolvedOptions,
+  why: string | undefined,
+): unknown {
   if (isHTTPError(error)) {
     const { status, statusText, headers } = error.response;
-    const wait = retryAfterMs(headers);
-    const tooLong =
-      RETRY_STATUSES.includes(status) && wait !== undefined && wait > options.retry.maxRetryAfterMs;
     return httpErrorFor(
       {
         ...where,
         status,
         statusText,
         serverMessage: serverMessage(error.data, options.apiKey, statusText),
-        retryAfterMs: wait,
+        retryAfterMs: retryAfterMs(headers),
+        accountSent: options.accountId !== undefined,
       },
-      tooLong
-        ? ` (it asked to wait ${Math.ceil(wait / 1000)} s, more than maxRetryAfterMs ${options.retry.maxRetryAfterMs} ms)`
-        : undefined,
+      why,
     );
   }
-  if (isTimeoutError(error)) {
-    if (options.deadline !== undefined && Date.now() >= options.deadline - DEADLINE_SLACK_MS) {
-      return new DeadlineError({ ...where, deadline: new Date(options.deadline) });
-    }
-    return new TimeoutError({ ...where, timeoutMs: options.timeoutMs });
-  }
+  if (isTimeoutError(error)) return new TimeoutError({ ...where, timeoutMs: options.timeoutMs });
   if (isNetworkError(error)) return new NetworkError({ ...where, cause: error.cause });
   // An abort by the caller, or a throw from a caller's hook: not ours to rename.
   return error;

@@ -14,6 +14,8 @@ export interface ApiErrorDetails {
   readonly serverMessage?: string | undefined;
   /** How many HTTP attempts were made (0 when the request was refused locally). */
   readonly attempts?: number | undefined;
+  /** Whether the request named its account (`x-service-account`), when it was sent. */
+  readonly accountSent?: boolean | undefined;
   readonly cause?: unknown;
 }
 
@@ -30,6 +32,7 @@ export class ApiError extends UserError {
   readonly status: number | undefined;
   readonly serverMessage: string | undefined;
   readonly attempts: number;
+  readonly accountSent: boolean | undefined;
 
   constructor(message: string, details: ApiErrorDetails) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -39,5 +42,6 @@ export class ApiError extends UserError {
     this.status = details.status;
     this.serverMessage = details.serverMessage;
     this.attempts = details.attempts ?? 0;
+    this.accountSent = details.accountSent;
   }
 }

@@ -14,6 +14,16 @@ const HINTS: Readonly<Record<number, string>> = {
   403: "Check that the API key may act for this account (accountId, sent as x-service-account).",
 };
 
+/** A personal API key acts for no account of its own: a refusal may only mean none was named. */
+const NO_ACCOUNT =
+  "No account was sent (x-service-account), and a personal API key needs one: set the account the key acts for (accountId).";
+
+function adviceFor(details: HttpErrorDetails & ApiErrorDetails): string | undefined {
+  if (details.accountSent !== false) return HINTS[details.status];
+  if (details.status === 401) return `${HINTS[401]} ${NO_ACCOUNT}`;
+  return details.status === 403 ? NO_ACCOUNT : HINTS[details.status];
+}
+
 function reasonPhrase(status: number, statusText: string | undefined): string {
   return statusText?.trim() || STATUS_CODES[status] || "Error";
 }
@@ -25,7 +35,7 @@ function reasonPhrase(status: number, statusText: string | undefined): string {
 export function httpErrorMessage(details: HttpErrorDetails, hint?: string): string {
   const head = `${details.method} ${details.path} failed: ${details.status} ${reasonPhrase(details.status, details.statusText)}`;
   const withServer = details.serverMessage ? `${head}: ${details.serverMessage}` : head;
-  const advice = hint ?? HINTS[details.status];
+  const advice = hint ?? adviceFor(details);
   return advice ? `${withServer}. ${advice}` : withServer;
 }
 
@@ -65,10 +75,16 @@ export class RateLimitError extends ApiError {
   declare readonly status: number;
   /** The wait the server asked for through `Retry-After`, in milliseconds, when it sent one. */
   readonly retryAfterMs: number | undefined;
+  /** Why the client stopped waiting, when it was more than the count of attempts. */
+  readonly gaveUp: string | undefined;
 
-  constructor(message: string, details: HttpErrorDetails & { retryAfterMs?: number | undefined }) {
+  constructor(
+    message: string,
+    details: HttpErrorDetails & { retryAfterMs?: number | undefined; gaveUp?: string | undefined },
+  ) {
     super(message, details);
     this.retryAfterMs = details.retryAfterMs;
+    this.gaveUp = details.gaveUp;
   }
 }
 
@@ -108,7 +124,7 @@ export function httpErrorFor(
           details,
           `The service is rate limiting this key${tries}; lower the client's rateLimit or try again later.`,
         ),
-        details,
+        { ...details, gaveUp: why?.trim().replace(/^\((.*)\)$/, "$1") || undefined },
       );
     default:
       if (details.status >= 500) {

@@ -36,7 +36,10 @@ export async function runDrift(options: DriftCommandOptions, io: CommandIo): Pro
   const dir = new DefinitionsDir(io, options.dir ?? SETTINGS.definitionsDir.default);
   const now = options.now ?? new Date();
   const since = options.since ? parseSince(options.since, now) : undefined;
-  const connection = resolveApiConnection(options, io.env);
+  const connection = resolveApiConnection(options, io.env, {
+    from: path.resolve(io.cwd, options.dir ?? SETTINGS.definitionsDir.default),
+    stack: options.stack,
+  });
   const applied = options.applied
     ? await readAppliedFile(path.resolve(io.cwd, options.applied))
     : undefined;

@@ -1,5 +1,14 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { PUT_STATUS_ENV, PUT_STATUSES, REFERENCE_OPERATIONS } from "../../emulator/put-status";
+import {
+  ACCOUNT_HEADERS,
+  ANSWERS,
+  LIST_ORDERS,
+  PUT_STATUS_ENV,
+  PUT_STATUSES,
+  RATE_WINDOW_PATTERN,
+  REFERENCE_OPERATIONS,
+  UNKNOWN_CHECKS,
+} from "../../emulator/behaviour-names";
 import { OPTIONAL_PACKAGES, requirePackages } from "../../peer-packages";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
@@ -25,22 +34,26 @@ function rate(name: string) {
   };
 }
 
-/** One of PUT_STATUSES; an empty value (an unset variable in a CI file) means the default. */
-function putStatus(value: string): EmulatorFlags["putStatus"] {
-  if (value === "") return undefined;
-  const known = PUT_STATUSES.find((choice) => choice === value);
-  if (known === undefined) {
-    throw new InvalidArgumentError(`It must be ${PUT_STATUSES.join(" or ")}.`);
-  }
-  return known;
+/** One of `choices`; an empty value (an unset variable in a CI file) means the default. */
+function oneOf<const T extends readonly string[]>(choices: T) {
+  return (value: string): T[number] | undefined => {
+    if (value === "") return undefined;
+    const known = choices.find((choice) => choice === value);
+    if (known === undefined) {
+      throw new InvalidArgumentError(
+        `It must be ${choices.slice(0, -1).join(", ")} or ${choices.at(-1)}.`,
+      );
+    }
+    return known;
+  };
 }
 
-function referenceOperations(value: string): EmulatorFlags["referenceOperations"] {
-  const known = REFERENCE_OPERATIONS.find((choice) => choice === value);
-  if (known === undefined) {
-    throw new InvalidArgumentError(`It must be ${REFERENCE_OPERATIONS.join(", ")}.`);
-  }
-  return known;
+/** `600/60s` (at most 600 requests per 60 seconds) or `off`. */
+function rateWindow(value: string): string {
+  if (value === "off" || RATE_WINDOW_PATTERN.test(value)) return value;
+  throw new InvalidArgumentError(
+    "It must be <requests>/<seconds>s, e.g. 600/60s for 600 requests per minute, or off.",
+  );
 }
 
 /** `incident-sync emulator`: the local monitoring API for tests, demos and `npm start`. */
@@ -100,16 +113,46 @@ export function emulatorCommand(): Command {
     .addOption(
       new Option(
         "--put-status <behaviour>",
-        "what a PUT does with lastUpdateStatus, which the service does not document: posts-update (post a status-change update) or sets-field (only set the field) (default: posts-update)",
+        "what a PUT does with lastUpdateStatus, which the service does not document: posts-update (post a status-change update), sets-field (only set the field) or ignores (keep the status it had) (default: posts-update)",
       )
-        .argParser(putStatus)
+        .argParser(oneOf(PUT_STATUSES))
         .env(PUT_STATUS_ENV),
+    )
+    .addOption(
+      new Option(
+        "--list-order <order>",
+        "the order of heartbeat events and incident updates, which the spec does not give: newest-first, or oldest-first (an events call's limit then keeps the oldest of the window) (default: newest-first)",
+      ).argParser(oneOf(LIST_ORDERS)),
+    )
+    .addOption(
+      new Option(
+        "--rate-window <n/Ss>",
+        "the service's rate limit: at most n requests per S seconds per API key, the rest answered 429 without Retry-After, e.g. 600/60s (default: off)",
+      ).argParser(rateWindow),
+    )
+    .addOption(
+      new Option(
+        "--unknown-check <answer>",
+        "what the heartbeat events and error-group list answer for a check the account does not have: not-found (404) or empty ([]) (default: not-found)",
+      ).argParser(oneOf(UNKNOWN_CHECKS)),
+    )
+    .addOption(
+      new Option(
+        "--account-header <rule>",
+        "whether x-service-account may be left out (optional) or must be sent, as with a personal API key (required: 401 without it) (default: optional)",
+      ).argParser(oneOf(ACCOUNT_HEADERS)),
+    )
+    .addOption(
+      new Option(
+        "--answers <shape>",
+        "full answers, or lean ones that leave out every field the service's contract does not promise (default: full)",
+      ).argParser(oneOf(ANSWERS)),
     )
     .addOption(
       new Option(
         "--reference-operations <behaviour>",
         "whether the incident operations beyond the spec's excerpt (create, read, list, post and change updates) exist: available, or answered not-found (404) or method-not-allowed (405), as a service with only the excerpt would (default: available)",
-      ).argParser(referenceOperations),
+      ).argParser(oneOf(REFERENCE_OPERATIONS)),
     )
     .addOption(formatOption(["text", "json"], "text", "format of the start-up line"))
     .addHelpText(
@@ -118,10 +161,14 @@ export function emulatorCommand(): Command {
 Prints one line with the URL, the demo API key and account, then serves until SIGINT or
 SIGTERM (exit 0). Exit 1 when it cannot start (port in use, bad seed, unreadable data file).
 Faults apply to /v1 only, never to /_control or /openapi.json. Where the service's
-behaviour is unknown, the emulator offers each choice: --put-status (also the seed's
-behaviour.putStatus and PATCH /_control/behaviour) picks whether a PUT that changes
-lastUpdateStatus posts a "Status changed" update or only sets the field; --reference-operations
-whether the service has the operations that create incidents and post updates. Every update
+behaviour is unknown, the emulator offers each choice (also the seed's behaviour, PATCH
+/_control/behaviour and INCIDENT_SYNC_EMULATOR_BEHAVIOUR as JSON): --put-status picks whether a
+PUT that changes lastUpdateStatus posts a "Status changed" update, only sets the field or
+ignores it; --list-order the order of events and updates; --rate-window a rate limit answered
+429 without Retry-After; --unknown-check 404 or [] for a check that does not exist;
+--account-header whether the account header is required; --answers full or lean answers;
+--reference-operations whether the service has the operations that create incidents and post
+updates. Every update
 sent to subscribers is kept: GET /_control/accounts/<account>/notifications. Every /v1 request is
 counted by operation and status: GET /_control/stats (DELETE resets it).
 
@@ -132,6 +179,8 @@ Examples:
   $ incident-sync emulator --latency 50 --jitter 100 --fail-rate 0.05 --rate-limit-every 20
   $ incident-sync emulator --fail-rate 0.2 --reset-rate 0.05 --rate-limit-every 50 --rate-limit-burst 5
   $ incident-sync emulator --put-status sets-field
+  $ incident-sync emulator --put-status ignores --list-order oldest-first --answers lean
+  $ incident-sync emulator --rate-window 600/60s --unknown-check empty --account-header required
   $ incident-sync emulator --reference-operations not-found
 
   Then, with the printed key:

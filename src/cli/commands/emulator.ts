@@ -1,5 +1,17 @@
-import { type RunningEmulator, startEmulator } from "../../emulator";
-import type { PUT_STATUSES, REFERENCE_OPERATIONS } from "../../emulator/put-status";
+import {
+  type Behaviour,
+  parseRateWindow,
+  type RunningEmulator,
+  startEmulator,
+} from "../../emulator";
+import type {
+  ACCOUNT_HEADERS,
+  ANSWERS,
+  LIST_ORDERS,
+  PUT_STATUSES,
+  REFERENCE_OPERATIONS,
+  UNKNOWN_CHECKS,
+} from "../../emulator/behaviour-names";
 import { ExitCode } from "../exit-codes";
 import type { CommandIo } from "../io";
 import { UsageError } from "../usage-error";
@@ -21,7 +33,25 @@ export interface EmulatorFlags {
   lostAnswerRate: number;
   putStatus?: (typeof PUT_STATUSES)[number];
   referenceOperations?: (typeof REFERENCE_OPERATIONS)[number];
+  listOrder?: (typeof LIST_ORDERS)[number];
+  /** `600/60s` or `off`, as the flag checked it. */
+  rateWindow?: string;
+  unknownCheck?: (typeof UNKNOWN_CHECKS)[number];
+  accountHeader?: (typeof ACCOUNT_HEADERS)[number];
+  answers?: (typeof ANSWERS)[number];
   format: "text" | "json";
+}
+
+/** The behaviours given as flags; those not given are the emulator's own choice. */
+function behaviourFlags(options: EmulatorFlags): Partial<Behaviour> {
+  const rateWindow = options.rateWindow ? parseRateWindow(options.rateWindow) : undefined;
+  return {
+    ...(options.listOrder ? { listOrder: options.listOrder } : {}),
+    ...(rateWindow ? { rateWindow } : {}),
+    ...(options.unknownCheck ? { unknownCheck: options.unknownCheck } : {}),
+    ...(options.accountHeader ? { accountHeader: options.accountHeader } : {}),
+    ...(options.answers ? { answers: options.answers } : {}),
+  };
 }
 
 /** The line printed once the server listens; the key shown is the seed's demo key. */
@@ -67,6 +97,7 @@ export async function runEmulator(options: EmulatorFlags, io: CommandIo): Promis
       // Unset, or set empty (commander keeps an empty variable as ""): the emulator's default.
       ...(options.putStatus ? { putStatus: options.putStatus } : {}),
       ...(options.referenceOperations ? { referenceOperations: options.referenceOperations } : {}),
+      behaviour: behaviourFlags(options),
       faults: {
         latencyMs: options.latency,
         jitterMs: options.jitter,

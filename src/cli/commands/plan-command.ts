@@ -75,6 +75,7 @@ A monitor that cannot be read is noted on its line; the exit code stays the plan
                 connection: (await import("../api-connection.js")).resolveApiConnection(
                   flags,
                   io.env,
+                  { from: (await import("node:path")).resolve(io.cwd, dir), stack: flags.stack },
                 ),
               }
             : undefined;

@@ -1,6 +1,8 @@
+import path from "node:path";
 import { createClient, quoteText } from "../../api";
 import {
   type CollectProgress,
+  checkAbsence,
   collectErrorGroups,
   type ErrorReportFormat,
   openSink,
@@ -49,7 +51,9 @@ export async function runReportErrors(
   options: ReportErrorsOptions,
   io: CommandIo,
 ): Promise<ExitCode> {
-  const connection = resolveApiConnection(options, io.env);
+  const connection = resolveApiConnection(options, io.env, {
+    from: path.resolve(io.cwd, options.dir ?? SETTINGS.definitionsDir.default),
+  });
   const previous = options.sinceReport ? await readPreviousReport(options.sinceReport) : undefined;
   const checks = await reportChecks(
     options.check,
@@ -99,6 +103,11 @@ export async function runReportErrors(
       io.stderr.write(
         `warning: error group ${quoteText(skipped.id)} of check ${quoteText(skipped.checkId)} is written as listed, without its details: ${skipped.reason}, so it cannot be requested.\n`,
       );
+    }
+    for (const [checkId, count] of Object.entries(stats.byCheck)) {
+      const absent = checkAbsence({ count });
+      if (absent)
+        io.stderr.write(`warning: check ${quoteText(checkId)} may not exist: ${absent}.\n`);
     }
     io.stderr.write(`Wrote ${outcome.total} error group(s)${changes}${where}.\n`);
     return ExitCode.Ok;

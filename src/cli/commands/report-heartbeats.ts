@@ -1,3 +1,4 @@
+import path from "node:path";
 import { createClient } from "../../api";
 import {
   collectHeartbeats,
@@ -33,7 +34,9 @@ export async function runReportHeartbeats(
   options: ReportHeartbeatsOptions,
   io: CommandIo,
 ): Promise<ExitCode> {
-  const connection = resolveApiConnection(options, io.env);
+  const connection = resolveApiConnection(options, io.env, {
+    from: path.resolve(io.cwd, options.dir ?? SETTINGS.definitionsDir.default),
+  });
   const now = options.now ?? new Date();
   const from = parseSince(options.since, now);
   const checks = await reportChecks(

@@ -53,7 +53,9 @@ export async function runReportIncident(
   options: ReportIncidentOptions,
   io: CommandIo,
 ): Promise<ExitCode> {
-  const connection = resolveApiConnection(options, io.env);
+  const connection = resolveApiConnection(options, io.env, {
+    from: path.resolve(io.cwd, options.dir),
+  });
   const now = options.now ?? new Date();
   const from = options.from ? parseSince(options.from, now, "--from") : undefined;
   const to = options.to ? parseUntil(options.to, now) : undefined;

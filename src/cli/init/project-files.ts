@@ -48,7 +48,7 @@ function settingDeclarations(definitionsDir: string): Record<string, Record<stri
     },
     "incident-sync:rateLimit": {
       value: rateLimit.default,
-      description: `Requests per minute, per client (${rateLimit.min} to ${count(rateLimit.max)}).`,
+      description: `Requests per minute for all this machine sends with the key, shared by the program, the provider and reports (${rateLimit.min} to ${count(rateLimit.max)}).`,
     },
     "incident-sync:concurrency": {
       value: concurrency.default,

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
+import type { AccountHeader } from "../behaviour";
 import { ErrorResponse } from "../http-error";
 import type { AccountStore } from "../store/accounts";
 
@@ -14,10 +15,14 @@ function bearerToken(header: string | undefined): string | undefined {
 
 /**
  * Spec 5: `Authorization: Bearer <key>` is required (401) and the key belongs to one
- * account. `x-service-account`, when sent, must name that account (403). The key is
+ * account. `x-service-account`, when sent, must name that account (403); with the behaviour
+ * `accountHeader: required` it must be sent (401), as with a personal API key. The key is
  * never echoed in an error.
  */
-export function apiKeyAuth(accounts: AccountStore): MiddlewareHandler<AccountEnv> {
+export function apiKeyAuth(
+  accounts: AccountStore,
+  accountHeader: () => AccountHeader = () => "optional",
+): MiddlewareHandler<AccountEnv> {
   return async (c, next) => {
     const header = c.req.header("authorization");
     if (header === undefined) {
@@ -40,6 +45,13 @@ export function apiKeyAuth(accounts: AccountStore): MiddlewareHandler<AccountEnv
       throw new ErrorResponse(401, "the API key is not valid", CHALLENGE);
     }
     const claimed = c.req.header("x-service-account");
+    if (claimed === undefined && accountHeader() === "required") {
+      throw new ErrorResponse(
+        401,
+        "this API key is a personal key: send the account it acts for in x-service-account",
+        CHALLENGE,
+      );
+    }
     if (claimed !== undefined && claimed !== accountId) {
       throw new ErrorResponse(
         403,

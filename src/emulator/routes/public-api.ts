@@ -1,7 +1,16 @@
 import { type Context, Hono } from "hono";
 import { honoPath, PUBLIC_ROUTES, ROUTES, type Route } from "../../api/routes";
+import {
+  shapeErrorGroup,
+  shapeEvents,
+  shapeIncident,
+  shapeIncidentList,
+  shapeUpdate,
+  shapeUpdates,
+} from "../answer-shape";
 import type { AppContext } from "../app-context";
 import { ErrorResponse } from "../http-error";
+import { rateWindowMiddleware } from "../rate-window";
 import { PUBLIC_BODY_LIMIT, pathParam, readJsonBody, readQuery } from "../request-input";
 import { INCIDENTS_PAGE_DEFAULT } from "../store/incidents";
 import { DAY_MS } from "../time";
@@ -26,12 +35,18 @@ const EXCERPT: ReadonlySet<Route> = new Set<Route>([
 
 /**
  * The public operations (the spec's five and the public reference's incident operations), with
- * auth, request counts and fault injection.
+ * auth, request counts, the rate window and fault injection; every answer is shaped by the
+ * behaviour (`answer-shape.ts`).
  */
 export function publicApi({ stores, control, faults, requests, now }: AppContext) {
   const app = new Hono<AccountEnv>();
-  const auth = apiKeyAuth(stores.accounts);
+  const behaviour = () => control.getBehaviour();
+  const auth = apiKeyAuth(stores.accounts, () => behaviour().accountHeader);
   app.use("/v1/*", requests.middleware(PUBLIC_ROUTES));
+  app.use(
+    "/v1/*",
+    rateWindowMiddleware(() => behaviour().rateWindow),
+  );
   app.use("/v1/*", faults.middleware());
   // A service with only the excerpt's operations (behaviour `referenceOperations`) answers
   // the others as it would answer a route it does not have.
@@ -52,17 +67,25 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
 
   on(ROUTES.createIncident, async (c) => {
     const body = await readJsonBody(c, ROUTES.createIncident.body.schema, PUBLIC_BODY_LIMIT);
-    return c.json(stores.incidents.create(account(c), body, nowMs()), 201);
+    return c.json(
+      shapeIncident(stores.incidents.create(account(c), body, nowMs()), behaviour()),
+      201,
+    );
   });
 
   on(ROUTES.listIncidents, (c) => {
     const query = readQuery(c, ROUTES.listIncidents.query.schema);
-    return c.json(
-      stores.incidents.list(account(c), query.limit ?? INCIDENTS_PAGE_DEFAULT, query.nextId),
+    const list = stores.incidents.list(
+      account(c),
+      query.limit ?? INCIDENTS_PAGE_DEFAULT,
+      query.nextId,
     );
+    return c.json(shapeIncidentList(list, behaviour()));
   });
 
-  on(ROUTES.getIncident, (c) => c.json(stores.incidents.get(account(c), incident(c))));
+  on(ROUTES.getIncident, (c) =>
+    c.json(shapeIncident(stores.incidents.get(account(c), incident(c)), behaviour())),
+  );
 
   on(ROUTES.deleteIncident, (c) => {
     stores.incidents.remove(account(c), incident(c));
@@ -71,16 +94,26 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
 
   on(ROUTES.postIncidentUpdate, async (c) => {
     const body = await readJsonBody(c, ROUTES.postIncidentUpdate.body.schema, PUBLIC_BODY_LIMIT);
-    return c.json(stores.incidents.postUpdate(account(c), incident(c), body, nowMs()));
+    const posted = stores.incidents.postUpdate(account(c), incident(c), body, nowMs());
+    return c.json(shapeUpdate(posted, behaviour()));
   });
 
   on(ROUTES.getIncidentUpdate, (c) =>
-    c.json(stores.incidents.getUpdate(account(c), incident(c), update(c))),
+    c.json(
+      shapeUpdate(stores.incidents.getUpdate(account(c), incident(c), update(c)), behaviour()),
+    ),
   );
 
   on(ROUTES.updateIncidentUpdate, async (c) => {
     const body = await readJsonBody(c, ROUTES.updateIncidentUpdate.body.schema, PUBLIC_BODY_LIMIT);
-    return c.json(stores.incidents.changeUpdate(account(c), incident(c), update(c), body, nowMs()));
+    const changed = stores.incidents.changeUpdate(
+      account(c),
+      incident(c),
+      update(c),
+      body,
+      nowMs(),
+    );
+    return c.json(shapeUpdate(changed, behaviour()));
   });
 
   on(ROUTES.deleteIncidentUpdate, (c) => {
@@ -91,42 +124,62 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
   on(ROUTES.updateIncident, async (c) => {
     const incidentId = pathParam(c, "incidentId");
     const body = await readJsonBody(c, ROUTES.updateIncident.body.schema, PUBLIC_BODY_LIMIT);
-    const { putStatus } = control.getBehaviour();
-    return c.json(
-      stores.incidents.update(c.get("accountId"), incidentId, body, now().getTime(), putStatus),
+    const shaping = behaviour();
+    const answer = stores.incidents.update(
+      account(c),
+      incidentId,
+      body,
+      nowMs(),
+      shaping.putStatus,
     );
+    return c.json(shapeIncident(answer, shaping));
   });
 
   on(ROUTES.listIncidentUpdates, (c) =>
-    c.json(stores.incidents.listUpdates(c.get("accountId"), pathParam(c, "incidentId"))),
+    c.json(shapeUpdates(stores.incidents.listUpdates(account(c), incident(c)), behaviour())),
   );
+
+  // A service may answer `[]` for a check it does not know rather than 404 (`unknownCheck`).
+  const unknownCheck = (error: unknown) => {
+    if (error instanceof ErrorResponse && error.status === 404) {
+      if (behaviour().unknownCheck === "empty") return [];
+    }
+    throw error;
+  };
 
   on(ROUTES.listHeartbeatEvents, (c) => {
     const checkId = pathParam(c, "checkId");
     const query = readQuery(c, ROUTES.listHeartbeatEvents.query.schema);
-    const nowMs = now().getTime();
-    const endMs = query.endTime === undefined ? nowMs : parseTime(query.endTime);
+    const shaping = behaviour();
+    const endMs = query.endTime === undefined ? nowMs() : parseTime(query.endTime);
     const startMs = query.startTime === undefined ? endMs - DAY_MS : parseTime(query.startTime);
-    return c.json(
-      stores.heartbeats.events(
-        c.get("accountId"),
-        checkId,
-        { startMs, endMs, limit: query.limit ?? 10 },
-        nowMs,
-      ),
-    );
+    try {
+      const window = { startMs, endMs, limit: query.limit ?? 10, order: shaping.listOrder };
+      const answer = stores.heartbeats.events(account(c), checkId, window, nowMs());
+      return c.json(shapeEvents(answer, shaping));
+    } catch (error) {
+      return c.json(unknownCheck(error));
+    }
   });
 
   on(ROUTES.listErrorGroupsForCheck, (c) => {
     const checkId = pathParam(c, "checkId");
     const query = readQuery(c, ROUTES.listErrorGroupsForCheck.query.schema);
-    return c.json(
-      stores.errorGroups.list(c.get("accountId"), checkId, query.limit ?? 10, query.page ?? 1),
-    );
+    try {
+      const groups = stores.errorGroups.list(
+        account(c),
+        checkId,
+        query.limit ?? 10,
+        query.page ?? 1,
+      );
+      return c.json(groups.map((group) => shapeErrorGroup(group, behaviour())));
+    } catch (error) {
+      return c.json(unknownCheck(error));
+    }
   });
 
   on(ROUTES.getErrorGroup, (c) =>
-    c.json(stores.errorGroups.get(c.get("accountId"), pathParam(c, "id"))),
+    c.json(shapeErrorGroup(stores.errorGroups.get(account(c), pathParam(c, "id")), behaviour())),
   );
 
   allowOnlyRouteMethods(app, PUBLIC_ROUTES);

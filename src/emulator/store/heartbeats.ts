@@ -17,6 +17,8 @@ export interface EventsWindow {
   startMs: number;
   endMs: number;
   limit: number;
+  /** Which end of the window `limit` keeps, and the order it is listed in. @default "newest-first" */
+  order?: "newest-first" | "oldest-first";
 }
 
 const padded = (seq: number) => String(seq).padStart(12, "0");
@@ -47,7 +49,7 @@ export class HeartbeatStore {
 
   /**
    * Spec 4.3: the events inside `[startMs, endMs]` (both inclusive), newest first, ties by
-   * id descending, at most `limit`; with the statistics of the last 24 hours and 7 days.
+   * id descending (or the reverse, `order`), at most `limit`; with the statistics of the last 24 hours and 7 days.
    * Events are derived from the pings on every read (`deriveEvents`), with stable ids.
    */
   events(accountId: string, checkId: string, window: EventsWindow, nowMs: number) {
@@ -78,11 +80,11 @@ export class HeartbeatStore {
     const settings = this.accounts.heartbeatSettings(accountId, checkId);
     const events = deriveEvents({ accountId, checkId }, pings, settings, nowMs)
       .filter((event) => event.atMs >= window.startMs && event.atMs <= window.endMs)
-      .sort((a, b) => b.atMs - a.atMs || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
-      .slice(0, window.limit)
-      .map(({ atMs: _atMs, ...event }) => event);
+      .sort((a, b) => b.atMs - a.atMs || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    if (window.order === "oldest-first") events.reverse();
+    const listed = events.slice(0, window.limit).map(({ atMs: _atMs, ...event }) => event);
     const result: HeartbeatEventsResult = {
-      events,
+      events: listed,
       stats: {
         last24Hours: this.period(accountId, checkId, nowMs, DAY_MS),
         last7Days: this.period(accountId, checkId, nowMs, 7 * DAY_MS),

@@ -106,7 +106,8 @@ export class IncidentStore {
    * (when sent) are replaced and `updated_at` is set. `id`, `created_at` and `updated_at`
    * in the body are server-owned and ignored. Every service object names the account the
    * request acts for. With `posts-update`, a changed status appends an update saying so; with
-   * `sets-field` it only sets the field (the service does not document which it does).
+   * `sets-field` it only sets the field; with `ignores` the status stays as it was (the service
+   * does not document which it does).
    */
   update(
     accountId: string,
@@ -130,7 +131,8 @@ export class IncidentStore {
   ): IncidentResponse {
     const currentStatus = this.currentStatus(accountId, incidentId);
     const serviceIds = this.checkServices(accountId, body.services);
-    const nextStatus = body.lastUpdateStatus ?? currentStatus;
+    const nextStatus =
+      putStatus === "ignores" ? currentStatus : (body.lastUpdateStatus ?? currentStatus);
     statement(
       this.db,
       `UPDATE incidents SET name = ?, severity = ?, last_update_status = ?, updated_ms = ?,

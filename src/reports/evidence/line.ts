@@ -14,6 +14,7 @@ function sinceText(iso: string, now: Date): string {
 
 function heartbeatText(h: HeartbeatEvidence, now: Date): string {
   if (h.error) return `${h.checkId}: could not be read (${h.error})`;
+  if (h.absent) return `${h.checkId}: may not exist (${h.absent})`;
   const state = h.found
     ? `${stateWithMeaning(h.state)} since ${h.since ? sinceText(h.since, now) : "an unknown time"}`
     : "no state change in 30 days";
@@ -23,6 +24,7 @@ function heartbeatText(h: HeartbeatEvidence, now: Date): string {
 
 function checkText(c: CheckEvidence): string {
   if (c.error) return `${c.checkId}: could not be read (${c.error})`;
+  if (c.absent) return `${c.checkId}: may not exist (${c.absent})`;
   const fresh =
     c.newInLastHour === 0
       ? "no new error group in the last hour"

@@ -1,17 +1,20 @@
 import { NotFoundError } from "../../api/errors";
 import {
   type ErrorGroup,
-  type HeartbeatEventsResponse,
+  type HeartbeatEvent,
+  type HeartbeatStats,
   heartbeatEventTime,
 } from "../../api/schemas";
+import { checkAbsence, heartbeatAbsence } from "./absent";
 
 /** The parts of the API client an evidence line reads through. */
 export interface EvidenceReader {
   heartbeats: {
-    listEvents(
+    latestEvent(
       checkId: string,
-      query: { startTime: Date; endTime: Date; limit: number },
-    ): Promise<HeartbeatEventsResponse>;
+      from: Date,
+      to: Date,
+    ): Promise<{ event?: HeartbeatEvent; stats?: HeartbeatStats; noResult?: true }>;
   };
   errorGroups: { allForCheck(checkId: string): AsyncIterable<ErrorGroup> };
 }
@@ -28,6 +31,8 @@ export interface HeartbeatEvidence {
   /** Percent, 0..100, as the API gives it. */
   successRatio24h: number | null;
   error?: string;
+  /** Why it may not exist, beyond a 404 (`heartbeatAbsence`). */
+  absent?: string;
 }
 
 /** A check's error groups of the last hour. */
@@ -38,6 +43,8 @@ export interface CheckEvidence {
   /** Last seen in the last hour. */
   seenInLastHour: number;
   error?: string;
+  /** Why it may not exist, beyond a 404 (`checkAbsence`). */
+  absent?: string;
 }
 
 export interface IncidentEvidence {
@@ -61,19 +68,21 @@ async function heartbeatNow(
   now: Date,
 ): Promise<HeartbeatEvidence> {
   try {
-    const [result] = await reader.heartbeats.listEvents(checkId, {
-      startTime: new Date(now.getTime() - LOOKBACK_MS),
-      endTime: now,
-      limit: 1,
-    });
-    const latest = result?.events?.[0];
+    const read = await reader.heartbeats.latestEvent(
+      checkId,
+      new Date(now.getTime() - LOOKBACK_MS),
+      now,
+    );
+    const latest = read.event;
     const since = latest ? heartbeatEventTime(latest) : undefined;
+    const absent = heartbeatAbsence(read);
     return {
       checkId,
       found: latest !== undefined,
       state: latest?.state ?? null,
       since: since === undefined ? null : new Date(since).toISOString(),
-      successRatio24h: result?.stats?.last24Hours?.successRatio?.currentPeriod ?? null,
+      successRatio24h: read.stats?.last24Hours?.successRatio?.currentPeriod ?? null,
+      ...(absent ? { absent } : {}),
     };
   } catch (error) {
     return {
@@ -99,13 +108,21 @@ async function checkLastHour(
   const hourAgo = now.getTime() - HOUR;
   let fresh = 0;
   let seen = 0;
+  let listed = 0;
   try {
     for await (const group of reader.errorGroups.allForCheck(checkId)) {
+      listed += 1;
       if (Date.parse(group.lastSeen) < hourAgo) break;
       seen += 1;
       if (Date.parse(group.firstSeen) >= hourAgo) fresh += 1;
     }
-    return { checkId, newInLastHour: fresh, seenInLastHour: seen };
+    const absent = checkAbsence({ count: listed });
+    return {
+      checkId,
+      newInLastHour: fresh,
+      seenInLastHour: seen,
+      ...(absent ? { absent } : {}),
+    };
   } catch (error) {
     return { checkId, newInLastHour: fresh, seenInLastHour: seen, error: reason(error) };
   }

@@ -1,10 +1,6 @@
 import { EventsWalkStuckError } from "../../api/errors";
-import {
-  type HeartbeatEvent,
-  type HeartbeatEventsResponse,
-  type HeartbeatStats,
-  heartbeatEventTime,
-} from "../../api/schemas";
+import { type HeartbeatEvent, type HeartbeatStats, heartbeatEventTime } from "../../api/schemas";
+import { heartbeatAbsence } from "../evidence/absent";
 import {
   HEARTBEAT_REPORT_KIND,
   type HeartbeatReport,
@@ -19,11 +15,8 @@ export interface HeartbeatReader {
     checkId: string,
     from: Date,
     to: Date,
-  ): Promise<{ events: HeartbeatEvent[]; stats?: HeartbeatStats | undefined }>;
-  listEvents(
-    checkId: string,
-    query: { startTime: Date; endTime: Date; limit: number },
-  ): Promise<HeartbeatEventsResponse>;
+  ): Promise<{ events: HeartbeatEvent[]; stats?: HeartbeatStats | undefined; noResult?: true }>;
+  latestEvent(checkId: string, from: Date, to: Date): Promise<{ event?: HeartbeatEvent }>;
 }
 
 /** How far back the state in force at a window's start is looked for. */
@@ -41,30 +34,40 @@ async function readWindow(
   to: Date,
 ): Promise<{ events: HeartbeatEvent[]; stats: HeartbeatStats | undefined; warnings: string[] }> {
   try {
-    const { events, stats } = await reader.eventsBetween(checkId, from, to);
-    return { events, stats, warnings: [] };
+    const read = await reader.eventsBetween(checkId, from, to);
+    const absent = heartbeatAbsence(read);
+    return {
+      events: read.events,
+      stats: read.stats,
+      warnings: absent ? [`the heartbeat may not exist: ${absent}`] : [],
+    };
   } catch (error) {
     if (!(error instanceof EventsWalkStuckError)) throw error;
     return {
       events: [...error.events],
       stats: undefined,
-      warnings: [`only the newest ${error.events.length} event(s) could be read: ${error.message}`],
+      warnings: [`only ${error.events.length} event(s) could be read: ${error.message}`],
     };
   }
 }
 
-/** Oldest first; events without a readable timestamp cannot be ordered and go last. */
+/**
+ * Oldest first by timestamp, ties by id, whatever order the service listed them in; events
+ * without a readable timestamp cannot be ordered and go last, by id.
+ */
 function oldestFirst(events: Iterable<HeartbeatEvent>): HeartbeatEvent[] {
   const key = (event: HeartbeatEvent) => heartbeatEventTime(event) ?? Number.POSITIVE_INFINITY;
   return [...events].sort((a, b) => {
     const [x, y] = [key(a), key(b)];
-    return x === y ? 0 : x < y ? -1 : 1;
+    if (x !== y) return x < y ? -1 : 1;
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
   });
 }
 
 /**
  * One heartbeat over a window: every event (past the API's cap), oldest first, once each; the
- * stats; and the last event before the window, whose state held when it opened.
+ * stats; and the last event before the window by its time (in whatever order the service lists
+ * them), whose state held when it opened.
  */
 export async function collectHeartbeat(
   reader: HeartbeatReader,
@@ -75,14 +78,10 @@ export async function collectHeartbeat(
   const before = new Date(from.getTime() - 1);
   const [window, earlier] = await Promise.all([
     readWindow(reader, checkId, from, to),
-    reader.listEvents(checkId, {
-      startTime: new Date(from.getTime() - LOOKBACK_MS),
-      endTime: before,
-      limit: 1,
-    }),
+    reader.latestEvent(checkId, new Date(from.getTime() - LOOKBACK_MS), before),
   ]);
   const events = oldestFirst(new Map(window.events.map((e) => [e.id, e])).values());
-  const lastEventBefore = earlier[0]?.events?.[0] ?? null;
+  const lastEventBefore = earlier.event ?? null;
   return {
     checkId,
     lastEventBefore,

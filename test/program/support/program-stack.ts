@@ -9,6 +9,12 @@ import { demoStack } from "../../support/demo-stack";
 import { MockEngine } from "./mock-engine";
 import { setProjectDirectory } from "./project-directory";
 
+/**
+ * The program's logic is under test, not the rate budget (test/api/rate-budget.test.ts): a
+ * file's runs share one budget per emulator, so the default 600 a minute would pace them.
+ */
+export const UNTHROTTLED = { [configKey("rateLimit")]: "60000" };
+
 /** One demo stack driven by the mock engine: an emulator, a project with the demo definitions. */
 export interface ProgramStack {
   sandbox: EmulatorSandbox;
@@ -29,6 +35,7 @@ export async function startProgramStack(name: string, putStatus: PutStatus): Pro
     [configKey("accountId")]: sandbox.emulator.demo.accountId,
     [configKey("apiKey")]: sandbox.emulator.demo.apiKey,
     [configKey("retries")]: "8",
+    ...UNTHROTTLED,
   });
   return {
     sandbox,

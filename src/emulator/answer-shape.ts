@@ -1,0 +1,63 @@
+import type {
+  ErrorGroup,
+  HeartbeatEventsResponse,
+  IncidentList,
+  IncidentResponse,
+  IncidentUpdate,
+} from "../api/schemas";
+import type { Behaviour } from "./behaviour";
+
+/*
+ * The last step of every public answer: the order of its lists (`listOrder`) and, for `lean`
+ * answers, only the fields the service's contract promises (service-contract.md "Responses"):
+ * an incident's `updated_at` and `duration`, a service's times, an update's every field but
+ * `description` (`id` and `created_at` too in an incident's embedded list), an events result's
+ * `events` and `stats`, and an error group's `rootCauseAnalyses` are left out.
+ */
+
+type Shaping = Pick<Behaviour, "listOrder" | "answers">;
+
+function pick<T extends object, K extends keyof T>(value: T, keys: readonly K[]): Pick<T, K> {
+  const kept: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (value[key] !== undefined) kept[key] = value[key];
+  return kept as Pick<T, K>;
+}
+
+function ordered<T>(items: readonly T[], shaping: Shaping): T[] {
+  return shaping.listOrder === "oldest-first" ? [...items].reverse() : [...items];
+}
+
+/** The 100 latest updates of an incident (4.2), or one update. */
+export function shapeUpdates(updates: readonly IncidentUpdate[], shaping: Shaping) {
+  return ordered(updates, shaping).map((update) => shapeUpdate(update, shaping));
+}
+
+export function shapeUpdate(update: IncidentUpdate, shaping: Shaping): Partial<IncidentUpdate> {
+  return shaping.answers === "lean" ? pick(update, ["description"]) : update;
+}
+
+/** An incident as a PUT, a GET, a create or the list answers it. */
+export function shapeIncident(incident: IncidentResponse, shaping: Shaping) {
+  const updates = ordered(incident.incidentUpdates, shaping);
+  if (shaping.answers === "full") return { ...incident, incidentUpdates: updates };
+  return {
+    ...pick(incident, ["id", "name", "severity", "lastUpdateStatus", "created_at"]),
+    services: incident.services.map((service) => pick(service, ["id", "name", "accountId"])),
+    incidentUpdates: updates.map((update) => pick(update, ["description", "id", "created_at"])),
+  };
+}
+
+export function shapeIncidentList(list: IncidentList, shaping: Shaping) {
+  return { ...list, entries: list.entries.map((entry) => shapeIncident(entry, shaping)) };
+}
+
+/** The events answer: its events are listed in `listOrder` by the store already. */
+export function shapeEvents(response: HeartbeatEventsResponse, shaping: Shaping) {
+  return shaping.answers === "lean" ? response.map(() => ({})) : response;
+}
+
+export function shapeErrorGroup(group: ErrorGroup, shaping: Shaping): Partial<ErrorGroup> {
+  if (shaping.answers === "full") return group;
+  const { rootCauseAnalyses: _analyses, ...lean } = group;
+  return lean;
+}

@@ -1,0 +1,36 @@
+/*
+ * The names of the emulator's behaviours, without zod: the CLI's `--put-status`, `--list-order`,
+ * `--rate-window`, `--unknown-check`, `--account-header`, `--answers` and
+ * `--reference-operations` flags read them at start-up, before any command is loaded
+ * (behaviour.ts holds the rules and their schemas).
+ */
+
+/** What a PUT does with `lastUpdateStatus`: post a status-change update, only set the field, or ignore it. */
+export const PUT_STATUSES = ["posts-update", "sets-field", "ignores"] as const;
+
+/** Picks the PUT behaviour of every emulator started without an explicit choice (tests, npm start). */
+export const PUT_STATUS_ENV = "INCIDENT_SYNC_EMULATOR_PUT_STATUS";
+
+/**
+ * Picks any behaviour of every emulator started without an explicit choice, as the JSON of
+ * `PATCH /_control/behaviour` (`{"listOrder":"oldest-first","answers":"lean"}`).
+ */
+export const BEHAVIOUR_ENV = "INCIDENT_SYNC_EMULATOR_BEHAVIOUR";
+
+/** Whether the incident operations beyond the spec's excerpt exist, or are answered 404 or 405. */
+export const REFERENCE_OPERATIONS = ["available", "not-found", "method-not-allowed"] as const;
+
+/** The order heartbeat events and incident updates are listed in, and which `limit` keeps. */
+export const LIST_ORDERS = ["newest-first", "oldest-first"] as const;
+
+/** What the two check reads answer for a check the account does not have: 404, or `[]`. */
+export const UNKNOWN_CHECKS = ["not-found", "empty"] as const;
+
+/** Whether a request without `x-service-account` is served (an account key) or refused (a personal key). */
+export const ACCOUNT_HEADERS = ["optional", "required"] as const;
+
+/** Answers with every field the emulator knows, or only those the service's contract requires. */
+export const ANSWERS = ["full", "lean"] as const;
+
+/** `--rate-window 600/60s`: at most N requests per S seconds, per API key. */
+export const RATE_WINDOW_PATTERN = /^(\d{1,6})\/(\d{1,5})s$/;
