@@ -95,14 +95,15 @@ async function applyStatus(
 
 /**
  * PUT name, severity, services and duration (and `status` when given), then check that the
- * service kept them (`notTaken`): a field or status it answers otherwise fails the incident,
- * saying what it kept. `whenMissing` words a 404.
+ * service kept them (`notTaken`; the status only with `checkStatus`): a field or status it
+ * answers otherwise fails the incident, saying what it kept. `whenMissing` words a 404.
  */
 export async function put(
   session: ProviderSession,
   declaration: Applying,
   status: IncidentStatus | undefined,
   whenMissing: (incidentId: string, accountId: string | undefined) => string = missingMessage,
+  checkStatus = true,
 ): Promise<IncidentResponse> {
   let incident: IncidentResponse;
   try {
@@ -116,7 +117,8 @@ export async function put(
     }
     throw await inPulumiTerms(error, declaration.incidentId, session);
   }
-  const refusal = notTaken(declaration.incidentId, declaration, status, incident);
+  const checked = checkStatus ? status : undefined;
+  const refusal = notTaken(declaration.incidentId, declaration, checked, incident);
   if (refusal !== undefined) throw new Error(refusal);
   return incident;
 }

@@ -13,6 +13,7 @@ import {
   type Observation,
   observationFor,
   observe,
+  putResolved,
   refreshedRecord,
   refreshRead,
   resolvingUpdate,
@@ -207,8 +208,8 @@ export async function remove(
   const named = removal.via === "put" ? await withCatalogNames(session, props) : props;
   if (removal.unlessMissing && !(await exists(session, props.incidentId))) return "released";
   if (removal.via === "update") return resolveWithUpdate(session, props.incidentId);
-  await put(session, named, "RESOLVED", missingOnRemoveMessage);
-  return "resolved";
+  const answer = await put(session, named, "RESOLVED", missingOnRemoveMessage, false);
+  return putResolved(answer) ? "resolved" : resolveWithUpdate(session, props.incidentId);
 }
 
 /** Posts the last update of a removed incident with `updates`, unless it is resolved already. */

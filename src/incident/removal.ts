@@ -1,4 +1,4 @@
-import type { IncidentUpdate, IncidentUpdateRequest } from "../api/schemas";
+import { type IncidentUpdate, type IncidentUpdateRequest, knownStatus } from "../api/schemas";
 import { entryRequest } from "./declaration";
 import { liveStatusOf } from "./live-status";
 import type { IncidentRecord } from "./record";
@@ -40,6 +40,14 @@ export function decideRemoval(record: IncidentRecord, declaredInRun: ReadonlySet
     via: record.updates === undefined ? "put" : "update",
     unlessMissing: record.claimed === true,
   };
+}
+
+/**
+ * Whether the PUT that resolves a removed incident took. A service whose PUT ignores the status
+ * did not; the removal then resolves it with an update, as the service's own tools do.
+ */
+export function putResolved(answer: { lastUpdateStatus: string }): boolean {
+  return knownStatus(answer.lastUpdateStatus) === "RESOLVED";
 }
 
 /** The last update that resolves a removed incident with `updates`; none when it is resolved. */

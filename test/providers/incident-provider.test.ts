@@ -353,4 +353,15 @@ describe("a service whose PUT ignores the status", () => {
       );
     }
   });
+  it("resolves a removed incident with one update when its PUT did not take RESOLVED", async () => {
+    // A run of its own: the incident this file's other runs declared is not redeclared in it.
+    const current = operations.provider(operations.createRunSession());
+    await current.configure?.(config());
+    const control = emulator.emulator.control;
+    control.resetStats();
+    await current.delete?.("inc-api-errors", { ...applied, onRemove: "resolve" });
+    const api = createClient({ baseUrl: emulator.url, apiKey: emulator.demo.apiKey });
+    expect(liveStatusOf(await api.incidents.listUpdates("inc-api-errors")).status).toBe("RESOLVED");
+    expect(control.stats().byOperation.postIncidentUpdate?.total).toBe(1);
+  });
 });
