@@ -381,7 +381,7 @@ describe("report commands, compiled and run for real", () => {
     expect(result.exitCode).toBe(0);
     expect(ErrorReport.parse(JSON.parse(result.stdout)).groups).toEqual([]);
     expect(result.stderr).toMatchInlineSnapshot(`
-      "warning: check "chk-nope" may not exist: the service lists no error group for it at all ([]), as it does for a check it does not know.
+      "warning: check "chk-nope" may not exist: the service lists no error group for it at all ([]), as it does for a check it does not know (or one that never recorded an error).
       Wrote 0 error group(s).
       "
     `);

@@ -14,6 +14,6 @@ export function heartbeatAbsence(read: { noResult?: true | undefined }): string 
 /** Why an error-group listing suggests the check does not exist, or undefined. */
 export function checkAbsence(read: { count: number }): string | undefined {
   return read.count === 0
-    ? "the service lists no error group for it at all ([]), as it does for a check it does not know"
+    ? "the service lists no error group for it at all ([]), as it does for a check it does not know (or one that never recorded an error)"
     : undefined;
 }

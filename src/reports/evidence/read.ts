@@ -97,8 +97,8 @@ async function heartbeatNow(
 }
 
 /**
- * Counts a check's groups of the last hour. Groups come ordered by last seen, newest
- * first, so reading stops at the first group last seen before the hour.
+ * Counts a check's groups of the last hour. Every group is read (the client bounds the pages):
+ * the service's order is not one to stop on.
  */
 async function checkLastHour(
   reader: EvidenceReader,
@@ -112,7 +112,7 @@ async function checkLastHour(
   try {
     for await (const group of reader.errorGroups.allForCheck(checkId)) {
       listed += 1;
-      if (Date.parse(group.lastSeen) < hourAgo) break;
+      if (!(Date.parse(group.lastSeen) >= hourAgo)) continue;
       seen += 1;
       if (Date.parse(group.firstSeen) >= hourAgo) fresh += 1;
     }
