@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import {
@@ -30,6 +32,30 @@ function busiestWindow(times: readonly number[], windowMs: number): number {
     most = Math.max(most, j - i + 1);
   }
   return most;
+}
+
+/** A process sending 8 requests at 8 a second with the key; its exit code. */
+const SEND_EIGHT = `
+      const { createClient } = require(${JSON.stringify(join(process.cwd(), "dist/src/api"))});
+      const client = createClient({
+        baseUrl: process.argv[1],
+        apiKey: ${JSON.stringify(API_KEY)},
+        rateLimit: { limit: 8, intervalMs: 1000 },
+      });
+      Promise.all(Array.from({ length: 8 }, () => client.errorGroups.get("eg_1"))).then(
+        () => process.exit(0),
+        (error) => { console.error(error); process.exit(1); },
+      );`;
+
+function sendEight(url: string, env: NodeJS.ProcessEnv = process.env): Promise<number | null> {
+  return new Promise((resolve) => {
+    const started = spawn(process.execPath, ["-e", SEND_EIGHT, url], {
+      stdio: "inherit",
+      env,
+      timeout: 12_000,
+    });
+    started.on("exit", resolve);
+  });
 }
 
 describe("the budget's shape", () => {
@@ -93,22 +119,7 @@ describe("one budget for every client with the key", () => {
 
   test("processes sending with the same key share it too", async () => {
     server = await ok();
-    const script = `
-      const { createClient } = require(${JSON.stringify(join(process.cwd(), "dist/src/api"))});
-      const client = createClient({
-        baseUrl: process.argv[1],
-        apiKey: ${JSON.stringify(API_KEY)},
-        rateLimit: { limit: 8, intervalMs: 1000 },
-      });
-      Promise.all(Array.from({ length: 8 }, () => client.errorGroups.get("eg_1"))).then(
-        () => process.exit(0),
-        (error) => { console.error(error); process.exit(1); },
-      );`;
-    const child = () =>
-      new Promise<number | null>((resolve) => {
-        const started = spawn(process.execPath, ["-e", script, server!.url], { stdio: "inherit" });
-        started.on("exit", resolve);
-      });
+    const child = () => sendEight(server!.url);
     expect(await Promise.all([child(), child()])).toEqual([0, 0]);
     expect(server.requests).toHaveLength(16);
     expect(
@@ -117,6 +128,25 @@ describe("one budget for every client with the key", () => {
         970,
       ),
     ).toBeLessThanOrEqual(8);
+  }, 15_000);
+  test("a lock dated ahead (the clock set back after a crash) does not hold the budget", async () => {
+    server = await ok();
+    const runtime = mkdtempSync(join(tmpdir(), "incident-sync-budget-"));
+    try {
+      const env = { ...process.env, XDG_RUNTIME_DIR: runtime };
+      expect(await sendEight(server.url, env)).toBe(0);
+      const budgets = join(runtime, "incident-sync", "rate-budget");
+      const ledgers = readdirSync(budgets).filter((name) => name.endsWith(".json"));
+      expect(ledgers).toHaveLength(1);
+      const lock = join(budgets, `${ledgers[0]}.lock`);
+      writeFileSync(lock, "a crashed holder");
+      const ahead = new Date(Date.now() + 3_600_000);
+      utimesSync(lock, ahead, ahead);
+      expect(await sendEight(server.url, env)).toBe(0);
+      expect(server.requests).toHaveLength(16);
+    } finally {
+      rmSync(runtime, { recursive: true, force: true });
+    }
   }, 15_000);
 });
 

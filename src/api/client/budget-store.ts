@@ -11,6 +11,7 @@ import {
   statSync,
   unlinkSync,
   writeFileSync,
+  writeSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -96,12 +97,14 @@ function cannotShare(error: unknown): void {
 
 function fileStore(file: string): BudgetStore {
   const lock = `${file}.lock`;
+  const token = `${process.pid}.${randomBytes(8).toString("hex")}`;
   return {
     async update(change) {
       for (;;) {
         let fd: number;
         try {
           fd = openSync(lock, "wx", 0o600);
+          writeSync(fd, token);
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
           if (staleLock(lock)) continue;
@@ -117,7 +120,7 @@ function fileStore(file: string): BudgetStore {
           return result;
         } finally {
           closeSync(fd);
-          unlinkSync(lock);
+          release(lock, token);
         }
       }
     },
@@ -135,9 +138,19 @@ function readState(file: string): BudgetState {
   }
 }
 
+/** Removes this process's lock; one taken as stale meanwhile is another's now, and stays. */
+function release(lock: string, token: string): void {
+  try {
+    if (readFileSync(lock, "utf8") === token) unlinkSync(lock);
+  } catch {
+    // Gone already.
+  }
+}
+
+/** A lock older than a holder ever keeps it, or dated ahead (the clock was set back). */
 function staleLock(lock: string): boolean {
   try {
-    if (Date.now() - statSync(lock).mtimeMs < STALE_LOCK_MS) return false;
+    if (Math.abs(Date.now() - statSync(lock).mtimeMs) < STALE_LOCK_MS) return false;
     unlinkSync(lock);
   } catch {
     // Gone meanwhile: try again.
