@@ -34,7 +34,8 @@ export function serveErrorGroups(
 export type EventOrder = "newest-first" | "oldest-first" | "shuffled";
 
 /**
- * Heartbeat events: window [startTime, endTime] inclusive at both ends, newest first, ties by
+ * Heartbeat events: window [startTime, endTime] inclusive at both ends (or `endTime`
+ * exclusive, as the contract leaves open), newest first, ties by
  * id descending (or as `order` says), at most `limit` (≤ 10), answered as
  * `[{ events, stats }]`. An event without a readable timestamp cannot be filtered by time: it
  * is in every window, after the others (the worst a server could do to a walk that pages by
@@ -47,6 +48,7 @@ export function serveHeartbeatEvents(
   response: ServerResponse,
   order: EventOrder = "newest-first",
   random: () => number = Math.random,
+  endTime: "inclusive" | "exclusive" = "inclusive",
 ): void {
   const query = request.url.searchParams;
   const limit = Number(query.get("limit") ?? 10);
@@ -60,7 +62,7 @@ export function serveHeartbeatEvents(
   const inWindow = events
     .filter((event) => {
       const at = heartbeatEventTime(event);
-      return at === undefined || (at >= start && at <= end);
+      return at === undefined || (at >= start && (endTime === "inclusive" ? at <= end : at < end));
     })
     .sort((a, b) => {
       const [x, y] = [time(a), time(b)];

@@ -31,14 +31,14 @@ interface Walk {
   readonly operation: string;
   /** Encoded path of the events operation, for error messages. */
   readonly path: string;
-  /** Start and end of the window (both inclusive), epoch ms. */
+  /** Start and end of the window asked for (both inclusive), epoch ms. */
   readonly from: number;
   readonly to: number;
   /** The server's per-call cap: a shorter answer holds every event of its window. */
   readonly pageSize: number;
   /** Most calls one walk makes; a window that needs more fails with `PagingError`. */
   readonly maxPages: number;
-  /** One call for the window `[startTime, endTime]`, both inclusive. */
+  /** One call for a window; the service may take `endTime` as inclusive or exclusive. */
   readonly fetchPage: (startTime: string, endTime: string) => Promise<HeartbeatEventsResponse>;
   readonly onPage?: ((page: number, newEvents: number) => void) | undefined;
 }
@@ -104,6 +104,17 @@ function pager(walk: Walk) {
   };
 }
 
+/*
+ * Windows are half-open, [a, b) in whole milliseconds, and asked for as startTime a and endTime
+ * b: a service that takes endTime as inclusive answers [a, b], one that takes it as exclusive
+ * [a, b), and either holds every event of [a, b), sub-millisecond times included. Halves share
+ * their edge ([a, s) and [s, b)), so no instant falls between them; events are kept once by id.
+ */
+
+/** Whether the answer's times show the service ignored the window asked for. */
+const ignoredWindow = (times: readonly number[], a: number, b: number) =>
+  times.some((at) => at < a || at > b);
+
 /**
  * Every event of `[from, to]`, each once, whatever order the service lists them in and
  * whichever of them its `limit` keeps. An answer shorter than the cap holds every event of its
@@ -113,18 +124,18 @@ function pager(walk: Walk) {
  * answered short.
  *
  * Invariant: each half is strictly shorter than its window, so the walk ends; a full answer
- * for a single instant (more events at one time than the cap) cannot be split and stops with
- * `EventsWalkStuckError`, keeping every event collected, as does a full answer in which no
- * timestamp can be read. Events outside the window asked for are not kept. `maxPages` bounds
- * the calls.
+ * for a single millisecond (more events at one time than the cap) cannot be split and stops
+ * with `EventsWalkStuckError`, keeping every event collected, as does a full answer in which
+ * no timestamp can be read. Events outside the window asked for are not kept. `maxPages`
+ * bounds the calls.
  */
 export async function walkEvents(walk: Walk): Promise<HeartbeatEventsWindow> {
   const byId = new Map<string, HeartbeatEvent>();
   const calls = pager(walk);
-  const windows: [number, number][] = [[walk.from, walk.to]];
+  const windows: [number, number][] = [[walk.from, walk.to + 1]];
   while (windows.length > 0) {
-    const [start, end] = windows.pop() as [number, number];
-    const { page, batch, full, times } = await calls.read(start, end, [...byId.values()]);
+    const [a, b] = windows.pop() as [number, number];
+    const { page, batch, full, times } = await calls.read(a, b, [...byId.values()]);
     let fresh = 0;
     for (const event of batch) {
       const at = heartbeatEventTime(event);
@@ -135,20 +146,18 @@ export async function walkEvents(walk: Walk): Promise<HeartbeatEventsWindow> {
     }
     walk.onPage?.(page, fresh);
     if (!full) continue;
-    const inside = times.filter((at) => at >= start && at <= end);
-    if (inside.length < times.length && inside.length < walk.pageSize) {
-      // The service ignored the window: what it answered inside it is all there is.
-      continue;
-    }
-    if (start >= end) {
+    // The service ignored the window: what it answered inside it is all there is.
+    if (ignoredWindow(times, a, b)) continue;
+    const inside = times.filter((at) => at < b);
+    if (b - a <= 1) {
       throw new EventsWalkStuckError({
-        ...calls.pageAt(start, end),
-        timestamp: iso(start),
+        ...calls.pageAt(a, b),
+        timestamp: iso(a),
         pageSize: walk.pageSize,
         events: newestEventsFirst(byId.values()),
       });
     }
-    windows.push(...splitWindow(start, end, inside, newestListedFirst(batch)));
+    windows.push(...splitWindow(a, b, inside, newestListedFirst(batch)));
   }
   const events = newestEventsFirst(byId.values());
   const stats = calls.stats;
@@ -165,24 +174,24 @@ export async function walkEvents(walk: Walk): Promise<HeartbeatEventsWindow> {
  */
 export async function latestEvent(walk: Walk): Promise<LatestHeartbeatEvent> {
   const calls = pager(walk);
-  const newestIn = async (start: number, end: number): Promise<HeartbeatEvent | undefined> => {
-    const { batch, full, times } = await calls.read(start, end, [], false);
+  const newestIn = async (a: number, b: number): Promise<HeartbeatEvent | undefined> => {
+    const { batch, full, times } = await calls.read(a, b, [], false);
     const inside = batch.filter((event) => {
       const at = heartbeatEventTime(event);
-      return at !== undefined && at >= start && at <= end;
+      return at !== undefined && at >= a && at < b;
     });
     const [newest] = newestEventsFirst(inside);
-    if (!full || newest === undefined || inside.length < times.length) return newest;
+    if (!full || newest === undefined || ignoredWindow(times, a, b)) return newest;
     const t = heartbeatEventTime(newest) as number;
-    if (t >= end) return newestAtOneInstant(t, inside);
-    const middle = Math.floor((t + end) / 2);
-    return (await newestIn(middle + 1, end)) ?? (await newestIn(t, middle));
+    if (b - t <= 1) return newestAtOneInstant(t, inside);
+    const middle = Math.floor((t + b) / 2);
+    return (await newestIn(middle, b)) ?? (await newestIn(t, middle));
   };
   const newestAtOneInstant = async (t: number, known: HeartbeatEvent[]) => {
-    const { batch } = await calls.read(t, t, known, false);
+    const { batch } = await calls.read(t, t + 1, known, false);
     return newestEventsFirst([...known, ...batch].filter((e) => heartbeatEventTime(e) === t))[0];
   };
-  const event = await newestIn(walk.from, walk.to);
+  const event = await newestIn(walk.from, walk.to + 1);
   const stats = calls.stats;
   return {
     ...(event ? { event } : {}),
@@ -200,35 +209,36 @@ function newestListedFirst(batch: readonly HeartbeatEvent[]): boolean {
 }
 
 /**
- * How to split a full window `[start, end]` (`start < end`) into shorter ones that cover it.
- * Nine of the answer's timestamps go to the side its order suggests the service kept (the
- * newest side when it listed newest first), so that side is likely answered short at once;
- * failing that, the newest (or oldest) instant it shows is set apart; a single instant gets a
- * window of its own, which is answered short or cannot be paged; else the time midpoint.
+ * How to split a full window `[a, b)` (`b - a >= 2`) into shorter ones that cover it. Nine of
+ * the answer's timestamps go to the side its order suggests the service kept (the newest side
+ * when it listed newest first), so that side is likely answered short at once; failing that,
+ * the newest (or oldest) instant it shows is set apart; a single instant gets a window of its
+ * own, which is answered short or cannot be paged; else the time midpoint.
  */
 function splitWindow(
-  start: number,
-  end: number,
+  a: number,
+  b: number,
   times: number[],
   newestKept: boolean,
 ): [number, number][] {
-  const sorted = [...times].sort((a, b) => a - b);
+  const sorted = [...times].sort((x, y) => x - y);
   const distinct = [...new Set(sorted)];
-  const halves = (split: number): [number, number][] => [
-    [start, split],
-    [split + 1, end],
+  const halves = (s: number): [number, number][] => [
+    [a, s],
+    [s, b],
   ];
-  const valid = (split: number | undefined) => split !== undefined && split >= start && split < end;
-  const nine = newestKept ? (sorted[1] ?? start) - 1 : sorted.at(-2);
-  if (distinct.length > 1 && valid(nine)) return halves(nine as number);
-  const apart = newestKept ? (distinct.at(-1) ?? start) - 1 : distinct[0];
-  if (distinct.length > 1 && valid(apart)) return halves(apart as number);
-  const [instant] = distinct;
-  if (distinct.length === 1 && instant !== undefined) {
-    const around: [number, number][] = [[instant, instant]];
-    if (instant > start) around.push([start, instant - 1]);
-    if (instant < end) around.push([instant + 1, end]);
+  const valid = (s: number | undefined): s is number => s !== undefined && s > a && s < b;
+  const last = sorted.at(-2);
+  const nine = newestKept ? sorted[1] : last === undefined ? undefined : last + 1;
+  if (distinct.length > 1 && valid(nine)) return halves(nine);
+  const first = distinct[0];
+  const apart = newestKept ? distinct.at(-1) : first === undefined ? undefined : first + 1;
+  if (distinct.length > 1 && valid(apart)) return halves(apart);
+  if (distinct.length === 1 && first !== undefined) {
+    const around: [number, number][] = [[first, first + 1]];
+    if (first > a) around.push([a, first]);
+    if (first + 1 < b) around.push([first + 1, b]);
     return around;
   }
-  return halves(Math.floor((start + end) / 2));
+  return halves(Math.floor((a + b) / 2));
 }
