@@ -155,6 +155,8 @@ describe("retries", () => {
       baseUrl: server.url,
       apiKey: API_KEY,
       retry: { ...fast, backoffLimitMs: 1 },
+      // Each 429 holds the budget; the count of retries, not the pace, is under test.
+      rateLimit: { limit: 60_000, intervalMs: 60_000 },
     });
     const error = await client.errorGroups.get("eg_1").catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(RateLimitError);
