@@ -59,13 +59,14 @@ const RESPONSE_NAMES: Record<ErrorStatus, string> = {
   503: "ServiceUnavailable",
 };
 
-const RETRY_AFTER = {
+/** The service does not document `Retry-After` on a 429 (service-contract.md): it may be absent. */
+const retryAfter = (required: boolean) => ({
   "Retry-After": {
     description: "Seconds to wait before retrying.",
-    required: true,
+    required,
     schema: { type: "string", pattern: "^\\d+$" },
   },
-};
+});
 
 function errorResponse(description: string, headers?: Record<string, unknown>) {
   return { description, content: json("ErrorBody"), ...(headers ? { headers } : {}) };
@@ -85,8 +86,11 @@ const ERROR_RESPONSES: Record<string, unknown> = {
   Conflict: errorResponse("The resource exists but cannot take this request."),
   PayloadTooLarge: errorResponse("The request body is larger than the limit (1 MiB)."),
   UnsupportedMediaType: errorResponse("The request body is not application/json."),
-  TooManyRequests: errorResponse("Rate limited; see the Retry-After header.", RETRY_AFTER),
-  ServiceUnavailable: errorResponse("Temporarily unavailable; retry later.", RETRY_AFTER),
+  TooManyRequests: errorResponse(
+    "Rate limited; wait as the Retry-After header says, or back off when it is absent.",
+    retryAfter(false),
+  ),
+  ServiceUnavailable: errorResponse("Temporarily unavailable; retry later.", retryAfter(true)),
 };
 
 function queryParameters(route: Route): unknown[] {
