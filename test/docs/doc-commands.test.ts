@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import {
   chmodSync,
   cpSync,
@@ -13,29 +13,10 @@ import { delimiter, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import { CLI } from "../cli/run-cli";
+import { sh } from "../engine/support/shell";
 import { type DocBlock, docBlocksOf } from "../support/doc-blocks";
 
 const ROOT = join(__dirname, "..", "..");
-
-/** One line in bash, as a user's terminal runs it. */
-function sh(
-  line: string,
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-c", line], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? 1, output }));
-  });
-}
 
 /**
  * The docs' `<!-- test: run -->` blocks, run line by line as a user would: `incident-sync` on

@@ -10,7 +10,7 @@ export interface ShellResult {
  * Runs one command line with bash in `cwd` and `env`, as a user's terminal would. Never
  * synchronously: the emulator on the other side of HTTP runs in this process.
  */
-export function sh(line: string, cwd: string, env: Record<string, string>): Promise<ShellResult> {
+export function sh(line: string, cwd: string, env: NodeJS.ProcessEnv): Promise<ShellResult> {
   return new Promise((resolve, reject) => {
     const child = spawn("bash", ["-c", line], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
