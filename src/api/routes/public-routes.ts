@@ -135,7 +135,7 @@ export const ROUTES = {
     method: "GET",
     path: "/v1/status-pages/incidents/{incidentId}/incident-updates",
     summary: "List the 100 latest updates of an incident, newest first",
-    pathParams: { incidentId: { description: "The incident.", example: "inc-api-errors" } },
+    pathParams: INCIDENT_PARAM,
     success: {
       status: 200,
       description: "Successful",
