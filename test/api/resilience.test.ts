@@ -8,6 +8,7 @@ import {
   THROTTLED_RETRIES_MAX,
   TimeoutError,
 } from "../../src/api";
+import { SETTINGS } from "../../src/settings";
 import { API_KEY, errorGroup } from "../support/api-fixtures";
 import {
   sendError,
@@ -156,7 +157,7 @@ describe("retries", () => {
       apiKey: API_KEY,
       retry: { ...fast, backoffLimitMs: 1 },
       // Each 429 holds the budget; the count of retries, not the pace, is under test.
-      rateLimit: { limit: 60_000, intervalMs: 60_000 },
+      rateLimit: { limit: SETTINGS.rateLimit.max, intervalMs: 60_000 },
     });
     const error = await client.errorGroups.get("eg_1").catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(RateLimitError);

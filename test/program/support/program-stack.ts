@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PutStatus } from "../../../src/emulator";
-import { configKey } from "../../../src/settings";
+import { configKey, SETTINGS } from "../../../src/settings";
 import { repoRoot } from "../../engine/support/checkout";
 import { type EmulatorSandbox, startEmulatorSandbox } from "../../engine/support/emulator-sandbox";
 import { demoStack } from "../../support/demo-stack";
@@ -13,7 +13,7 @@ import { setProjectDirectory } from "./project-directory";
  * The program's logic is under test, not the rate budget (test/api/rate-budget.test.ts): a
  * file's runs share one budget per emulator, so the default 600 a minute would pace them.
  */
-export const UNTHROTTLED = { [configKey("rateLimit")]: "60000" };
+export const UNTHROTTLED = { [configKey("rateLimit")]: String(SETTINGS.rateLimit.max) };
 
 /** One demo stack driven by the mock engine: an emulator, a project with the demo definitions. */
 export interface ProgramStack {

@@ -4,6 +4,7 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import type { CommandIo } from "../../../src/cli/io";
 import { type RunningEmulator, type SeedFile, startEmulator } from "../../../src/emulator";
+import { SETTINGS } from "../../../src/settings";
 
 export const ACCOUNT = "acct-reports";
 export const API_KEY = "reports-key-0123456789";
@@ -37,7 +38,7 @@ export function apiEnv(running: RunningEmulator): NodeJS.ProcessEnv {
     MONITORING_API_URL: running.url,
     MONITORING_API_KEY: API_KEY,
     MONITORING_ACCOUNT_ID: ACCOUNT,
-    MONITORING_RATE_LIMIT: "60000",
+    MONITORING_RATE_LIMIT: String(SETTINGS.rateLimit.max),
   };
 }
 
