@@ -16,7 +16,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { openPlainStack } from "./support/plain-stack.mjs";
+import { openBenchStack } from "./support/bench-stack.mjs";
 import { saveResult } from "./support/results.mjs";
 import {
   repoRoot,
@@ -29,7 +29,7 @@ import {
 
 const require = createRequire(import.meta.url);
 const { startEmulator } = require(path.join(repoRoot, "dist", "src", "emulator"));
-const { openProjectStack, resolveEngine } = require(path.join(repoRoot, "dist", "src", "engine"));
+const { resolveEngine } = require(path.join(repoRoot, "dist", "src", "engine"));
 
 const { values } = parseArgs({
   options: {
@@ -55,28 +55,17 @@ const config = (url) => ({
 async function open(via, project, stackName, url) {
   const folder = path.join(work, `state-${stackName}`);
   mkdirSync(folder, { recursive: true });
-  if (via === "plain") {
-    return openPlainStack({
-      engine,
-      home: path.join(work, "plain-home"),
-      project,
-      stackName,
-      backend: `file://${folder}`,
-      config: config(url),
-      skipCheckpoints: true,
-    });
-  }
-  const stack = await openProjectStack({
-    projectDir: project,
-    stackName,
-    backendUrl: `file://${folder}`,
-    passphrase: "bench-passphrase",
-    pulumiHome: path.join(work, "pulumi-home"),
+  const stack = await openBenchStack({
+    via,
     engine,
-    skipCheckpoints: true,
-    log: () => {},
+    work,
+    project,
+    stackName,
+    backend: `file://${folder}`,
     config: config(url),
+    skipCheckpoints: true,
   });
+  if (via === "plain") return stack;
   const claim = Array.from({ length: INCIDENTS }, (_, index) => scaleId(index));
   let first = true;
   return {

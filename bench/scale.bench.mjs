@@ -41,8 +41,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startPostgresBackend, startS3Backend } from "../test/support/state-backends.mjs";
+import { openBenchStack } from "./support/bench-stack.mjs";
 import { median } from "./support/median.mjs";
-import { openPlainStack } from "./support/plain-stack.mjs";
 import { cpuMsOf } from "./support/proc-cpu.mjs";
 import { saveResult } from "./support/results.mjs";
 import {
@@ -57,7 +57,7 @@ import {
 
 const require = createRequire(import.meta.url);
 const { startEmulator } = require(path.join(repoRoot, "dist", "src", "emulator"));
-const { openProjectStack, resolveEngine } = require(path.join(repoRoot, "dist", "src", "engine"));
+const { resolveEngine } = require(path.join(repoRoot, "dist", "src", "engine"));
 
 const { values } = parseArgs({
   options: {
@@ -120,35 +120,6 @@ const engine = await resolveEngine();
 const results = [];
 let stackCount = 0;
 
-/** A stack run with the plain CLI (`bench/support/plain-stack.mjs`) in this bench's folders. */
-function openPlainBenchStack(project, stackName, backend, emulator, skipCheckpoints) {
-  return openPlainStack({
-    engine,
-    home: path.join(work, "plain-home"),
-    project,
-    stackName,
-    backend,
-    config: scaleStackConfig(emulator.url, CONFIG_OPTIONS),
-    skipCheckpoints,
-    env: backendEnv,
-  });
-}
-
-/** A stack run through src/engine, as `incident-sync up` runs it. */
-function openEngineStack(project, stackName, backend, emulator, skipCheckpoints) {
-  return openProjectStack({
-    projectDir: project,
-    stackName,
-    backendUrl: backend,
-    passphrase: "bench-passphrase",
-    pulumiHome: path.join(work, "pulumi-home"),
-    engine,
-    skipCheckpoints,
-    log: () => {},
-    config: scaleStackConfig(emulator.url, CONFIG_OPTIONS),
-  });
-}
-
 /**
  * CPU ms of this process's finished children and their descendants: the CLI, the language
  * host, the program and the provider plugin of each `up`, once reaped.
@@ -159,14 +130,17 @@ async function measure(via, kind, project, incidents, emulator, skipCheckpoints,
   stackCount += 1;
   const folder = path.join(work, `state-${stackCount}`);
   mkdirSync(folder, { recursive: true });
-  const open = via === "plain" ? openPlainBenchStack : openEngineStack;
-  const stack = await open(
+  const stack = await openBenchStack({
+    via,
+    engine,
+    work,
     project,
-    `bench${stackCount}`,
-    backendUrl ?? `file://${folder}`,
-    emulator,
+    stackName: `bench${stackCount}`,
+    backend: backendUrl ?? `file://${folder}`,
+    config: scaleStackConfig(emulator.url, CONFIG_OPTIONS),
     skipCheckpoints,
-  );
+    env: backendEnv,
+  });
   const step = async (name) => {
     emulator.emulator.control.resetStats();
     const stopSampling = rssSampler(project);
