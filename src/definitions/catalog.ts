@@ -6,7 +6,7 @@ import { FileProblems } from "./file-problems";
 import { describeIssue, describeValue, type IssueText } from "./issue-message";
 import type { CatalogService, ParsedFile, SourceFile } from "./parsed-file";
 import { PositionIndex } from "./position";
-import { DefinitionServiceObject } from "./schema";
+import { DefinitionServiceObject } from "./references";
 import { readYamlDocuments } from "./yaml-documents";
 import { Locator } from "./yaml-locate";
 

@@ -26,15 +26,8 @@ export {
   formatProblem,
   type ProblemCode,
 } from "./problem";
-export {
-  belongsToStack,
-  DefinitionService,
-  Evidence,
-  IncidentDefinition,
-  type IncidentDefinitionInput,
-  OnRemove,
-  StackName,
-} from "./schema";
+export { DefinitionService, Evidence, StackName } from "./references";
+export { IncidentDefinition, type IncidentDefinitionInput, OnRemove } from "./schema";
 export {
   backendStacks,
   type KnownStacks,
@@ -45,6 +38,7 @@ export {
 } from "./stack-entries";
 export {
   bareStackName,
+  belongsToStack,
   parseStackName,
   STACK_NAME_PATTERN,
   STACK_NAME_RULE,

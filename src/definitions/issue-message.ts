@@ -1,14 +1,11 @@
 import type { z } from "zod";
 import { type PathIdProblem, quoteText } from "../api/schemas";
+import { DECLARED_UPDATE_KEYS } from "./declared-update";
+import type { TextProblem } from "./field-checks";
 import type { Message } from "./file-problems";
 import type { ProblemCode } from "./problem";
-import {
-  DECLARED_UPDATE_KEYS,
-  DEFINITION_KEYS,
-  DefinitionServiceObject,
-  Evidence,
-  type TextProblem,
-} from "./schema";
+import { DefinitionServiceObject, Evidence } from "./references";
+import { DEFINITION_KEYS } from "./schema";
 import { closestMatch } from "./suggest";
 
 /** A zod issue turned into words, with where it should be pointed at. */

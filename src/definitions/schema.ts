@@ -1,99 +1,8 @@
 import { z } from "zod";
-import {
-  describeCharacter,
-  findCharacter,
-  IncidentRequest,
-  IncidentStatus,
-  IncidentUpdateRequest,
-  isHiddenCharacter,
-  PathId,
-  type PathIdProblem,
-  pathIdMessage,
-  quoteText,
-  ServiceRef,
-  Severity,
-} from "../api/schemas";
-import { STACK_NAME_PATTERN, STACK_NAME_RULE, type StackRef, sameStack } from "./stack-name";
-
-/**
- * What is wrong with a name or id written in a definition, in the shape `PathId` uses
- * (`params.pathId`), so one reader turns both into problems.
- */
-export type TextProblem = Exclude<PathIdProblem, { kind: "dot-segment" }>;
-
-/** Whether a text is non-empty but only whitespace. */
-function isBlank(value: string): boolean {
-  return value !== "" && value.trim() === "";
-}
-
-/**
- * Text checks are plain checks, not superRefine: they run for every id and name of every
- * definition, and superRefine adds a closure to each parse's payload.
- */
-type TextPayload = z.core.ParsePayload<string>;
-
-function addTextIssue(payload: TextPayload, problem: TextProblem, message: string): void {
-  payload.issues.push({
-    code: "custom",
-    message,
-    input: payload.value,
-    params: { text: problem },
-    continue: true,
-  });
-}
-
-/** A title must say something: text that is only whitespace is refused. */
-function notBlank(payload: TextPayload): void {
-  if (isBlank(payload.value)) {
-    addTextIssue(payload, { kind: "blank" }, pathIdMessage({ kind: "blank" }));
-  }
-}
-
-/**
- * Refuses the first character of the text that cannot be seen or that changes how the text
- * around it is shown (controls, zero-width and bidirectional characters, see
- * `isHiddenCharacter`), other than those `allowed`, naming it and its position.
- */
-function refuseHidden(payload: TextPayload, allowed: readonly string[], why: string): void {
-  const found = findCharacter(
-    payload.value,
-    (character) => !allowed.includes(character) && isHiddenCharacter(character),
-  );
-  if (found === undefined) return;
-  addTextIssue(
-    payload,
-    { kind: "character", ...found },
-    `must not contain ${describeCharacter(found.codePoint)} (character ${found.position}), ${why}`,
-  );
-}
-
-/**
- * An id that is not a path parameter (a service id, a resource name): not blank, and
- * free of characters a reader cannot see, which make two different ids look alike.
- */
-function visibleId(payload: TextPayload): void {
-  if (isBlank(payload.value)) {
-    notBlank(payload);
-    return;
-  }
-  refuseHidden(payload, [], "which cannot be seen and makes different ids look alike");
-}
-
-const SHOWN_DIFFERENTLY = "which cannot be seen or changes how the text around it is shown";
-
-/**
- * A name shown to people (an incident's title, a service's name): no control character
- * other than a tab, and no zero-width or bidirectional character. An escape sequence or a
- * right-to-left override in a title would reach the status page, terminals and reviews.
- */
-function visibleName(payload: TextPayload): void {
-  refuseHidden(payload, ["\t"], SHOWN_DIFFERENTLY);
-}
-
-/** Free text for people (a reason): as a name, but it may run over several lines. */
-function readableText(payload: TextPayload): void {
-  refuseHidden(payload, ["\t", "\n"], SHOWN_DIFFERENTLY);
-}
+import { IncidentRequest, IncidentStatus, PathId, Severity } from "../api/schemas";
+import { checkDates, DeclaredUpdate, MAX_DECLARED_UPDATES } from "./declared-update";
+import { always, noRepeats, notBlank, readableText, visibleId, visibleName } from "./field-checks";
+import { DefinitionService, Evidence, StackName } from "./references";
 
 /**
  * What happens on the status page when a definition is deleted from `incidents/`.
@@ -108,119 +17,6 @@ export const OnRemove = z
 export type OnRemove = z.infer<typeof OnRemove>;
 /** A definition that does not say: the incident is left on the status page as it is. */
 export const DEFAULT_ON_REMOVE: OnRemove = "release";
-
-/** A Pulumi stack's name (see stack-name.ts). */
-export const StackName = z
-  .string()
-  .regex(STACK_NAME_PATTERN, STACK_NAME_RULE)
-  .describe("A Pulumi stack of this project: stack, org/stack or org/project/stack.");
-
-/**
- * Whether a definition is declared on `stack`: one with no `stacks` list belongs to every
- * stack, and an entry names the stack when it can be the same stack (`sameStack`: `prod` is
- * `acme/prod`). The program, `validate --stack` and `plan --stack` all choose by this rule.
- */
-export function belongsToStack(
-  definition: { stacks?: readonly string[] | undefined },
-  stack: string | StackRef,
-): boolean {
-  return definition.stacks?.some((entry) => sameStack(entry, stack)) ?? true;
-}
-
-/**
- * A service in a definition: the API's service reference reduced to what a person writes. The
- * API requires every service's name; it is written here, or once for every incident in the
- * services catalog (`services.yaml` in the definitions directory, see catalog.ts).
- */
-export const DefinitionServiceObject = z
-  .strictObject({
-    id: ServiceRef.shape.id.check(visibleId),
-    name: ServiceRef.shape.name.check(notBlank).check(visibleName).optional(),
-  })
-  .describe(
-    "An affected service: its id, and its name as the status page shows it. The name may be left out when the services catalog (services.yaml in the definitions directory) names the service.",
-  );
-
-/**
- * A service is written either as a bare id (`- svc-api`) or as a mapping
- * (`- { id: svc-api, name: Public API }`); both come out as `{ id, name? }`.
- */
-export const DefinitionService = z.union([
-  DefinitionServiceObject.shape.id
-    .describe("A service id.")
-    .transform((id): z.output<typeof DefinitionServiceObject> => ({ id })),
-  DefinitionServiceObject,
-]);
-export type DefinitionService = z.output<typeof DefinitionService>;
-
-/** Check ids (`what`: heartbeat or check), each a path parameter of the API, each listed once. */
-const checkIdList = (what: string) =>
-  z.array(PathId).superRefine(noRepeats(what), { when: always });
-
-/** Where the evidence for an incident lives; read back by the program for reports. */
-export const Evidence = z
-  .strictObject({
-    heartbeats: checkIdList("heartbeat")
-      .optional()
-      .describe(
-        "Heartbeat check ids whose events (state changes and success ratios) belong with this incident.",
-      ),
-    checks: checkIdList("check")
-      .optional()
-      .describe("Check ids whose error groups belong with this incident."),
-  })
-  .describe("Checks whose data is read back alongside the incident.");
-export type Evidence = z.infer<typeof Evidence>;
-
-/**
- * The most entries `updates` may declare: the service lists an incident's 100 latest updates,
- * so an older one could not be found again to tell whether it was posted.
- */
-export const MAX_DECLARED_UPDATES = 100;
-
-/**
- * One entry of `updates`: what customers read on the status page, posted once, in order.
- * `notify: true` also sends it to every subscriber, which cannot be taken back; `at` backfills
- * the date customers see, and is never notified.
- */
-export const DeclaredUpdateFields = z.strictObject({
-  status: IncidentStatus.describe(
-    "The status the incident moves to with this update: INVESTIGATING, IDENTIFIED, MONITORING or RESOLVED.",
-  ),
-  message: IncidentUpdateRequest.shape.description
-    .check(notBlank)
-    .check(readableText)
-    .describe(
-      "What customers read, as written (it may run over several lines). Posted once; an edit later changes it in place, and never notifies again.",
-    ),
-  notify: z
-    .boolean()
-    .default(false)
-    .describe(
-      "true sends this update to every subscriber of the status page when it is posted (e-mail and other channels); it cannot be taken back. Default false.",
-    ),
-  at: z.iso
-    .datetime({ offset: true })
-    .optional()
-    .describe(
-      "Backfills the date customers see (an RFC 3339 date-time such as 2026-11-26T09:40:00Z); left out, the update is dated when it is posted. A backfilled update notifies nobody.",
-    ),
-});
-export const DeclaredUpdate = DeclaredUpdateFields.superRefine((entry, ctx) => {
-  if (entry.notify && entry.at !== undefined) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["notify"],
-      message:
-        'a backfilled entry (with "at") tells of the past, so it notifies nobody: remove "notify: true", or remove "at" to post it as news',
-      params: { rule: "notify-refused" },
-    });
-  }
-});
-export type DeclaredUpdate = z.output<typeof DeclaredUpdate>;
-
-/** Every allowed key of an entry of `updates`, for "did you mean" suggestions. */
-export const DECLARED_UPDATE_KEYS: readonly string[] = Object.keys(DeclaredUpdateFields.shape);
 
 /**
  * One incident definition as people write it in YAML (one YAML document each).
@@ -367,39 +163,6 @@ export function checkTogether(definition: DefinitionRuleFields, ctx: z.Refinemen
 }
 
 /**
- * Backfilled dates tell what happened in order: each `at` is later than the one before, and
- * no backfilled entry follows one posted as news (which is dated when it was posted).
- */
-function checkDates(
-  updates: readonly DeclaredUpdate[],
-  issue: (path: PropertyKey[], rule: string, message: string) => void,
-): void {
-  let latest: { at: number; index: number } | undefined;
-  let live: number | undefined;
-  updates.forEach((entry, index) => {
-    if (entry.at === undefined) {
-      live ??= index;
-      return;
-    }
-    const at = Date.parse(entry.at);
-    if (live !== undefined) {
-      issue(
-        ["updates", index, "at"],
-        "out-of-order",
-        `a backfilled entry cannot follow updates[${live}], which is dated when it is posted: move it before, or remove its "at"`,
-      );
-    } else if (latest !== undefined && at <= latest.at) {
-      issue(
-        ["updates", index, "at"],
-        "out-of-order",
-        `${entry.at} is not after updates[${latest.index}].at; entries are oldest first`,
-      );
-    }
-    latest = { at, index };
-  });
-}
-
-/**
  * A validated definition. `resource` falls back to `id`, `status` to the last entry of
  * `updates`, and `services` are objects whichever way they were written.
  */
@@ -420,11 +183,6 @@ export const IncidentDefinition = IncidentDefinitionFields.superRefine(checkToge
 export type IncidentDefinition = z.output<typeof IncidentDefinition>;
 export type IncidentDefinitionInput = z.input<typeof IncidentDefinition>;
 
-/** Runs a list's check even when some items failed, so every problem is told at once. */
-function always(): boolean {
-  return true;
-}
-
 /**
  * Runs the rules between fields when the fields they read passed their own checks, so a
  * definition with a typo in one field still hears about the others.
@@ -436,37 +194,4 @@ export function wellTyped(payload: z.core.ParsePayload): boolean {
       ? issue.code !== "unrecognized_keys"
       : read.has(String(issue.path?.[0])),
   );
-}
-
-/**
- * Reports each id listed again, naming the item it repeats. Items that failed their own
- * schema are skipped, so a list with a bad item still gets its repeats reported.
- */
-function noRepeats(what: string) {
-  return (items: readonly unknown[], ctx: z.RefinementCtx): void => {
-    if (!Array.isArray(items)) return;
-    const firstIndex = new Map<string, number>();
-    items.forEach((item, index) => {
-      const id = typeof item === "string" ? item : idOf(item);
-      if (id === undefined) return;
-      const first = firstIndex.get(id);
-      if (first === undefined) {
-        firstIndex.set(id, index);
-        return;
-      }
-      ctx.addIssue({
-        code: "custom",
-        path: [index],
-        message: `${what} ${quoteText(id)} is listed twice (also item ${first + 1}); remove one`,
-        input: item,
-        params: { repeat: true },
-      });
-    });
-  };
-}
-
-function idOf(item: unknown): string | undefined {
-  if (typeof item !== "object" || item === null) return undefined;
-  const id: unknown = (item as { id?: unknown }).id;
-  return typeof id === "string" ? id : undefined;
 }

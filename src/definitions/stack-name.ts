@@ -43,3 +43,15 @@ export function sameStack(a: string | StackRef, b: string | StackRef): boolean {
     x.stack === y.stack && agree(x.organization, y.organization) && agree(x.project, y.project)
   );
 }
+
+/**
+ * Whether a definition is declared on `stack`: one with no `stacks` list belongs to every
+ * stack, and an entry names the stack when it can be the same stack (`sameStack`: `prod` is
+ * `acme/prod`). The program, `validate --stack` and `plan --stack` all choose by this rule.
+ */
+export function belongsToStack(
+  definition: { stacks?: readonly string[] | undefined },
+  stack: string | StackRef,
+): boolean {
+  return definition.stacks?.some((entry) => sameStack(entry, stack)) ?? true;
+}

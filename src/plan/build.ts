@@ -1,6 +1,6 @@
 import type { LoadedDefinition } from "../definitions/parsed-file";
 import type { DefinitionProblem } from "../definitions/problem";
-import { belongsToStack } from "../definitions/schema";
+import { belongsToStack } from "../definitions/stack-name";
 import { diffDefinitions } from "./diff";
 import { checkPolicy, sortFindings } from "./policy";
 import type { Plan, PolicyFinding } from "./types";
