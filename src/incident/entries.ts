@@ -50,7 +50,9 @@ function normalize(text: string): string {
 /**
  * Compares the declared entries with those posted before (`posted`, in order). Posted ones
  * must stay, in their order, with their status, and cannot start to notify; a changed message
- * or date is an edit. Entries past them are added.
+ * or date is an edit. Entries past them are added. A posted entry declared nowhere whose place
+ * a later posted one took (or nothing) is removed, and those after it moved up by one: one
+ * removal, not a status change and a reorder.
  */
 export function entryChanges(
   posted: readonly DeclaredEntry[],
@@ -58,27 +60,35 @@ export function entryChanges(
 ): EntryChanges {
   const violations: EntryViolation[] = [];
   const edited: EntryChanges["edited"][number][] = [];
+  let removed = 0;
   posted.forEach((before, index) => {
-    const after = declared[index];
-    const moved = declared.findIndex(
-      (entry, at) => at !== index && sameMessage(entry.message, before.message),
-    );
-    if (after === undefined || (moved !== -1 && !sameMessage(after.message, before.message))) {
-      violations.push(
-        moved === -1
-          ? {
-              rule: "posted-update-removed",
-              index,
-              message: `updates[${index}] ("${preview(before.message)}") is posted, and is no longer declared: customers have read it, and it stays on the status page. Put the entry back (edit its message to correct it) and add a new entry to say more.`,
-            }
-          : {
-              rule: "posted-updates-reordered",
-              index,
-              message: `updates[${index}] ("${preview(before.message)}") is posted, and is now updates[${moved}]: posted updates keep their order. Put the entries back in the order they were posted, and add new ones after them.`,
-            },
-      );
+    // Where the entry stands once the removals before it are taken out.
+    const at = index - removed;
+    const after = declared[at];
+    const inPlace = after !== undefined && sameMessage(after.message, before.message);
+    const moved = inPlace
+      ? -1
+      : declared.findIndex((entry) => sameMessage(entry.message, before.message));
+    const laterPosted = (entry: DeclaredEntry) =>
+      posted.some((other, later) => later > index && sameMessage(other.message, entry.message));
+    if (!inPlace && moved === -1 && (after === undefined || laterPosted(after))) {
+      removed += 1;
+      violations.push({
+        rule: "posted-update-removed",
+        index,
+        message: `updates[${index}] ("${preview(before.message)}") is posted, and is no longer declared: customers have read it, and it stays on the status page. Put the entry back (edit its message to correct it) and add a new entry to say more.`,
+      });
       return;
     }
+    if (moved !== -1) {
+      violations.push({
+        rule: "posted-updates-reordered",
+        index,
+        message: `updates[${index}] ("${preview(before.message)}") is posted, and is now updates[${moved}]: posted updates keep their order. Put the entries back in the order they were posted, and add new ones after them.`,
+      });
+      return;
+    }
+    if (after === undefined) return;
     if (after.status !== before.status) {
       violations.push({
         rule: "posted-update-status-changed",
@@ -90,14 +100,16 @@ export function entryChanges(
       violations.push({
         rule: "posted-update-notify",
         index,
-        message: `updates[${index}] is posted already, and subscribers are notified only when an update is posted: set "notify: false" back, and add a new entry with "notify: true" to tell them.`,
+        message: `updates[${index}] was posted without notifying, and subscribers are notified only when an update is posted: remove its "notify: true", and add a new entry with "notify: true" to tell them.`,
       });
     }
     if (!sameMessage(after.message, before.message) || after.at !== before.at) {
-      edited.push({ index, before });
+      edited.push({ index: at, before });
     }
   });
-  const added = declared.slice(posted.length).map((_, offset) => posted.length + offset);
+  const added = declared
+    .slice(posted.length - removed)
+    .map((_, offset) => posted.length - removed + offset);
   return { added, edited, violations };
 }
 

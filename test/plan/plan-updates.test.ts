@@ -113,6 +113,33 @@ describe("plan of what customers will read", () => {
     );
   });
 
+  it("calls a posted entry taken out of the middle a removal, not a status change and a reorder of the ones after it", () => {
+    const third: [string, string] = ["RESOLVED", "Checkouts work again."];
+    const result = plan(
+      { "incidents/checkout.yaml": opening([FIRST, SECOND, third]) },
+      { "incidents/checkout.yaml": opening([FIRST, third]) },
+    );
+    expect(result.verdict).toBe("policy-violated");
+    // One finding, about the entry that went, and a fix that puts it back.
+    expect(result.findings.map((finding) => finding.rule)).toEqual(["posted-update-removed"]);
+    const [removal] = result.findings;
+    expect(removal?.message).toMatch(
+      /^updates\[1\] \("A bad deploy.*"\) is posted, and is no longer declared/,
+    );
+    expect(removal?.message).toMatch(/Put the entry back/);
+    expect(removal?.message).not.toMatch(/keeps its status|Put IDENTIFIED back|order/);
+  });
+
+  it("tells a posted entry newly set to notify to remove what it added, not to set back what was never written", () => {
+    const result = plan(
+      { "incidents/checkout.yaml": opening([FIRST, SECOND]) },
+      { "incidents/checkout.yaml": opening([FIRST, [SECOND[0], SECOND[1], true]]) },
+    );
+    const finding = result.findings.find((each) => each.rule === "posted-update-notify");
+    expect(finding?.message).toMatch(/remove its "notify: true"/);
+    expect(finding?.message).not.toMatch(/notify: false/);
+  });
+
   it("keeps a line of a message from starting a line of the plan or a CI log's command", () => {
     const result = plan(
       {},
