@@ -97,16 +97,26 @@ const SYMBOLS: Partial<Record<OpType, string>> = {
   delete: "-",
 };
 
-/** The engine's input keys that changed, in a person's words, each once. */
+/** Inputs that follow the status page or the release, not what git declares. */
+const NOT_FROM_GIT = new Set(["observed", "candidates", "providerVersion"]);
+
+/**
+ * The engine's input keys that changed, in a person's words, each once. The observation also
+ * differs after this tool's own last apply, so it is named as the cause only when nothing
+ * that git declares changed.
+ */
 function changeWords(keys: readonly string[]): string[] {
-  const words = keys.map((key) =>
+  const fromGit = keys.some((key) => !NOT_FROM_GIT.has(key));
+  const words = keys.flatMap((key) =>
     key === "observed" || key === "candidates"
-      ? "changed on the status page"
+      ? fromGit
+        ? []
+        : ["changed on the status page"]
       : key === "providerVersion"
-        ? "new incident-sync release"
+        ? ["new incident-sync release"]
         : key === "updates"
-          ? "updates to post or change"
-          : key,
+          ? ["updates to post or change"]
+          : [key],
   );
   return [...new Set(words)];
 }

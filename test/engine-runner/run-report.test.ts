@@ -119,6 +119,36 @@ describe("the run report of a failed incident", () => {
     ).toEqual(["opened", "not opened", "adopted", "not adopted", "not adopted"]);
   });
 
+  it("names the status page as a change's reason only when nothing git declares changed", () => {
+    const updated = (resource: string, diffs: string[]): IncidentStep => ({
+      resource,
+      incidentId: resource,
+      op: "update",
+      diffs,
+      warnings: [],
+    });
+    const outcome = failedUp(
+      [
+        // git changed the severity; the observation differs after the last apply's own PUT.
+        updated("inc-git", ["observed", "severity"]),
+        updated("inc-page", ["observed"]),
+      ],
+      "",
+    );
+    if (outcome.kind === "ran") outcome.result.ok = true;
+    const reasons = (text: string, id: string) =>
+      text.split("\n").find((line) => line.includes(` ${id} `)) ?? "";
+    const text = renderText(outcome, "/project");
+    expect(reasons(text, "inc-git")).toContain("[severity]");
+    expect(reasons(text, "inc-git")).not.toContain("status page");
+    expect(reasons(text, "inc-page")).toContain("changed on the status page");
+    const changes = reportOf(outcome, "/project").incidents.find(
+      (incident) => incident.incidentId === "inc-git",
+    )?.changes;
+    expect(renderMarkdown(outcome, "/project")).not.toMatch(/inc-git.*status page/);
+    expect(changes).toContain("severity");
+  });
+
   it("keeps the engine's last lines when nothing else names the cause", () => {
     const outcome = failedUp([], "error: could not load the plugin\n");
     const text = renderText(outcome, "/project");
