@@ -32,7 +32,7 @@ export interface CreationCandidate {
 export type CreationDecision =
   /** Nothing matches: open it. */
   | { kind: "create" }
-  /** An earlier run opened it: take it, and say so. */
+  /** It is on the status page and the state does not record it: take it, and say so. */
   | { kind: "adopt"; incidentId: string; note: string }
   /** A match too old to be taken for sure: the person decides. */
   | { kind: "refuse"; message: string };
@@ -93,7 +93,7 @@ export function decideCreation(
     return {
       kind: "adopt",
       incidentId: own.id,
-      note: `${what} was opened as ${safeLine(own.id)} at ${safeLine(own.created_at)} by a run that stopped before it could record it; it is taken, not opened again.`,
+      note: `${what} is on the status page already as ${safeLine(own.id)}, opened at ${safeLine(own.created_at)} with its name and first message, and this stack's state does not record it; it is taken, not opened again.`,
     };
   }
   // A resolved look-alike is a past incident written the same way (a recurring one): opening
@@ -144,12 +144,12 @@ export function unreadableOpeningsMessage(
   declaration: Pick<IncidentDeclaration, "resource">,
   which: readonly string[],
 ): string {
-  return `${incidentLabel(undefined, declaration.resource)}: not opened: the service lists incidents that may be this one, opened by a run that stopped before it could record it, and cannot be read: ${which.join(", ")}. Nothing is sent until they can be read; if one of them is this incident, add its id to the definition.`;
+  return `${incidentLabel(undefined, declaration.resource)}: not opened: the service lists incidents of its name that this stack's state does not record, which may be this one and cannot be read: ${which.join(", ")}. Nothing is sent until they can be read; if one of them is this incident, add its id to the definition.`;
 }
 
-/** An incident a stopped run opened, found by two definitions of this stack. */
+/** An incident on the status page that the state does not record, found by two definitions of this stack. */
 export function takenTwiceMessage(name: string, incidentId: string): string {
-  return `${name}: incident ${safeLine(incidentId)}, opened by a run that stopped before it could record it, is taken by another definition of this stack with the same name and first message. Give one of them another first message.`;
+  return `${name}: incident ${safeLine(incidentId)}, on the status page with this name and first message and not recorded in this stack's state, is taken by another definition of this stack with the same name and first message. Give one of them another first message.`;
 }
 
 /** Of incidents read whole, those that are the opening of this declaration (`isOpeningOf`). */

@@ -10,6 +10,8 @@ import {
   opensSameIncident,
   planEntries,
   shownStatus,
+  takenTwiceMessage,
+  unreadableOpeningsMessage,
 } from "../../src/incident";
 
 const investigating: DeclaredEntry = {
@@ -249,6 +251,21 @@ describe("opening an incident once", () => {
     expect(decideCreation(declaration, investigating, [past], { intentAt, now: NOON_MS })).toEqual({
       kind: "create",
     });
+  });
+
+  it("says an incident it takes is on the status page unrecorded, and never that a run stopped, which it cannot know", () => {
+    // Also what a definition that left the stack (a typo in stacks) and came back finds.
+    const opened = candidate("inc-new", NOON, "INVESTIGATING", [update("u1", investigating, NOON)]);
+    const decision = decideCreation(declaration, investigating, [opened], { now: NOON_MS });
+    expect(decision.kind).toBe("adopt");
+    if (decision.kind !== "adopt") return;
+    expect(decision.note).toMatch(/on the status page already as inc-new/);
+    expect(decision.note).toMatch(/state does not record it; it is taken, not opened again/);
+    expect(decision.note).not.toMatch(/stopped|run that/);
+    expect(takenTwiceMessage("checkout-down", "inc-new")).not.toMatch(/stopped/);
+    expect(unreadableOpeningsMessage({ resource: "checkout-down" }, ["inc-odd"])).not.toMatch(
+      /stopped/,
+    );
   });
 
   it("shows a server's id and time in its note as inert text", () => {

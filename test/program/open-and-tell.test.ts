@@ -508,7 +508,7 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
         const run = await up();
         expect(failuresOf(run)).toContainEqual(
           expect.stringMatching(
-            /^ledger-down: .*not opened: the service lists incidents that may be this one, .* cannot be read: inc-odd \(.*severity/,
+            /^ledger-down: .*not opened: the service lists incidents of its name .* may be this one and cannot be read: inc-odd \(.*severity/,
           ),
         );
         expect(control().stats().byOperation.createIncident).toBeUndefined();
