@@ -58,6 +58,8 @@ export type OperationOutcome =
   | {
       kind: "ran";
       stackName: string;
+      /** A sandbox's run (`up --emulator`), not a stack of the team's. */
+      sandbox?: boolean;
       result: StackRunResult;
       /** After an `up`: the stack outputs. */
       outputs: OutputMap | undefined;
@@ -148,6 +150,7 @@ export async function runOperation(options: OperationOptions): Promise<Operation
     return {
       kind: "ran",
       stackName: stack.name,
+      sandbox: options.sandboxStackDir !== undefined,
       result,
       outputs,
       definitions: declared,

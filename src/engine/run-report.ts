@@ -193,7 +193,10 @@ export function renderText(outcome: OperationOutcome, projectDir: string): strin
   for (const warning of outcome.warnings) lines.push(`  ${safeLine(warning)}`);
   // The outputs hold the server's text (update descriptions, error messages): every string
   // is made one safe line before the summary lays them out.
-  if (outcome.outputs && result.ok) lines.push("", formatSummary(safeStrings(outcome.outputs)));
+  if (outcome.outputs && result.ok) {
+    const run = { stack: safeLine(stackName), sandbox: outcome.sandbox === true };
+    lines.push("", formatSummary(safeStrings(outcome.outputs), 1, run));
+  }
   if (failures.length > 0) {
     // The engine's own last lines only when no incident or diagnostic names the cause: after
     // a failed incident they are the outputs' diff, which says nothing about it.

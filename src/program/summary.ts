@@ -113,13 +113,36 @@ function counts(byKey: Partial<Record<LiveCount, number>>): string {
   return shown.length > 0 ? shown.join(", ") : "none";
 }
 
+/**
+ * Which run the outputs are of, so the summary suggests what works there: a sandbox of
+ * `up --emulator`, a stack `incident-sync up` ran, or (unset) any stack.
+ */
+export interface SummaryRun {
+  /** The stack as the run was given it. */
+  readonly stack: string;
+  readonly sandbox: boolean;
+}
+
+/** Where each incident's detail is, in commands that work where the run was. */
+function detailHint(run: SummaryRun | undefined): string {
+  const missing = "Each incident's detail is not in the stack outputs:";
+  if (run === undefined) {
+    return `${missing} \`pulumi config set incident-sync:outputs full\` adds it from the next up, and \`incident-sync drift\` reads the status page now.`;
+  }
+  // A sandbox has no stack file of its own to set, and its emulator stops with the run.
+  if (run.sandbox) {
+    return `${missing} \`incident-sync up --emulator --stack ${run.stack} --outputs full\` shows it.`;
+  }
+  return `${missing} \`incident-sync up --stack ${run.stack} --outputs full\` shows it for one run, \`pulumi config set incident-sync:outputs full --stack ${run.stack}\` from every next up, and \`incident-sync drift\` reads the status page now.`;
+}
+
 /** The incidents counted by status, and where each incident's detail is. */
-function countLines(summary: SummaryOutput): string[] {
+function countLines(summary: SummaryOutput, run: SummaryRun | undefined): string[] {
   return [
     `Incidents (${summary.incidents}), counted by status (incident-sync:outputs ${summary.outputs}):`,
     `  declared  ${counts(summary.declared)}`,
     `  live      ${counts(summary.live)}`,
-    "  Each incident's detail is not in the stack outputs: `pulumi config set incident-sync:outputs full` adds it from the next up, and `incident-sync drift` reads the status page now.",
+    `  ${detailHint(run)}`,
   ];
 }
 
@@ -127,12 +150,12 @@ function countLines(summary: SummaryOutput): string[] {
  * The stack outputs for a person: each incident's declared and live status (never one shown as
  * the other) or their counts, then heartbeats, error groups and drift.
  */
-export function formatSummary(outputs: OutputMap, latestUpdates = 1): string {
+export function formatSummary(outputs: OutputMap, latestUpdates = 1, run?: SummaryRun): string {
   const incidents = value<Record<string, IncidentOutput>>(outputs, "incidents");
   const summary = value<SummaryOutput>(outputs, "summary");
   const lines =
     incidents === undefined && summary !== undefined
-      ? countLines(summary)
+      ? countLines(summary, run)
       : incidentLines(
           byId(incidents),
           value<Record<string, IncidentUpdate[] | Unavailable>>(outputs, "incidentUpdates") ?? {},

@@ -85,6 +85,20 @@ describe("the summary of an up's outputs", () => {
       `);
   });
 
+  it("in a sandbox, suggests only a command that works there: none that needs a stack file or login of the team's", () => {
+    const hint = (run?: { stack: string; sandbox: boolean }) =>
+      formatSummary(outputMap({ summary, drift: [] }), 1, run)
+        .split("\n")
+        .find((line) => line.includes("detail is not in the stack outputs")) ?? "";
+    const sandbox = hint({ stack: "dev", sandbox: true });
+    expect(sandbox).toContain("`incident-sync up --emulator --stack dev --outputs full`");
+    expect(sandbox).not.toMatch(/pulumi config|incident-sync drift/);
+    // A stack of the team's: the command names the stack it was run on.
+    const team = hint({ stack: "acme/prod", sandbox: false });
+    expect(team).toContain("`incident-sync up --stack acme/prod --outputs full`");
+    expect(team).toContain("`pulumi config set incident-sync:outputs full --stack acme/prod`");
+  });
+
   it("with a stack of no incidents, says none", () => {
     const empty: SummaryOutput = {
       ...summary,

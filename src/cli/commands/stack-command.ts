@@ -1,4 +1,5 @@
 import { Command, Option } from "commander";
+import { SETTINGS } from "../../settings/catalog";
 import { addApiOptions } from "../api-options";
 import { formatOption } from "../formats";
 import { action } from "../run-command";
@@ -43,6 +44,12 @@ export function stackCommand(operation: Operation): Command {
         "--read-back <which>",
         "incidents read back every run: all, or open (fewer requests)",
       ).choices(["all", "open"]),
+    )
+    .addOption(
+      new Option(
+        "--outputs <which>",
+        "the stack outputs of this run: summary (counts), or full (each incident); default the stack config's",
+      ).choices(SETTINGS.outputs.values),
     )
     .addOption(
       formatOption(

@@ -1,4 +1,5 @@
 import type { StackOperation } from "../../engine/project-stack";
+import type { OutputsMode } from "../../settings/catalog";
 import type { ApiFlags } from "../api-options";
 
 /*
@@ -19,6 +20,7 @@ export interface StackCommandFlags extends ApiFlags {
   emulator?: string | boolean;
   enforce?: "observed" | "always";
   readBack?: "all" | "open";
+  outputs?: OutputsMode;
   format: StackFormat;
   continueOnError: boolean;
   refresh?: boolean;

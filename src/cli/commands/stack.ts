@@ -59,6 +59,7 @@ export async function runStackCommand(
     const settings = {
       ...(flags.enforce ? { enforce: flags.enforce } : {}),
       ...(flags.readBack ? { readBack: flags.readBack } : {}),
+      ...(flags.outputs ? { outputs: flags.outputs } : {}),
       ...(limits.rateLimit === undefined ? {} : { rateLimit: String(limits.rateLimit) }),
       ...(limits.concurrency === undefined ? {} : { concurrency: String(limits.concurrency) }),
     };
