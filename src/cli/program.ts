@@ -58,8 +58,21 @@ function reportUsageErrors(command: Command): void {
   for (const sub of command.commands) reportUsageErrors(sub);
 }
 
+/**
+ * Output piped into a reader that stops early (`| head`) ends the command quietly, as a pipe's
+ * writer ends in a shell, instead of with a stack trace: nothing more can be written anyway.
+ */
+export function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream, exit = process.exit): void {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    exit(process.exitCode ?? 0);
+  });
+}
+
 /** Runs the command line; every command reports its own failures, this catches the rest. */
 export async function runProgram(argv: readonly string[]): Promise<void> {
+  endQuietlyOnClosedPipe(process.stdout);
+  endQuietlyOnClosedPipe(process.stderr);
   try {
     await createProgram().parseAsync(argv);
   } catch (error) {

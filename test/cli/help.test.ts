@@ -1,7 +1,8 @@
+import { execFile } from "node:child_process";
 import { describe, expect, test } from "vitest";
 import { DEFAULTS } from "../../src/api/client/options";
 import { SETTINGS } from "../../src/settings/catalog";
-import { runCli } from "./run-cli";
+import { CLI, runCli } from "./run-cli";
 
 describe("--help", () => {
   test("the commands that talk to the API state the client's own defaults and the limits' ranges", async () => {
@@ -37,5 +38,20 @@ describe("--help", () => {
       const help = await runCli([...command, "--help"], process.cwd(), {});
       expect(help.stdout.replace(/\s+/g, " "), command.join(" ")).toMatch(/"markdown", "md"/);
     }
+  });
+
+  test("piped into a reader that stops early (| head), help ends quietly, with no stack trace", async () => {
+    // `true` reads nothing and exits before Node has started, so every write finds the pipe closed.
+    const run = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      execFile(
+        "bash",
+        ["-c", 'set -o pipefail; "$0" "$1" emulator --help | true', process.execPath, CLI],
+        { encoding: "utf8" },
+        (error, _stdout, stderr) =>
+          resolve({ code: Number((error as { code?: unknown } | null)?.code ?? 0), stderr }),
+      );
+    });
+    expect(run.stderr).not.toMatch(/EPIPE|Error|at /);
+    expect(run.code).toBe(0);
   });
 });
