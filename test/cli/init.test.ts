@@ -48,7 +48,7 @@ describe("incident-sync init", () => {
     const validate = await runCli(["validate"], dir, {});
     expect(validate).toMatchObject({
       exitCode: 0,
-      stdout: "incidents: 1 definition in 2 files, all valid.\n",
+      stdout: "incidents: 1 definition in 1 file and the services catalog, all valid.\n",
     });
     const project = parse(readFileSync(path.join(dir, "Pulumi.yaml"), "utf8")) as {
       name: string;

@@ -163,6 +163,16 @@ describe("incident-sync validate", () => {
     });
   });
 
+  it("counts definitions and the files that hold them, naming the services catalog apart from them", async () => {
+    await mkdir(path.join(root, "catalogued"), { recursive: true });
+    await writeFile(path.join(root, "catalogued", "api.yaml"), VALID);
+    await writeFile(path.join(root, "catalogued", "services.yaml"), "svc-api: Public API\n");
+    const run = await runCli(["validate", "catalogued"], root);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toMatch(/^catalogued: 1 definition in 1 file\b/);
+    expect(run.stdout).toMatch(/services catalog/);
+  });
+
   it("reads a folder of definitions that a link leads to, and refuses one out of the directory at its path (issue 36)", async () => {
     await mkdir(path.join(root, "linked", ".store"), { recursive: true });
     await writeFile(path.join(root, "linked", "api.yaml"), VALID);

@@ -5,6 +5,7 @@ import {
   type DefinitionProblem,
   formatLocation,
   formatProblem,
+  isCatalogFile,
   type LoadResult,
   parseStackName,
   projectOf,
@@ -171,7 +172,11 @@ function githubText(
 }
 
 function summary(dir: string, result: LoadResult, stack: string | undefined): string {
-  const all = `${dir}: ${plural(result.definitions.length, "definition")} in ${plural(result.files.length, "file")}, all valid`;
+  // The services catalog holds no definition: it is named, not counted among their files.
+  const catalogs = result.files.filter((file) => isCatalogFile(path.relative(dir, file)));
+  const files = plural(result.files.length - catalogs.length, "file");
+  const catalog = catalogs.length > 0 ? " and the services catalog" : "";
+  const all = `${dir}: ${plural(result.definitions.length, "definition")} in ${files}${catalog}, all valid`;
   if (stack === undefined) return `${all}.`;
   const declared = result.definitions.filter((loaded) => belongsToStack(loaded.definition, stack));
   return `${all}; stack ${stack} declares ${declared.length} of them.`;
