@@ -3,6 +3,7 @@ import { CATALOG_FILES } from "./catalog";
 import type { CatalogService, LoadedDefinition } from "./parsed-file";
 import type { Position } from "./position";
 import type { DefinitionProblem } from "./problem";
+import { closestMatch } from "./suggest";
 
 /** Where a service's name was first given: in the catalog, or in a definition. */
 interface NamedAt extends Position {
@@ -29,6 +30,15 @@ export function nameServices(
     }
   }
   const inline = new Map<string, NamedAt>();
+  // Every service named anywhere: what an unnamed id is most likely a typo of.
+  const named = [
+    ...new Set([
+      ...fromCatalog.keys(),
+      ...loaded.flatMap((item) =>
+        item.definition.services.flatMap((service) => (service.name ? [service.id] : [])),
+      ),
+    ]),
+  ];
   const definitions = loaded.map((item) => {
     const services = item.definition.services.map((service, index) => {
       const at = item.servicesAt[index] ?? item.at;
@@ -36,7 +46,14 @@ export function nameServices(
       const listed = fromCatalog.get(service.id);
       if (service.name === undefined) {
         if (listed) return { id: service.id, name: listed.name };
-        problems.push({ ...place, code: "unnamed-service", message: unnamedMessage(service.id) });
+        const message = unnamedMessage(
+          service.id,
+          closestMatch(
+            service.id,
+            named.filter((id) => id !== service.id),
+          ),
+        );
+        problems.push({ ...place, code: "unnamed-service", message });
         return service;
       }
       const first = listed ?? inline.get(service.id);
@@ -51,7 +68,11 @@ export function nameServices(
   return { definitions, problems };
 }
 
-function unnamedMessage(id: string): string {
+/** A service named nowhere: most likely a typo of a service named elsewhere, else a new one. */
+function unnamedMessage(id: string, closest: string | undefined): string {
+  if (closest !== undefined) {
+    return `service ${quoteText(id)} is named nowhere, neither here nor in the services catalog: did you mean ${quoteText(closest)}? A new service needs its name, as { id: ${id}, name: <name> } here or "${id}: <name>" in ${CATALOG_FILES[0]}`;
+  }
   return `service ${quoteText(id)} has no name, and the API requires one for every service: write it as { id: ${id}, name: <name> } here, or name it once in the services catalog (add "${id}: <name>" to ${CATALOG_FILES[0]} in the definitions directory)`;
 }
 

@@ -228,6 +228,17 @@ describe("a service without a name", () => {
     );
   });
 
+  it("takes an id close to a service named in the catalog for a typo of it: did you mean, not add the typo to the catalog", () => {
+    const result = load({
+      "incidents/services.yaml": "svc-checkout: Checkout\nsvc-api: Public API\n",
+      "incidents/a.yaml": definitionYaml({ services: "[svc-chekout]" }),
+    });
+    const [problem] = result.problems;
+    expect(problem?.code).toBe("unnamed-service");
+    expect(problem?.message).toMatch(/did you mean "svc-checkout"\?/);
+    expect(problem?.message).not.toMatch(/add "svc-chekout: <name>"/);
+  });
+
   it("is not named by another definition: only the catalog names a bare id", () => {
     const result = load({
       "incidents/a.yaml": definitionYaml({
