@@ -179,7 +179,6 @@ function upOutcome(hostile: string, ok: boolean): OperationOutcome {
     kind: "ran",
     stackName: "dev",
     definitions: [],
-    warnings: [],
     result: {
       operation: "up",
       ok,

@@ -31,17 +31,21 @@ export { IncidentDefinition, type IncidentDefinitionInput, OnRemove } from "./sc
 export {
   backendStacks,
   type KnownStacks,
+  type ProjectInfo,
   projectOf,
-  type StackEntryWarning,
   stackFilesOf,
   unknownStackEntries,
 } from "./stack-entries";
 export {
   bareStackName,
   belongsToStack,
+  isSelfManagedBackend,
   parseStackName,
+  SELF_MANAGED_ORGANIZATION,
   STACK_NAME_PATTERN,
   STACK_NAME_RULE,
   type StackRef,
   sameStack,
+  selfManagedNameProblem,
+  standInStack,
 } from "./stack-name";

@@ -36,7 +36,9 @@ export type ProblemCode =
   | "status-mismatch"
   | "notify-refused"
   | "out-of-order"
-  | "reopen-without-flag";
+  | "reopen-without-flag"
+  /** A `stacks` entry that names no stack of the project. */
+  | "unknown-stack";
 
 /**
  * One problem in the definitions. `line` and `column` are 1-based and point at the

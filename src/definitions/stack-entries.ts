@@ -1,33 +1,41 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { parseAllDocuments } from "yaml";
+import { parse, parseAllDocuments } from "yaml";
 import type { LoadedDefinition } from "./parsed-file";
 import { PositionIndex } from "./position";
-import { parseStackName, type StackRef, sameStack } from "./stack-name";
+import type { DefinitionProblem } from "./problem";
+import { parseStackName, type StackRef, sameStack, selfManagedNameProblem } from "./stack-name";
 import { editDistance } from "./suggest";
 
-/**
- * A `stacks` entry that names no stack anyone knows of: a warning, since the definition is
- * then declared on no stack by it (a typo takes the incident out of prod unseen). Located at
- * the entry, like a problem.
- */
-export interface StackEntryWarning {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  readonly code: "unknown-stack";
-  readonly message: string;
-}
-
-/** The stacks a project knows of, and where they were found, for the warnings' words. */
+/** The stacks a project knows of, and where they were found, for the problems' words. */
 export interface KnownStacks {
   readonly stacks: readonly StackRef[];
-  /** `the Pulumi.<stack>.yaml files`, `the backend's stacks`, joined with "or". */
+  /** `the Pulumi.<stack>.yaml files beside Pulumi.yaml`, `the backend's stacks`, joined with "or". */
   readonly sources: readonly string[];
+  /**
+   * The project's backend as a person reads it, when it is self-managed: a name with another
+   * organization than `organization` can be none of its stacks.
+   */
+  readonly selfManaged?: string | undefined;
 }
 
-/** The stack config files beside `Pulumi.yaml`: `Pulumi.prod.yaml` is the stack `prod` of the project. */
-export function stackFilesOf(projectDir: string, project?: string): StackRef[] {
+/** A Pulumi project: its directory, its name and the backend `Pulumi.yaml` names, if any. */
+export interface ProjectInfo {
+  readonly dir: string;
+  readonly name?: string;
+  /** `backend.url` of `Pulumi.yaml`. */
+  readonly backendUrl?: string;
+}
+
+/**
+ * The stack config files beside `Pulumi.yaml`: `Pulumi.prod.yaml` is the stack `prod` of the
+ * project, in `organization` when the backend is known to keep them there.
+ */
+export function stackFilesOf(
+  projectDir: string,
+  project?: string,
+  organization?: string,
+): StackRef[] {
   let names: string[];
   try {
     names = readdirSync(projectDir);
@@ -37,14 +45,18 @@ export function stackFilesOf(projectDir: string, project?: string): StackRef[] {
   return names
     .map((name) => /^Pulumi\.(.+)\.ya?ml$/.exec(name)?.[1])
     .filter((stack): stack is string => stack !== undefined)
-    .map((stack) => (project === undefined ? { stack } : { project, stack }));
+    .map((stack) => ({
+      ...(organization === undefined ? {} : { organization }),
+      ...(project === undefined ? {} : { project }),
+      stack,
+    }));
 }
 
 /**
- * The project directory of a definitions directory: the nearest folder at or above it that
- * holds `Pulumi.yaml`, with the project's name; `undefined` outside a project.
+ * The project of a definitions directory: the nearest folder at or above it that holds
+ * `Pulumi.yaml`, with the project's name and backend; `undefined` outside a project.
  */
-export function projectOf(definitionsDir: string): { dir: string; name?: string } | undefined {
+export function projectOf(definitionsDir: string): ProjectInfo | undefined {
   for (let dir = resolve(definitionsDir); ; dir = dirname(dir)) {
     let text: string | undefined;
     try {
@@ -52,61 +64,81 @@ export function projectOf(definitionsDir: string): { dir: string; name?: string 
     } catch {
       text = undefined;
     }
-    if (text !== undefined) {
-      const name = /^name:\s*["']?([^"'#\s]+)/m.exec(text)?.[1];
-      return name === undefined ? { dir } : { dir, name };
-    }
+    if (text !== undefined) return { dir, ...projectFields(text) };
     if (dirname(dir) === dir) return undefined;
   }
 }
 
+/** `name` and `backend.url` of a `Pulumi.yaml`; what cannot be read is left out. */
+function projectFields(text: string): { name?: string; backendUrl?: string } {
+  let document: unknown;
+  try {
+    document = parse(text);
+  } catch {
+    // Pulumi itself reports a broken project file when the stack runs.
+    return {};
+  }
+  const fields = (document ?? {}) as { name?: unknown; backend?: { url?: unknown } | null };
+  return {
+    ...(typeof fields.name === "string" && fields.name !== "" ? { name: fields.name } : {}),
+    ...(typeof fields.backend?.url === "string" && fields.backend.url !== ""
+      ? { backendUrl: fields.backend.url }
+      : {}),
+  };
+}
+
 /**
- * Every `stacks` entry of the definitions that can be none of the known stacks, with the
- * closest known one when it looks like a typo. Nothing is said when no stack is known: there
- * is nothing to compare with. `read` gives a file's text, to point at the entry itself.
+ * Every `stacks` entry of the definitions that can be none of the known stacks, as a problem at
+ * the entry with the stack it is most likely a typo of: an entry that names no stack declares
+ * the incident nowhere by it, and takes it off the stack meant. Nothing is said when no stack is
+ * known: there is nothing to compare with. `read` gives a file's text, to point at the entry.
  */
 export function unknownStackEntries(
   definitions: readonly LoadedDefinition[],
   known: KnownStacks,
   read: (file: string) => string = (file) => readFileSync(file, "utf8"),
-): StackEntryWarning[] {
+): DefinitionProblem[] {
   if (known.stacks.length === 0) return [];
-  const warnings: StackEntryWarning[] = [];
+  const problems: DefinitionProblem[] = [];
   for (const loaded of definitions) {
     (loaded.definition.stacks ?? []).forEach((entry, index) => {
-      if (known.stacks.some((stack) => sameStack(entry, stack))) return;
+      const message = entryProblem(entry, known);
+      if (message === undefined) return;
       const at = entryPosition(loaded, index, read) ?? loaded.at;
-      warnings.push({
-        file: loaded.file,
-        line: at.line,
-        column: at.column,
-        code: "unknown-stack",
-        message: unknownMessage(entry, known),
-      });
+      problems.push({ file: loaded.file, ...at, code: "unknown-stack", message });
     });
   }
-  return warnings;
+  return problems;
 }
 
-function unknownMessage(entry: string, known: KnownStacks): string {
+/** What is wrong with a `stacks` entry, or undefined when it names a known stack. */
+function entryProblem(entry: string, known: KnownStacks): string | undefined {
+  const selfManaged =
+    known.selfManaged === undefined ? undefined : selfManagedNameProblem(entry, known.selfManaged);
+  if (selfManaged !== undefined) return `stacks entry ${selfManaged}`;
+  if (known.stacks.some((stack) => sameStack(entry, stack))) return undefined;
   const parts = entry.split("/").length;
   const names = [...new Set(known.stacks.map((stack) => written(stack, parts)))].sort();
-  const closest = closestOf(entry, names);
-  return `stacks entry "${entry}" is no stack of ${known.sources.join(" or ")}, so no stack declares the incident by it; the closest is "${closest}"`;
+  const closest = closestStack(entry, names);
+  const hint =
+    closest === undefined
+      ? `the project's stacks are ${names.join(", ")}.`
+      : `did you mean "${closest}"?`;
+  return `stacks entry "${entry}" is no stack of ${known.sources.join(" or ")}: ${hint} An entry that names no stack declares the incident nowhere, and takes it off the stack meant.`;
 }
 
-/** The name nearest to `entry` by edit distance, the first in order on a tie. */
-function closestOf(entry: string, names: readonly string[]): string {
-  let best = names[0] ?? "";
-  let bestDistance = Number.POSITIVE_INFINITY;
+/**
+ * The known stack an entry is most likely a typo of. Stack names are short, and a swap of two
+ * letters (`prdo`) counts two edits: up to half the name's length may differ.
+ */
+function closestStack(entry: string, names: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
   for (const name of names) {
     const distance = editDistance(entry.toLowerCase(), name.toLowerCase());
-    if (distance < bestDistance) {
-      best = name;
-      bestDistance = distance;
-    }
+    if (best === undefined || distance < best.distance) best = { name, distance };
   }
-  return best;
+  const limit = Math.max(2, Math.floor(entry.length / 2));
+  return best !== undefined && best.distance <= limit ? best.name : undefined;
 }
 
 /** A known stack written with as many parts as an entry has, where it knows them. */
@@ -118,7 +150,7 @@ function written(stack: StackRef, parts: number): string {
   return stack.stack;
 }
 
-/** Where the `index`th `stacks` entry of a definition is written; read only for a warning. */
+/** Where the `index`th `stacks` entry of a definition is written; read only for a problem. */
 function entryPosition(
   loaded: LoadedDefinition,
   index: number,

@@ -27,6 +27,7 @@ export interface EngineCliOptions {
   deadline?: number | undefined;
   graceMs?: number | undefined;
   settingsFromCommandLine?: boolean | undefined;
+  sandboxOf?: string | undefined;
 }
 
 /** How one command runs: its stdin, whether its output streams, its phase, its folder. */
@@ -79,6 +80,7 @@ export class EngineCli {
       skipCheckpoints: options.skipCheckpoints ?? true,
       runDeadline: options.deadline,
       settingsFromCommandLine: options.settingsFromCommandLine,
+      sandboxOf: options.sandboxOf,
     });
     if (options.pulumiHome) mkdirSync(options.pulumiHome, { recursive: true });
     // A self-managed backend in a new directory: the CLI expects the directory to exist.
@@ -140,15 +142,4 @@ export function cliError(result: PulumiRunResult): string {
     .map((line) => line.trim())
     .filter((line) => line !== "");
   return text.slice(-10).join("\n") || `exit ${result.code}`;
-}
-
-/** Where the state is, for a message: a file backend's folder, else the URL without credentials or query. */
-export function describeBackend(backendUrl: string): string {
-  if (backendUrl.startsWith("file://")) return fileURLToPath(backendUrl);
-  try {
-    const url = new URL(backendUrl);
-    return `${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname}`;
-  } catch {
-    return "the backend";
-  }
 }

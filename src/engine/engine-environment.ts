@@ -3,7 +3,11 @@ import { getCompileCacheDir } from "node:module";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { SETTINGS } from "../settings/catalog";
-import { RUN_DEADLINE_VARIABLE, SETTINGS_FROM_VARIABLE } from "../settings/run-context";
+import {
+  RUN_DEADLINE_VARIABLE,
+  SANDBOX_OF_VARIABLE,
+  SETTINGS_FROM_VARIABLE,
+} from "../settings/run-context";
 import type { EngineLocation } from "./engine-location";
 
 export interface EngineEnvironmentOptions {
@@ -22,6 +26,8 @@ export interface EngineEnvironmentOptions {
   runDeadline?: number | undefined;
   /** The connection came from the command line's flags and variables, not the stack config. */
   settingsFromCommandLine?: boolean | undefined;
+  /** A sandbox's run: the team's stack it stands for, as named. */
+  sandboxOf?: string | undefined;
   /** The environment to start from. @default process.env */
   base?: NodeJS.ProcessEnv;
 }
@@ -35,6 +41,7 @@ const WITHHELD = [
   "PULUMI_CONFIG_PASSPHRASE",
   RUN_DEADLINE_VARIABLE,
   SETTINGS_FROM_VARIABLE,
+  SANDBOX_OF_VARIABLE,
 ];
 
 /**
@@ -72,6 +79,7 @@ export function engineEnvironment(options: EngineEnvironmentOptions): Record<str
       ? {}
       : { [RUN_DEADLINE_VARIABLE]: new Date(options.runDeadline).toISOString() }),
     ...(options.settingsFromCommandLine ? { [SETTINGS_FROM_VARIABLE]: "command-line" } : {}),
+    ...(options.sandboxOf ? { [SANDBOX_OF_VARIABLE]: options.sandboxOf } : {}),
     ...compileCache(base),
     PULUMI_SKIP_UPDATE_CHECK: "true",
     // Enables `--event-log`, the structured record of a run (the Automation API sets it too).

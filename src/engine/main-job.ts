@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { bareStackName } from "../definitions/stack-name";
 import type { RunningEmulator } from "../emulator";
 import { packageRoot } from "../package-root";
 import { OPTIONAL_PACKAGES, requirePackages } from "../peer-packages";
@@ -81,12 +82,16 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
   );
   try {
     const { stateDir: _stateDir, stackName, projectDir: _projectDir, ...operation } = options;
+    const standsFor = stackName ?? EMULATOR_STACK;
     const outcome = await runOperation({
       ...operation,
       engine,
       operation: options.operation ?? "up",
       projectDir,
-      stackName: stackName ?? EMULATOR_STACK,
+      // The sandbox's backend is self-managed: its stack is the bare name, and stands for the
+      // stack named, whatever its organization (a Pulumi Cloud one such as acme/prod).
+      stackName: bareStackName(standsFor),
+      sandboxOf: standsFor,
       ...mainJobState(stateDir),
       passphrase: LOCAL_DEMO_PASSPHRASE,
       connection: {

@@ -2,13 +2,19 @@ import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { OpType, OutputMap } from "@pulumi/pulumi/automation";
-import { bareStackName, sameStack } from "../definitions/stack-name";
+import {
+  bareStackName,
+  isSelfManagedBackend,
+  sameStack,
+  selfManagedNameProblem,
+} from "../definitions/stack-name";
 import type { ClaimPhase } from "../incident";
 import { claimThenApply } from "./claimed-up";
-import { type CommandOptions, cliError, describeBackend, EngineCli } from "./engine-cli";
+import { type CommandOptions, cliError, EngineCli } from "./engine-cli";
 import { readEngineEvents } from "./engine-events";
 import type { EngineLocation } from "./engine-location";
 import { EngineError } from "./errors";
+import { describeBackend } from "./file-backend";
 import { readStackSalt, writeRunConfig, writeStackSalt } from "./project-files";
 import { describeLock, removeLocks, type StackLock, stackLocks } from "./stack-locks";
 import type { StackExport, StackOperation, StackRunResult, UpOptions } from "./stack-run";
@@ -61,6 +67,12 @@ export interface ProjectStackOptions {
    * the project; runs take the project's plain settings. Needs `config`.
    */
   sandboxStackDir?: string;
+  /**
+   * The team's stack a sandbox stands for, as named (`acme/prod`): the sandbox's own stack is
+   * its bare name (`prod`), as a self-managed backend has no other organization, and the
+   * program declares the definitions of the stack named (`standInStack`).
+   */
+  sandboxOf?: string;
   /** Aborting stops the running operation gracefully. */
   signal?: AbortSignal;
   /**
@@ -128,6 +140,12 @@ export interface StackListing {
  * runs it; each operation first clears stale locks and drops a killed run's pending operations.
  */
 export async function openProjectStack(options: ProjectStackOptions): Promise<ProjectStack> {
+  // Said in our words before Pulumi refuses it in its own ("organization name must be …").
+  const refused =
+    options.stackName !== undefined && isSelfManagedBackend(options.backendUrl)
+      ? selfManagedNameProblem(options.stackName, describeBackend(options.backendUrl))
+      : undefined;
+  if (refused !== undefined) throw new EngineError(`Stack ${refused}`);
   const cli = await EngineCli.start(options);
   const stackName = options.stackName ?? (await selectedStack(cli, options.backendUrl));
   cli.lockStack = stackName;

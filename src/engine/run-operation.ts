@@ -1,16 +1,19 @@
-import { relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { OutputMap } from "@pulumi/pulumi/automation";
 import {
   backendStacks,
   belongsToStack,
   type DefinitionProblem,
-  formatLocation,
+  isSelfManagedBackend,
   type LoadedDefinition,
   loadDefinitions,
+  SELF_MANAGED_ORGANIZATION,
   stackFilesOf,
+  standInStack,
   unknownStackEntries,
 } from "../definitions";
 import { API_KEY_SETTING, configKey, readStackSetting } from "../settings";
+import { describeBackend } from "./file-backend";
 import { markPreviewRefusals } from "./preview-refusals";
 import {
   type ConfigEntry,
@@ -64,12 +67,6 @@ export type OperationOutcome =
       /** After an `up`: the stack outputs. */
       outputs: OutputMap | undefined;
       definitions: LoadedDefinition[];
-      /**
-       * What the definitions say that is likely a mistake but no error, one line each as
-       * `validate` prints it (`file:line:column: warning: … [code]`, relative to the project):
-       * a `stacks` entry that names no stack of the project.
-       */
-      warnings: string[];
     };
 
 /**
@@ -117,13 +114,22 @@ export async function runOperation(options: OperationOptions): Promise<Operation
     const listing = loaded.definitions.some(({ definition }) => definition.stacks !== undefined)
       ? await stack.listStacks()
       : undefined;
-    const declared = loaded.definitions.filter(({ definition }) =>
-      belongsToStack(definition, listing?.qualifiedName ?? stack.name),
-    );
-    const warnings =
+    // A stacks entry that names no stack would take its incident off the stack meant: nothing
+    // is released or resolved because of it, as nothing runs.
+    const unknown =
       listing === undefined
         ? []
-        : stackEntryWarnings(loaded.definitions, projectDir, stack.project, listing, options);
+        : unknownStacks(loaded.definitions, projectDir, stack.project, listing, options);
+    if (unknown.length > 0) {
+      return { kind: "invalid-definitions", operation: options.operation, dir, problems: unknown };
+    }
+    const running =
+      options.sandboxOf === undefined
+        ? (listing?.qualifiedName ?? stack.name)
+        : standInStack(options.sandboxOf, stack.project);
+    const declared = loaded.definitions.filter(({ definition }) =>
+      belongsToStack(definition, running),
+    );
     await options.prepare?.(declared);
     const result =
       options.operation === "up"
@@ -154,7 +160,6 @@ export async function runOperation(options: OperationOptions): Promise<Operation
       result,
       outputs,
       definitions: declared,
-      warnings,
     };
   } finally {
     stack.close();
@@ -162,32 +167,34 @@ export async function runOperation(options: OperationOptions): Promise<Operation
 }
 
 /**
- * `stacks` entries that name no stack file of the project and no stack of its backend. A
- * sandbox's backend (the emulator's) holds none of the team's stacks, so only the files count
- * there; with no stack known at all, nothing is said.
+ * `stacks` entries that name no stack file of the project and no stack of its backend, as
+ * problems at their lines. A sandbox's backend (the emulator's) holds none of the team's
+ * stacks: there the files count, and the stack the sandbox stands for.
  */
-function stackEntryWarnings(
+function unknownStacks(
   definitions: readonly LoadedDefinition[],
   projectDir: string,
   project: string,
   listing: StackListing,
-  options: Pick<OperationOptions, "sandboxStackDir">,
-): string[] {
-  const files = stackFilesOf(projectDir, project);
-  if (files.length === 0 && options.sandboxStackDir !== undefined) return [];
-  // The sandbox's own stack counts as one, the rest of its backend does not.
-  const backend = backendStacks(
-    options.sandboxStackDir === undefined ? listing.backendStacks : [listing.qualifiedName],
+  options: Pick<OperationOptions, "sandboxOf" | "backendUrl">,
+): DefinitionProblem[] {
+  const sandbox = options.sandboxOf !== undefined;
+  const selfManaged =
+    !sandbox && isSelfManagedBackend(options.backendUrl)
+      ? describeBackend(options.backendUrl)
+      : undefined;
+  const files = stackFilesOf(
+    projectDir,
+    project,
+    selfManaged === undefined ? undefined : SELF_MANAGED_ORGANIZATION,
   );
-  const warnings = unknownStackEntries(definitions, {
-    stacks: [...files, ...backend],
+  const own = options.sandboxOf === undefined ? [] : [standInStack(options.sandboxOf, project)];
+  return unknownStackEntries(definitions, {
+    stacks: [...files, ...(sandbox ? own : backendStacks(listing.backendStacks))],
     sources: [
       ...(files.length > 0 ? ["the Pulumi.<stack>.yaml files beside Pulumi.yaml"] : []),
-      ...(options.sandboxStackDir === undefined ? ["the backend's stacks"] : ["the sandbox's"]),
+      sandbox ? "the stack the sandbox stands for" : "the backend's stacks",
     ],
+    selfManaged,
   });
-  return warnings.map(
-    (warning) =>
-      `${formatLocation({ ...warning, file: relative(projectDir, warning.file) || warning.file })}: warning: ${warning.message} [${warning.code}]`,
-  );
 }

@@ -158,7 +158,11 @@ export function renderText(outcome: OperationOutcome, projectDir: string): strin
       (problem) =>
         `  ${formatProblem({ ...problem, file: relative(projectDir, problem.file) || problem.file })}`,
     );
-    return `The definitions in ${dir} have ${outcome.problems.length === 1 ? "a problem" : `${outcome.problems.length} problems`}, so nothing was run (incident-sync validate shows the same):\n${lines.join("\n")}\n`;
+    // validate knows the stack files, not a backend's stacks, which only the engine lists.
+    const same = outcome.problems.some((problem) => problem.code === "unknown-stack")
+      ? "nothing was released or resolved"
+      : "incident-sync validate shows the same";
+    return `The definitions in ${dir} have ${outcome.problems.length === 1 ? "a problem" : `${outcome.problems.length} problems`}, so nothing was run (${same}):\n${lines.join("\n")}\n`;
   }
   const { result, stackName } = outcome;
   const preview = result.operation === "preview";
@@ -190,7 +194,6 @@ export function renderText(outcome: OperationOutcome, projectDir: string): strin
   for (const diagnostic of result.diagnostics) {
     if (diagnostic.severity === "warning") lines.push(`  warning: ${oneLine(diagnostic.message)}`);
   }
-  for (const warning of outcome.warnings) lines.push(`  ${safeLine(warning)}`);
   // The outputs hold the server's text (update descriptions, error messages): every string
   // is made one safe line before the summary lays them out.
   if (outcome.outputs && result.ok) {
@@ -323,10 +326,7 @@ export function reportOf(outcome: OperationOutcome, projectDir: string): RunRepo
     errors: failureLines(outcome)
       .filter((line) => !result.incidents.some((step) => step.error && line.includes(step.error)))
       .map((line) => line.replace(/^✗ /, "")),
-    warnings: [
-      ...outcome.warnings,
-      ...result.diagnostics.filter((d) => d.severity === "warning").map((d) => d.message),
-    ],
+    warnings: result.diagnostics.filter((d) => d.severity === "warning").map((d) => d.message),
     outputs: outcome.outputs
       ? Object.fromEntries(
           Object.entries(outcome.outputs).map(([key, output]) => [key, output.value]),

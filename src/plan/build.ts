@@ -1,9 +1,10 @@
 import type { LoadedDefinition } from "../definitions/parsed-file";
 import type { DefinitionProblem } from "../definitions/problem";
-import { belongsToStack } from "../definitions/stack-name";
+import { belongsToStack, parseStackName } from "../definitions/stack-name";
 import { diffDefinitions } from "./diff";
-import { checkPolicy, sortFindings } from "./policy";
-import type { Plan, PolicyFinding } from "./types";
+import { checkPolicy, sortFindings, stackFindings } from "./policy";
+import { type PlanStack, stackEffects } from "./stack-effects";
+import type { IncidentChange, Plan, PolicyFinding } from "./types";
 
 export interface PlanInput {
   readonly base: {
@@ -17,6 +18,15 @@ export interface PlanInput {
   readonly dir: string;
   /** Compare only the definitions of this stack, on both sides (`belongsToStack`). */
   readonly stack?: string | undefined;
+  /**
+   * The project's stacks, on which a change of `stacks` is shown stack by stack; none known:
+   * the stacks the lists name, and every other stack together.
+   */
+  readonly stacks?: readonly PlanStack[] | undefined;
+  /** `stacks` entries that name no stack of the project (`unknownStackEntries`): policy errors. */
+  readonly stackProblems?: readonly DefinitionProblem[] | undefined;
+  /** With `stack`: the incident id its state gives each resource, where it could be read. */
+  readonly incidentIds?: ReadonlyMap<string, string> | undefined;
 }
 
 /** Compares the base with the working tree and applies the lifecycle policy. */
@@ -26,10 +36,22 @@ export function buildPlan(input: PlanInput): Plan {
     stack === undefined
       ? definitions
       : definitions.filter((loaded) => belongsToStack(loaded.definition, stack));
-  const { changes, unchanged } = diffDefinitions(
-    ofStack(input.base.definitions),
-    ofStack(input.head),
-  );
+  const diff = diffDefinitions(ofStack(input.base.definitions), ofStack(input.head), {
+    incidentIds: input.incidentIds,
+  });
+  // A plan of one stack shows what the change does there alone.
+  const stacks =
+    stack === undefined ? (input.stacks ?? []) : [{ name: stack, ref: parseStackName(stack) }];
+  const inTree = new Set(input.head.map((loaded) => loaded.definition.resource));
+  const changes = diff.changes.map((change): IncidentChange => {
+    if (change.kind === "remove" && stack !== undefined && inTree.has(change.resource)) {
+      return { ...change, byStacks: true };
+    }
+    if (change.kind !== "update" || !change.fields.some((field) => field.field === "stacks")) {
+      return change;
+    }
+    return { ...change, stacks: stackEffects(change.before, change.after, stacks, input.head) };
+  });
   const count = (kind: string) => changes.filter((change) => change.kind === kind).length;
   return withFindings(
     {
@@ -41,7 +63,7 @@ export function buildPlan(input: PlanInput): Plan {
         add: count("add"),
         update: count("update"),
         remove: count("remove"),
-        unchanged,
+        unchanged: diff.unchanged,
         errors: 0,
         warnings: 0,
       },
@@ -49,7 +71,10 @@ export function buildPlan(input: PlanInput): Plan {
       findings: [],
       baseProblems: [...input.base.problems],
     },
-    checkPolicy(changes),
+    [
+      ...checkPolicy(changes, { stack, head: input.head }),
+      ...stackFindings(input.stackProblems ?? [], input.head),
+    ],
   );
 }
 

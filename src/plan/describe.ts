@@ -1,6 +1,7 @@
 import type { IncidentDefinition } from "../definitions/schema";
 import { serviceLabel } from "./policy";
-import type { EntryChange, IncidentChange, Plan } from "./types";
+import { OTHER_STACKS } from "./stack-effects";
+import type { EntryChange, IncidentChange, Plan, StackEffect } from "./types";
 
 /** One line of a change, shared by the Markdown and text renderers. */
 export interface ChangeRow {
@@ -64,9 +65,24 @@ export function removeOutcome(change: Extract<IncidentChange, { kind: "remove" }
   if (change.redeclaredBy !== undefined) {
     return `released: resource ${change.redeclaredBy} declares this incident now, so it is left on the status page as it is, whatever onRemove says`;
   }
-  return change.onRemove === "resolve"
-    ? "resolved on the status page, then no longer managed"
-    : "released: left on the status page as it is, no longer managed";
+  const outcome =
+    change.onRemove === "resolve"
+      ? "resolved on the status page, then no longer managed"
+      : "released: left on the status page as it is, no longer managed";
+  return change.byStacks ? `${outcome} (its stacks no longer names this stack)` : outcome;
+}
+
+/** What a change of `stacks` does on one stack, for a reviewer. */
+export function stackEffectLine(effect: StackEffect): string {
+  const where = effect.stack === OTHER_STACKS ? effect.stack : `stack ${effect.stack}`;
+  switch (effect.effect) {
+    case "added":
+      return `${where}: added: declared there, and taken up by its next up`;
+    case "released":
+      return `${where}: released: left on the status page as it is, no longer managed there`;
+    case "resolved":
+      return `${where}: resolved on the status page by its next up (onRemove: resolve), then no longer managed there`;
+  }
 }
 
 /** `1 to add, 2 to update, 1 to remove`, or `no changes`. */

@@ -12,6 +12,14 @@ import {
 } from "../incident";
 import type { EntryChange, FieldChange, IncidentChange, ListChanges } from "./types";
 
+export interface DiffOptions {
+  /**
+   * The incident id the stack's state gives each resource (`plan --stack` where it can read the
+   * state): a definition without `id` is named by it once the stack opened it.
+   */
+  readonly incidentIds?: ReadonlyMap<string, string> | undefined;
+}
+
 export interface DefinitionDiff {
   readonly changes: IncidentChange[];
   readonly unchanged: number;
@@ -25,7 +33,9 @@ export interface DefinitionDiff {
 export function diffDefinitions(
   base: readonly LoadedDefinition[],
   head: readonly LoadedDefinition[],
+  options: DiffOptions = {},
 ): DefinitionDiff {
+  const { incidentIds } = options;
   const before = byResource(base);
   const after = byResource(head);
   const changes: IncidentChange[] = [];
@@ -57,7 +67,7 @@ export function diffDefinitions(
     changes.push({
       kind: "update",
       resource,
-      incidentId: labelOf(current.definition),
+      incidentId: knownLabel(current.definition, incidentIds),
       file: current.file,
       before: previous.definition,
       after: current.definition,
@@ -79,7 +89,7 @@ export function diffDefinitions(
     changes.push({
       kind: "remove",
       resource,
-      incidentId: labelOf(previous.definition),
+      incidentId: knownLabel(previous.definition, incidentIds),
       file: previous.file,
       before: previous.definition,
       onRemove: redeclaredBy === undefined ? previous.definition.onRemove : "release",
@@ -177,9 +187,23 @@ function entryOf(entry: DeclaredEntry, index: number, kind: EntryChange["kind"])
   };
 }
 
-/** How a plan names an incident: its id, or the resource that will open it. */
+/** How a plan names an incident it adds: its id, or the resource that will open it. */
 function labelOf(definition: IncidentDefinition): string {
   return incidentLabel(definition.id, definition.resource);
+}
+
+/**
+ * How a plan names an incident the base declares already: its id; without one, the id the
+ * stack's state gave it, new only when the state read holds none, and otherwise in the stack's
+ * state, unread (no state, or no `--stack`): it is no longer new once its first up ran.
+ */
+function knownLabel(
+  definition: IncidentDefinition,
+  incidentIds: ReadonlyMap<string, string> | undefined,
+): string {
+  if (definition.id !== undefined) return definition.id;
+  if (incidentIds === undefined) return `(id in the stack's state: ${definition.resource})`;
+  return incidentIds.get(definition.resource) ?? labelOf(definition);
 }
 
 function compareLists(before: readonly string[] = [], after: readonly string[] = []): ListChanges {

@@ -1,17 +1,38 @@
 import { SEVERITY_ORDER } from "../api/schemas";
-import { compareText } from "../definitions/problem";
-import { type IncidentService, reopenRefused, reopenWithoutFlagMessage } from "../incident";
+import type { LoadedDefinition } from "../definitions/parsed-file";
+import { compareText, type DefinitionProblem } from "../definitions/problem";
+import {
+  type IncidentService,
+  incidentLabel,
+  reopenRefused,
+  reopenWithoutFlagMessage,
+} from "../incident";
 import { entriesOf } from "./diff";
+import { resolvedByStacks } from "./stack-effects";
 import type { IncidentChange, PolicyFinding } from "./types";
+
+/** What the policy reads beside the changes: the plan's stack, and the working tree. */
+export interface PolicyContext {
+  /** The stack of `plan --stack`, whose plan shows a definition taken off it as removed. */
+  readonly stack?: string | undefined;
+  /** Every definition of the working tree, whatever stack it is on. */
+  readonly head?: readonly LoadedDefinition[] | undefined;
+}
 
 /**
  * The lifecycle policy: errors for what misleads customers unless meant (a reopen, a lower
  * severity without a new `reason`, a replace, a rename without `aliases`, a posted entry
- * changed); a warning for services removed.
+ * changed, an incident resolved by a change of `stacks` without a new `reason`); a warning for
+ * services removed.
  */
-export function checkPolicy(changes: readonly IncidentChange[]): PolicyFinding[] {
+export function checkPolicy(
+  changes: readonly IncidentChange[],
+  context: PolicyContext = {},
+): PolicyFinding[] {
   const findings: PolicyFinding[] = [];
   for (const change of changes) {
+    const resolving = stacksResolution(change, context);
+    if (resolving !== undefined) findings.push(resolving);
     if (change.kind === "remove" && change.redeclaredBy !== undefined) {
       findings.push({
         level: "error",
@@ -86,4 +107,56 @@ export function sortFindings(findings: PolicyFinding[]): PolicyFinding[] {
 /** `Checkout (svc-checkout)`, or the bare id when no name was written. */
 export function serviceLabel(service: IncidentService): string {
   return service.name ? `${service.name} (${service.id})` : service.id;
+}
+
+/**
+ * A change of `stacks` that resolves the incident on a stack takes the consent a lowered
+ * severity does, a new `reason`: taking a stack off the list resolves it there as deleting
+ * the definition would, in an edit that reads as small.
+ */
+function stacksResolution(
+  change: IncidentChange,
+  context: PolicyContext,
+): PolicyFinding | undefined {
+  const stacks = resolvedByStacks(change, context.stack);
+  if (stacks.length === 0 || change.kind === "add") return undefined;
+  const after =
+    change.kind === "update"
+      ? change.after
+      : context.head?.find((loaded) => loaded.definition.resource === change.resource)?.definition;
+  const reason = after?.reason;
+  if (reason !== undefined && reason !== change.before.reason) return undefined;
+  const where = stacks.length === 1 ? `stack ${stacks[0]}` : `stacks ${stacks.join(", ")}`;
+  return {
+    level: "error",
+    rule: "stacks-change-resolves",
+    resource: change.resource,
+    incidentId: change.incidentId,
+    file: change.file,
+    message: `this change of stacks takes the incident off ${where}, and up there resolves it on the status page (its onRemove is resolve), as deleting the definition would: customers read it as over. If that is meant, give a new "reason" that says why. To leave it on the status page there instead, set "onRemove: release" and apply that first, then change stacks.`,
+  };
+}
+
+/**
+ * A `stacks` entry that names no stack of the project, as a policy error at its place: the
+ * definition would be taken off the stack meant, released or resolved there.
+ */
+export function stackFindings(
+  problems: readonly DefinitionProblem[],
+  head: readonly LoadedDefinition[],
+): PolicyFinding[] {
+  return problems.map((problem) => {
+    const definition = head
+      .filter((loaded) => loaded.file === problem.file && loaded.at.line <= (problem.line ?? 0))
+      .at(-1)?.definition;
+    return {
+      level: "error",
+      rule: "unknown-stack",
+      resource: definition?.resource ?? "",
+      incidentId: definition === undefined ? "" : incidentLabel(definition.id, definition.resource),
+      file: problem.file,
+      ...(problem.line === undefined ? {} : { line: problem.line, column: problem.column ?? 1 }),
+      message: problem.message,
+    };
+  });
 }

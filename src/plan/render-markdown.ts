@@ -7,6 +7,7 @@ import {
   entryHeading,
   findingsSentence,
   removeOutcome,
+  stackEffectLine,
   updateRows,
 } from "./describe";
 import type { EntryChange, IncidentChange, Plan } from "./types";
@@ -38,8 +39,9 @@ export function renderPlanMarkdown(plan: Plan): string {
   if (plan.findings.length > 0) {
     lines.push("", "#### Policy", "", "| Level | Incident | Rule | Finding |", "|---|---|---|---|");
     for (const finding of plan.findings) {
+      const at = finding.line === undefined ? "" : `${cellCode(formatLocation(finding))}: `;
       lines.push(
-        `| ${finding.level === "error" ? "❌ error" : "⚠️ warning"} | ${cellCode(finding.incidentId)} | ${cellCode(finding.rule)} | ${cell(finding.message)} |`,
+        `| ${finding.level === "error" ? "❌ error" : "⚠️ warning"} | ${cellCode(finding.incidentId)} | ${cellCode(finding.rule)} | ${at}${cell(finding.message)} |`,
       );
     }
   }
@@ -123,6 +125,14 @@ function changeDetails(change: IncidentChange): string[] {
             (row: ChangeRow) =>
               `| ${row.field}${mark(row)} | ${cell(row.before)} | ${cell(row.after)} |`,
           ),
+        ]),
+    ...((change.stacks ?? []).length === 0
+      ? []
+      : [
+          "",
+          "Stack by stack:",
+          "",
+          ...(change.stacks ?? []).map((effect) => `- ${cell(stackEffectLine(effect))}`),
         ]),
     ...entryBlocks(change.entries),
   ];

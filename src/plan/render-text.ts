@@ -6,6 +6,7 @@ import {
   entryHeading,
   findingsSentence,
   removeOutcome,
+  stackEffectLine,
   updateRows,
 } from "./describe";
 import type { EntryChange, Plan } from "./types";
@@ -42,6 +43,9 @@ export function renderPlanText(plan: Plan): string {
           lines.push(`    ${field}: - ${safeLine(row.before ?? "")}`);
         }
       }
+      for (const effect of change.stacks ?? []) {
+        lines.push(`    on ${safeLine(stackEffectLine(effect))}`);
+      }
       lines.push(...entryLines(change.entries));
     }
   }
@@ -49,8 +53,9 @@ export function renderPlanText(plan: Plan): string {
   const verdict = plan.verdict === "policy-violated" ? "violated" : "passed";
   lines.push(`Policy ${verdict}: ${findingsSentence(plan)}.`);
   for (const finding of plan.findings) {
+    const at = finding.line === undefined ? "" : `${formatLocation(finding)}: `;
     lines.push(
-      `  ${finding.level.padEnd(7)} ${safeLine(finding.incidentId)} [${finding.rule}] ${safeLine(finding.message)}`,
+      `  ${finding.level.padEnd(7)} ${safeLine(finding.incidentId)} [${finding.rule}] ${safeLine(at + finding.message)}`,
     );
   }
   if (plan.baseProblems.length > 0) {

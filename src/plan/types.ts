@@ -51,6 +51,17 @@ export interface EntryChange {
   readonly before?: string;
 }
 
+/**
+ * What a change of `stacks` does on one stack: declares the incident there (`added`), or takes
+ * it off, which leaves it on the status page (`released`) or resolves it (`resolved`) as its
+ * last apply's `onRemove` says.
+ */
+export interface StackEffect {
+  /** A stack of the project, or `every other stack` when the project's stacks are unknown. */
+  readonly stack: string;
+  readonly effect: "added" | "released" | "resolved";
+}
+
 export type IncidentChange =
   | {
       readonly kind: "add";
@@ -75,6 +86,8 @@ export type IncidentChange =
       readonly onRemove: OnRemove;
       /** The resource that declares the same incident now: a rename without `aliases`. */
       readonly redeclaredBy?: string;
+      /** The definition is still in the tree, but its `stacks` no longer names the plan's stack. */
+      readonly byStacks?: true;
     }
   | {
       readonly kind: "update";
@@ -95,6 +108,8 @@ export type IncidentChange =
       readonly evidence: { readonly heartbeats: ListChanges; readonly checks: ListChanges };
       /** The entries of `updates` posted or changed in place. */
       readonly entries: EntryChange[];
+      /** When `stacks` changed: what that does on each stack it adds or takes away. */
+      readonly stacks?: StackEffect[];
     };
 
 export type PolicyRule =
@@ -107,7 +122,11 @@ export type PolicyRule =
   /** A resource renamed without the old name in `aliases`: Pulumi deletes one and creates the other. */
   | "renamed-without-alias"
   /** A posted entry of `updates` removed, reordered, given another status, or set to notify. */
-  | EntryRule;
+  | EntryRule
+  /** A `stacks` entry that names no stack of the project. */
+  | "unknown-stack"
+  /** A change of `stacks` resolves the incident on a stack, and no new `reason` says why. */
+  | "stacks-change-resolves";
 
 /** A lifecycle policy finding: errors fail the plan (exit 3), warnings are for reviewers. */
 export interface PolicyFinding {
@@ -116,6 +135,9 @@ export interface PolicyFinding {
   readonly resource: string;
   readonly incidentId: string;
   readonly file: string;
+  /** Where in the file, when the finding is about one place (a `stacks` entry). */
+  readonly line?: number;
+  readonly column?: number;
   readonly message: string;
 }
 

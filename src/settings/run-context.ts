@@ -3,7 +3,8 @@ import type { SettingsContext } from "./names";
 /*
  * What `incident-sync up` (and `preview`, `refresh`) tells the program and the provider plugin
  * about its run through the engine's environment, beside the claim phase: when the run must
- * end, and where the person set the connection. A plain `pulumi up` sets neither.
+ * end, where the person set the connection, and the stack a sandbox stands for. A plain
+ * `pulumi up` sets none of them.
  */
 
 /** The run's deadline, an ISO 8601 time: past it, the program's and the provider's calls stop. */
@@ -15,6 +16,17 @@ export const RUN_DEADLINE_VARIABLE = "INCIDENT_SYNC_RUN_DEADLINE";
  * received it as.
  */
 export const SETTINGS_FROM_VARIABLE = "INCIDENT_SYNC_SETTINGS_FROM";
+
+/**
+ * The team's stack a sandbox run (`up --emulator --stack acme/prod`) stands for, as named: the
+ * program declares that stack's definitions, whatever the sandbox's own backend calls its stack.
+ */
+export const SANDBOX_OF_VARIABLE = "INCIDENT_SYNC_SANDBOX_OF";
+
+/** The stack a sandbox run stands for, or undefined outside a sandbox. */
+export function sandboxOf(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env[SANDBOX_OF_VARIABLE] || undefined;
+}
 
 /** The run's deadline in epoch milliseconds, or undefined when the run has none. */
 export function runDeadlineOf(env: NodeJS.ProcessEnv = process.env): number | undefined {

@@ -36,6 +36,8 @@ const PlanJson = z.strictObject({
       resource: z.string(),
       incidentId: z.string(),
       file: z.string(),
+      line: z.int().optional(),
+      column: z.int().optional(),
       message: z.string(),
     }),
   ),

@@ -33,15 +33,8 @@ const ValidateJson = z.strictObject({
       message: z.string(),
     }),
   ),
-  warnings: z.array(
-    z.strictObject({
-      file: z.string(),
-      line: z.int(),
-      column: z.int(),
-      code: z.literal("unknown-stack"),
-      message: z.string(),
-    }),
-  ),
+  /** Kept for the tools that read it; a stacks entry that names no stack is a problem. */
+  warnings: z.array(z.never()),
 });
 
 const VALID = `id: inc-api-errors
@@ -109,7 +102,7 @@ describe("incident-sync validate", () => {
     );
   });
 
-  it("takes a stack as Pulumi names it, and warns at its line of a stacks entry that no stack file of the project matches, naming the closest", async () => {
+  it("takes a stack as Pulumi names it, and refuses at its line a stacks entry that names no stack of the project, with the stack it is likely a typo of", async () => {
     const project = path.join(root, "project");
     await mkdir(path.join(project, "incidents"), { recursive: true });
     await writeFile(path.join(project, "Pulumi.yaml"), "name: status-page\nruntime: nodejs\n");
@@ -121,37 +114,59 @@ describe("incident-sync validate", () => {
       `${VALID.replace("services:", "stacks:\n  - staging\n  - prdo\nservices:")}---\n${VALID.replace("inc-api-errors", "inc-acme").replace("services:", "stacks: [acme/prod, acme/other-project/prod]\nservices:")}`,
     );
     const text = await runCli(["validate", "--stack", "acme/prod"], project);
-    expect(text.exitCode).toBe(0);
-    expect(text.stdout).toMatchInlineSnapshot(`
-      "incidents/api.yaml:7:5: warning: stacks entry "prdo" is no stack of the Pulumi.<stack>.yaml files beside Pulumi.yaml or --stack, so no stack declares the incident by it; the closest is "prod" [unknown-stack]
-
-      incidents: 2 definitions in 1 file, all valid; stack acme/prod declares 1 of them.
-      "
-    `);
+    // An entry that names no stack would take the incident off the stack meant: an error.
+    expect(text.exitCode).toBe(1);
+    expect(text.stdout).toMatch(
+      /^incidents\/api\.yaml:7:5: stacks entry "prdo" is no stack of the Pulumi\.<stack>\.yaml files beside Pulumi\.yaml or --stack: did you mean "prod"\? .* \[unknown-stack\]$/m,
+    );
+    // acme/prod matches the file Pulumi.prod.yaml, whose organization validate cannot know.
+    expect(text.stdout).not.toMatch(/"acme\/prod"/);
     const json = ValidateJson.parse(
       JSON.parse((await runCli(["validate", "--format", "json"], project)).stdout),
     );
-    expect(json.valid).toBe(true);
+    expect(json.valid).toBe(false);
     expect(
-      json.warnings.map(({ line, column, message }) => ({ line, column, message })),
-    ).toMatchInlineSnapshot(`
-      [
-        {
-          "column": 5,
-          "line": 7,
-          "message": "stacks entry "prdo" is no stack of the Pulumi.<stack>.yaml files beside Pulumi.yaml, so no stack declares the incident by it; the closest is "prod"",
-        },
-        {
-          "column": 21,
-          "line": 14,
-          "message": "stacks entry "acme/other-project/prod" is no stack of the Pulumi.<stack>.yaml files beside Pulumi.yaml, so no stack declares the incident by it; the closest is "prod"",
-        },
-      ]
-    `);
+      json.problems.map(({ line, column, code, message }) => ({
+        at: `${line}:${column}`,
+        code,
+        hint: /did you mean "([^"]+)"/.exec(message)?.[1],
+      })),
+    ).toEqual([
+      { at: "7:5", code: "unknown-stack", hint: "prod" },
+      { at: "14:21", code: "unknown-stack", hint: undefined },
+    ]);
+    expect(json.problems[1]?.message).toContain("the project's stacks are prod, staging");
     const github = await runCli(["validate", "--format", "github"], project);
     expect(github.stdout.split("\n")[0]).toMatch(
-      /^::warning file=incidents\/api\.yaml,line=7,col=5,title=incident-sync%3A unknown-stack::stacks entry "prdo" /,
+      /^::error file=incidents\/api\.yaml,line=7,col=5,title=incident-sync%3A unknown-stack::stacks entry "prdo" /,
     );
+  });
+
+  it("knows the stacks of a file backend, and says in its own words that a self-managed backend has no organization but organization", async () => {
+    const project = path.join(root, "self-managed");
+    const state = path.join(root, "self-managed-state");
+    await mkdir(path.join(project, "incidents"), { recursive: true });
+    await mkdir(path.join(state, ".pulumi", "stacks", "status-page"), { recursive: true });
+    await writeFile(path.join(state, ".pulumi", "stacks", "status-page", "qa.json"), "{}\n");
+    await writeFile(path.join(project, "Pulumi.yaml"), "name: status-page\nruntime: nodejs\n");
+    await writeFile(path.join(project, "Pulumi.prod.yaml"), "config: {}\n");
+    await writeFile(
+      path.join(project, "incidents", "api.yaml"),
+      VALID.replace("services:", "stacks: [qa, acme/prod]\nservices:"),
+    );
+    const env = { PULUMI_BACKEND_URL: `file://${state}` };
+    const run = await runCli(["validate"], project, env);
+    expect(run.exitCode).toBe(1);
+    // qa is a stack of the backend, with no stack file: known. acme/prod can be none.
+    expect(run.stdout).not.toMatch(/"qa"/);
+    expect(run.stdout).toContain(
+      `incidents/api.yaml:5:14: stacks entry "acme/prod" names the organization acme, but ${state} is a self-managed backend, which keeps every stack in one organization, "organization": write "prod" (or "organization/prod").`,
+    );
+    expect(run.stdout).not.toContain("organization name must be");
+    // Without the backend, acme/prod may be a Pulumi Cloud stack of the file Pulumi.prod.yaml.
+    const unknownBackend = await runCli(["validate"], project, {});
+    expect(unknownBackend.stdout).toMatch(/stacks entry "qa" is no stack/);
+    expect(unknownBackend.stdout).not.toMatch(/acme\/prod/);
   });
 
   it("says how many definitions are valid and exits 0", async () => {

@@ -12,7 +12,6 @@ function failedUp(steps: IncidentStep[], stdout: string): OperationOutcome {
     kind: "ran",
     stackName: "prod",
     definitions: [],
-    warnings: [],
     outputs: undefined,
     result: {
       operation: "up",

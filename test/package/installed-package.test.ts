@@ -390,7 +390,9 @@ describe("the packed package, installed in a new project", () => {
       expect(init?.stdout).toContain("  npx incident-sync up --emulator\n");
       expect(init?.stdout).toContain("  gh secret set MONITORING_API_KEY --env 'incidents-prod'\n");
       expect(existsSync(join(team, ".github", "workflows", "incidents-apply.yml"))).toBe(true);
-      expect(validate?.stdout).toBe("incidents: 1 definition in 1 file and the services catalog, all valid.\n");
+      expect(validate?.stdout).toBe(
+        "incidents: 1 definition in 1 file and the services catalog, all valid.\n",
+      );
     });
 
     it(

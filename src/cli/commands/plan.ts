@@ -1,10 +1,20 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { loadDefinitionSources, readDefinitionsAtRef } from "../../definitions";
+import {
+  bareStackName,
+  type KnownStacks,
+  loadDefinitionSources,
+  readDefinitionsAtRef,
+  unknownStackEntries,
+} from "../../definitions";
 import { InvalidDefinitionsError } from "../../definitions/invalid-definitions-error";
+import { fileBackendIncidentIds } from "../../engine/file-backend";
 import { buildPlan, type Plan, renderPlanMarkdown, renderPlanText, withFindings } from "../../plan";
+import type { PlanStack } from "../../plan/stack-effects";
 import { ExitCode } from "../exit-codes";
 import { jsonOutput } from "../formats";
 import type { CommandIo } from "../io";
+import { projectStacks } from "../project-stacks";
 import { DefinitionsDir } from "./definitions-dir";
 import type { EvidenceItem, EvidenceSource } from "./plan-evidence";
 import type { PlanFormat } from "./plan-options";
@@ -39,9 +49,18 @@ export async function runPlan(options: PlanOptions, io: CommandIo): Promise<Exit
   const base = loadDefinitionSources(
     atBase.files.map((file) => ({ ...file, path: dir.show(path.resolve(file.path)) })),
   );
+  const { known, project, backendUrl } = projectStacks(dir.absolute, io.env, options.stack);
+  const stackProblems = unknownStackEntries(head.definitions, known, (file) =>
+    readFileSync(path.resolve(io.cwd, file), "utf8"),
+  );
   const planned = buildPlan({
     dir: options.dir,
     stack: options.stack,
+    stacks: planStacks(known),
+    stackProblems,
+    ...(options.stack !== undefined && backendUrl !== undefined && project?.name !== undefined
+      ? { incidentIds: stackIncidentIds(backendUrl, project.name, options.stack) }
+      : {}),
     head: head.definitions,
     base: {
       ref: options.base,
@@ -80,4 +99,22 @@ async function render(
     case "text":
       return renderPlanText(plan) + (evidence && lines ? lines.evidenceText(evidence) : "");
   }
+}
+
+/** The project's stacks as a plan names them: each once, by its own name. */
+function planStacks(known: KnownStacks): PlanStack[] {
+  const stacks = new Map<string, PlanStack>();
+  for (const ref of known.stacks)
+    if (!stacks.has(ref.stack)) stacks.set(ref.stack, { name: ref.stack, ref });
+  return [...stacks.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The ids a stack's state gives its incidents, where it can be read (a `file://` backend). */
+function stackIncidentIds(
+  backendUrl: string,
+  project: string,
+  stack: string,
+): ReadonlyMap<string, string> | undefined {
+  if (!backendUrl.startsWith("file://")) return undefined;
+  return fileBackendIncidentIds(backendUrl, project, bareStackName(stack));
 }

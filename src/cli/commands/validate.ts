@@ -2,15 +2,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import {
   belongsToStack,
+  compareProblems,
   type DefinitionProblem,
-  formatLocation,
   formatProblem,
   isCatalogFile,
   type LoadResult,
-  parseStackName,
-  projectOf,
-  type StackEntryWarning,
-  stackFilesOf,
   unknownStackEntries,
 } from "../../definitions";
 import { githubAnnotation } from "../../github-annotation";
@@ -19,6 +15,7 @@ import { safeLine } from "../../safe-text";
 import { ExitCode } from "../exit-codes";
 import { jsonOutput } from "../formats";
 import type { CommandIo } from "../io";
+import { projectStacks } from "../project-stacks";
 import { DefinitionsDir } from "./definitions-dir";
 import type { ValidateFormat } from "./validate-options";
 
@@ -33,70 +30,36 @@ export interface ValidateOptions {
 /**
  * Validates every definition under `dir` and writes the result: exit 0 when all are valid,
  * 1 otherwise. Problems are the command's result, not a failure: they are written to
- * stdout in the chosen format.
+ * stdout in the chosen format. A `stacks` entry that names no stack of the project is one.
  */
 export async function runValidate(options: ValidateOptions, io: CommandIo): Promise<ExitCode> {
   const dir = new DefinitionsDir(io, options.dir);
-  const result = await dir.load();
-  const warnings = stackWarnings(dir.absolute, result, options.stack, io);
-  io.stdout.write(render(options, result, warnings));
+  const loaded = await dir.load();
+  const { known } = projectStacks(dir.absolute, io.env, options.stack);
+  const stackProblems = unknownStackEntries(loaded.definitions, known, (file) =>
+    readFileSync(path.resolve(io.cwd, file), "utf8"),
+  );
+  const result = {
+    ...loaded,
+    problems: [...loaded.problems, ...stackProblems].sort(compareProblems),
+  };
+  io.stdout.write(render(options, result));
   return result.problems.length === 0 ? ExitCode.Ok : ExitCode.Failure;
 }
 
-/**
- * `stacks` entries that name no stack file of the project nor `--stack`; the backend's stacks
- * are for `up`, `preview` and `refresh` to check, as `validate` runs no engine.
- */
-function stackWarnings(
-  absoluteDir: string,
-  result: LoadResult,
-  stack: string | undefined,
-  io: CommandIo,
-): StackEntryWarning[] {
-  const project = projectOf(absoluteDir);
-  const files = project ? stackFilesOf(project.dir, project.name) : [];
-  // One stack named on the command line is no list of the project's stacks: only beside them.
-  if (files.length === 0) return [];
-  const given = stack === undefined ? [] : [parseStackName(stack)];
-  return unknownStackEntries(
-    result.definitions,
-    {
-      stacks: [...files, ...given],
-      sources: [
-        "the Pulumi.<stack>.yaml files beside Pulumi.yaml",
-        ...(stack === undefined ? [] : ["--stack"]),
-      ],
-    },
-    (file) => readFileSync(path.resolve(io.cwd, file), "utf8"),
-  );
-}
-
-function render(
-  options: ValidateOptions,
-  result: LoadResult,
-  warnings: readonly StackEntryWarning[],
-): string {
+function render(options: ValidateOptions, result: LoadResult): string {
   switch (options.format) {
     case "json":
-      return jsonOutput(validateJson(options, result, warnings));
+      return jsonOutput(validateJson(options, result));
     case "github":
-      return githubText(options, result, warnings);
+      return githubText(options, result);
     case "text":
-      return validateText(options.dir, result, options.stack, warnings);
+      return validateText(options.dir, result, options.stack);
   }
 }
 
-/** A warning as one line, `file:line:column: warning: message [code]`. */
-function formatWarning(warning: StackEntryWarning): string {
-  return safeLine(`${formatLocation(warning)}: warning: ${warning.message} [${warning.code}]`);
-}
-
 /** The JSON shape of `validate --format json`. */
-function validateJson(
-  options: ValidateOptions,
-  result: LoadResult,
-  warnings: readonly StackEntryWarning[],
-) {
+function validateJson(options: ValidateOptions, result: LoadResult) {
   const { stack } = options;
   return {
     valid: result.problems.length === 0,
@@ -113,7 +76,8 @@ function validateJson(
       ...(stack === undefined ? {} : { inStack: belongsToStack(loaded.definition, stack) }),
     })),
     problems: result.problems,
-    warnings,
+    // Kept for the tools that read it: a stacks entry that names no stack is a problem now.
+    warnings: [],
   };
 }
 
@@ -121,13 +85,8 @@ function validateJson(
  * One line per problem, always: a line break or terminal control sequence in a file name
  * or a value quoted in a message is shown as an escape (`\n`, `\u001B`).
  */
-export function validateText(
-  dir: string,
-  result: LoadResult,
-  stack?: string,
-  warnings: readonly StackEntryWarning[] = [],
-): string {
-  const lines = [...result.problems.map(formatProblem), ...warnings.map(formatWarning)];
+export function validateText(dir: string, result: LoadResult, stack?: string): string {
+  const lines = result.problems.map(formatProblem);
   if (lines.length > 0) lines.push("");
   lines.push(
     result.problems.length === 0
@@ -137,25 +96,9 @@ export function validateText(
   return `${lines.join("\n")}\n`;
 }
 
-function githubText(
-  options: ValidateOptions,
-  result: LoadResult,
-  warnings: readonly StackEntryWarning[],
-): string {
-  const annotations = warnings.map((warning) =>
-    githubAnnotation({
-      level: "warning",
-      file: warning.file,
-      line: warning.line,
-      column: warning.column,
-      title: `incident-sync: ${warning.code}`,
-      message: warning.message,
-    }),
-  );
+function githubText(options: ValidateOptions, result: LoadResult): string {
   if (result.problems.length === 0) {
-    return [...annotations, safeLine(summary(options.dir, result, options.stack))]
-      .map((line) => `${line}\n`)
-      .join("");
+    return `${safeLine(summary(options.dir, result, options.stack))}\n`;
   }
   const lines = result.problems.map((problem) =>
     githubAnnotation({
@@ -167,7 +110,7 @@ function githubText(
       message: problem.message,
     }),
   );
-  lines.push(...annotations, `${problemsSummary(result.problems)}.`);
+  lines.push(`${problemsSummary(result.problems)}.`);
   return `${lines.join("\n")}\n`;
 }
 
