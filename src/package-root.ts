@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 
 /** The package's name in its package.json. */
 const NAME = "incident-sync";
@@ -8,6 +8,7 @@ interface Manifest {
   name?: unknown;
   version?: unknown;
   engines?: Record<string, unknown>;
+  repository?: { url?: unknown } | string;
 }
 
 let found: { root: string; manifest: Manifest } | undefined;
@@ -38,6 +39,31 @@ export function minimumPulumi(): readonly [number, number, number] {
     .split(".")
     .map(Number);
   return [major, minor, patch];
+}
+
+/**
+ * The repository's web address, from package.json's `repository` (`git+https://….git`), where
+ * the docs are for someone who has no copy of them.
+ */
+export function repositoryUrl(): string {
+  const { repository } = locate().manifest;
+  const url = typeof repository === "string" ? repository : repository?.url;
+  return String(url ?? "")
+    .replace(/^git\+/, "")
+    .replace(/\.git$/, "");
+}
+
+/**
+ * Where a page of the docs is for someone working in `dir`: the package's own copy, by its path
+ * from there when it is inside (an installed package), else on the repository's site.
+ */
+export function docsPage(page: string, dir: string): string {
+  const file = join(locate().root, "docs", page);
+  const shown = relative(dir, file);
+  if (existsSync(file) && shown !== "" && !shown.startsWith("..") && !isAbsolute(shown)) {
+    return shown.split(sep).join("/");
+  }
+  return `${repositoryUrl()}/blob/main/docs/${page}`;
 }
 
 function locate(): { root: string; manifest: Manifest } {

@@ -1,5 +1,7 @@
 import {
   backendStacks,
+  describeBackend,
+  fileBackendStacks,
   isSelfManagedBackend,
   type KnownStacks,
   type ProjectInfo,
@@ -8,7 +10,6 @@ import {
   SELF_MANAGED_ORGANIZATION,
   stackFilesOf,
 } from "../definitions";
-import { describeBackend, fileBackendStacks } from "../engine/file-backend";
 
 /** The project a definitions directory is in, and the stacks `validate` and `plan` know of it. */
 export interface ProjectStacks {

@@ -1,3 +1,10 @@
+export {
+  describeBackend,
+  fileBackendStacks,
+  isSelfManagedBackend,
+  SELF_MANAGED_ORGANIZATION,
+  selfManagedNameProblem,
+} from "./backend";
 export { CATALOG_FILES, isCatalogFile, ServiceCatalog } from "./catalog";
 export { loadDefinitionObjects } from "./code-source";
 export { type GitDefinitions, GitSourceError, readDefinitionsAtRef } from "./git-source";
@@ -39,13 +46,10 @@ export {
 export {
   bareStackName,
   belongsToStack,
-  isSelfManagedBackend,
   parseStackName,
-  SELF_MANAGED_ORGANIZATION,
   STACK_NAME_PATTERN,
   STACK_NAME_RULE,
   type StackRef,
   sameStack,
-  selfManagedNameProblem,
   standInStack,
 } from "./stack-name";

@@ -1,10 +1,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parse, parseAllDocuments } from "yaml";
+import { selfManagedNameProblem } from "./backend";
 import type { LoadedDefinition } from "./parsed-file";
 import { PositionIndex } from "./position";
 import type { DefinitionProblem } from "./problem";
-import { parseStackName, type StackRef, sameStack, selfManagedNameProblem } from "./stack-name";
+import { parseStackName, type StackRef, sameStack } from "./stack-name";
 import { editDistance } from "./suggest";
 
 /** The stacks a project knows of, and where they were found, for the problems' words. */

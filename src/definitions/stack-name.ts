@@ -45,27 +45,6 @@ export function sameStack(a: string | StackRef, b: string | StackRef): boolean {
 }
 
 /**
- * The one organization of a self-managed backend (`file://`, `s3://`, `gs://`, `azblob://`,
- * `postgres://`): every stack there is `organization/<project>/<stack>`.
- */
-export const SELF_MANAGED_ORGANIZATION = "organization";
-
-/** Whether a backend is self-managed: anything but a Pulumi Cloud service's `http(s)://` URL. */
-export function isSelfManagedBackend(backendUrl: string): boolean {
-  return !/^https?:\/\//i.test(backendUrl);
-}
-
-/**
- * Why `name` can be no stack of a self-managed backend (`where` names it), in our words; undefined
- * when it can be. Organizations are Pulumi Cloud's: such a backend has only `organization`.
- */
-export function selfManagedNameProblem(name: string, where: string): string | undefined {
-  const { organization, stack } = parseStackName(name);
-  if (organization === undefined || organization === SELF_MANAGED_ORGANIZATION) return undefined;
-  return `"${name}" names the organization ${organization}, but ${where} is a self-managed backend, which keeps every stack in one organization, "${SELF_MANAGED_ORGANIZATION}": write "${stack}" (or "${SELF_MANAGED_ORGANIZATION}/${stack}"). Organizations such as ${organization} are Pulumi Cloud's.`;
-}
-
-/**
  * The stack a sandbox (`up --emulator --stack <name>`) stands in for: the team's stack as
  * named, in `project` unless the name says another. Its definitions are chosen as that stack's,
  * whatever the sandbox's own backend calls it.

@@ -3,18 +3,17 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { OpType, OutputMap } from "@pulumi/pulumi/automation";
 import {
-  bareStackName,
+  describeBackend,
   isSelfManagedBackend,
-  sameStack,
   selfManagedNameProblem,
-} from "../definitions/stack-name";
+} from "../definitions/backend";
+import { bareStackName, sameStack } from "../definitions/stack-name";
 import type { ClaimPhase } from "../incident";
 import { claimThenApply } from "./claimed-up";
 import { type CommandOptions, cliError, EngineCli } from "./engine-cli";
 import { readEngineEvents } from "./engine-events";
 import type { EngineLocation } from "./engine-location";
 import { EngineError } from "./errors";
-import { describeBackend } from "./file-backend";
 import { readStackSalt, writeRunConfig, writeStackSalt } from "./project-files";
 import { describeLock, removeLocks, type StackLock, stackLocks } from "./stack-locks";
 import type { StackExport, StackOperation, StackRunResult, UpOptions } from "./stack-run";

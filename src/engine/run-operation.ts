@@ -4,6 +4,7 @@ import {
   backendStacks,
   belongsToStack,
   type DefinitionProblem,
+  describeBackend,
   isSelfManagedBackend,
   type LoadedDefinition,
   loadDefinitions,
@@ -13,7 +14,6 @@ import {
   unknownStackEntries,
 } from "../definitions";
 import { API_KEY_SETTING, configKey, readStackSetting } from "../settings";
-import { describeBackend } from "./file-backend";
 import { markPreviewRefusals } from "./preview-refusals";
 import {
   type ConfigEntry,

@@ -242,4 +242,61 @@ describe("incident-sync init", () => {
     expect(stack.exitCode).toBe(1);
     expect(stack.stderr).toContain("option '--stack <name>' argument 'a/b/c/d' is invalid.");
   });
+
+  it("refuses an organization's stack on a self-managed backend, in its own words, before writing anything", async () => {
+    const dir = path.join(scratch, "s3-acme");
+    const run = await runCli(
+      ["init", dir, "--ci", "github", "--backend", "s3://incident-state", "--stack", "acme/prod"],
+      scratch,
+      {},
+    );
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain(
+      'incident-sync init: --stack "acme/prod" names the organization acme, but --backend s3://incident-state is a self-managed backend, which keeps every stack in one organization, "organization": write "prod" (or "organization/prod").',
+    );
+    expect(run.stderr).not.toContain("organization name must be");
+    expect(() => readdirSync(dir)).toThrow();
+    // On Pulumi Cloud the same name is an organization's stack.
+    const cloud = await runCli(
+      ["init", dir, "--ci", "github", "--stack", "acme/prod"],
+      scratch,
+      {},
+    );
+    expect(cloud.exitCode, cloud.stderr).toBe(0);
+  });
+
+  it("asks to protect main, requiring the pull request's checks by their jobs' names, and points at a page of the docs that exists", async () => {
+    const dir = path.join(scratch, "protected");
+    const run = await runCli(["init", dir, "--ci", "github", "--format", "json"], scratch, {});
+    expect(run.exitCode, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as {
+      checklist: { item: string; command?: string }[];
+      kitDocs: string;
+    };
+    const protection = result.checklist.find((entry) =>
+      entry.item.startsWith("branch protection on main"),
+    );
+    expect(protection?.command).toMatch(
+      /^gh api --method PUT repos\/\{owner\}\/\{repo\}\/branches\/main\/protection /,
+    );
+    const workflow = parse(
+      readFileSync(path.join(dir, ".github", "workflows", "incidents-pull-request.yml"), "utf8"),
+    ) as { jobs: Record<string, { name: string }> };
+    for (const job of ["validate", "plan"]) {
+      const name = workflow.jobs[job]?.name ?? "";
+      expect(protection?.item).toContain(`"${name}"`);
+      expect(protection?.command).toContain(`required_status_checks[contexts][]=${name}'`);
+    }
+    // Run from this checkout, the docs are outside the project: the repository's page.
+    expect(result.kitDocs).toBe(
+      "https://github.com/incident-sync/incident-sync/blob/main/docs/pipeline-kit.md",
+    );
+    const text = await runCli(
+      ["init", path.join(scratch, "protected-text"), "--ci", "github"],
+      scratch,
+      {},
+    );
+    expect(text.stdout).toContain(`(${result.kitDocs} says why each one)`);
+    expect(text.stdout).not.toContain("(docs/pipeline-kit.md says why");
+  });
 });

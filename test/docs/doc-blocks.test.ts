@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, normalize } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -7,6 +7,7 @@ import { projectFiles } from "../../src/cli/init/project-files";
 import { createProgram } from "../../src/cli/program";
 import { loadDefinitionSources } from "../../src/definitions";
 import { DOC_FILES, type DocBlock, docBlocks, docBlocksOf } from "../support/doc-blocks";
+import { brokenLinks } from "../support/doc-links";
 
 const ROOT = join(__dirname, "..", "..");
 
@@ -182,33 +183,6 @@ describe("the README and docs/", () => {
   });
 
   it("link to pages and headings that exist", () => {
-    const slug = (heading: string) =>
-      heading
-        .trim()
-        .toLowerCase()
-        .replace(/[^\p{L}\p{N}_\- ]/gu, "")
-        .replaceAll(" ", "-");
-    const anchors = (file: string) =>
-      new Set(
-        [...withoutCode(readFileSync(join(ROOT, file), "utf8")).matchAll(/^#+ (.*)$/gm)].map(
-          (match) => slug(match[1] ?? ""),
-        ),
-      );
-    for (const file of DOC_FILES) {
-      const text = withoutCode(readFileSync(join(ROOT, file), "utf8"));
-      for (const [, link] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-        if (!link || /^https?:/.test(link)) continue;
-        const [path = "", anchor] = link.split("#");
-        const target = path === "" ? file : normalize(join(dirname(file), path));
-        expect(existsSync(join(ROOT, target)), `${file}: ${link}`).toBe(true);
-        if (anchor !== undefined && target.endsWith(".md")) {
-          expect(anchors(target).has(anchor), `${file}: ${link}`).toBe(true);
-        }
-      }
-    }
+    for (const file of DOC_FILES) expect(brokenLinks(ROOT, file)).toEqual([]);
   });
 });
-
-function withoutCode(markdown: string): string {
-  return markdown.replace(/^\s*```[\s\S]*?^\s*```/gm, "");
-}

@@ -7,6 +7,7 @@ import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import { type EngineLocation, resolveEngine } from "../../src/engine";
 import { OPTIONAL_PACKAGES } from "../../src/peer-packages";
 import { docBlock } from "../support/doc-blocks";
+import { brokenLinks, relativeLinks } from "../support/doc-links";
 
 const ROOT = resolve(__dirname, "..", "..");
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
@@ -162,6 +163,19 @@ describe("the packed package, installed in a new project", () => {
     ]) {
       expect(existsSync(join(installed, absent)), absent).toBe(false);
     }
+  });
+
+  it("ships the docs its README links to: every link of the installed README resolves, and package.json names the repository", () => {
+    const installed = join(full, "node_modules", "incident-sync");
+    const links = relativeLinks(installed, "README.md");
+    // The README's pages (docs/, the architecture, the benchmarks), not a README without links.
+    expect(links.filter(({ target }) => target.startsWith("docs/")).length).toBeGreaterThan(10);
+    expect(brokenLinks(installed, "README.md")).toEqual([]);
+    const { repository } = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as {
+      repository?: { type?: string; url?: string };
+    };
+    expect(repository?.type).toBe("git");
+    expect(repository?.url).toMatch(/^git\+https:\/\/github\.com\/[\w.-]+\/incident-sync\.git$/);
   });
 
   it("validates the project's definitions with npx incident-sync validate", async () => {
@@ -390,6 +404,10 @@ describe("the packed package, installed in a new project", () => {
       expect(init?.stdout).toContain("  npx incident-sync up --emulator\n");
       expect(init?.stdout).toContain("  gh secret set MONITORING_API_KEY --env 'incidents-prod'\n");
       expect(existsSync(join(team, ".github", "workflows", "incidents-apply.yml"))).toBe(true);
+      // The page that says why each item of the checklist is there, in the installed package.
+      const docs = /\((\S+) says why each one\)/.exec(init?.stdout ?? "")?.[1];
+      expect(docs).toBe("node_modules/incident-sync/docs/pipeline-kit.md");
+      expect(existsSync(join(team, docs ?? ""))).toBe(true);
       expect(validate?.stdout).toBe(
         "incidents: 1 definition in 1 file and the services catalog, all valid.\n",
       );

@@ -1,7 +1,8 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline/promises";
-import { packageRoot } from "../../package-root";
+import { isSelfManagedBackend, selfManagedNameProblem } from "../../definitions/backend";
+import { docsPage, packageRoot } from "../../package-root";
 import { SETTINGS } from "../../settings/catalog";
 import { UserError } from "../../user-error";
 import { ExitCode } from "../exit-codes";
@@ -41,6 +42,8 @@ interface InitResult {
   readonly gitignore: { added: string[] };
   readonly next: string[];
   readonly checklist: ChecklistItem[];
+  /** Where the kit's page of the docs is for the person who ran init. */
+  readonly kitDocs: string;
 }
 
 /**
@@ -52,6 +55,12 @@ export async function runInit(dir: string, flags: InitFlags, io: CommandIo): Pro
   const definitionsDir = definitionsDirOf(flags.definitionsDir);
   const language = flags.language ?? (await askLanguage(io, flags)) ?? "js";
   const stacks = [...new Set(flags.stack ?? ["prod"])];
+  if (isSelfManagedBackend(flags.backend)) {
+    for (const stack of stacks) {
+      const problem = selfManagedNameProblem(stack, `--backend ${flags.backend}`);
+      if (problem !== undefined) throw new UsageError(`--stack ${problem}`);
+    }
+  }
   const layout: InitLayout = {
     project: flags.name ?? projectName(projectDir),
     language,
@@ -76,6 +85,7 @@ export async function runInit(dir: string, flags: InitFlags, io: CommandIo): Pro
     gitignore: { added },
     next: nextSteps(projectDir, dir, definitionsDir),
     checklist: flags.ci === "github" ? kitChecklist(stacks, backendKind(flags.backend)) : [],
+    kitDocs: docsPage("pipeline-kit.md", io.cwd),
   };
   io.stdout.write(flags.format === "json" ? jsonOutput(result) : initText(result));
   return ExitCode.Ok;
@@ -161,7 +171,7 @@ function nextSteps(projectDir: string, dir: string, definitionsDir: string): str
 }
 
 function backendKind(backend: string): KitBackend {
-  return /^https:\/\/(app|api)\.pulumi\.com\/?$/.test(backend) ? "pulumi-cloud" : "self-managed";
+  return isSelfManagedBackend(backend) ? "self-managed" : "pulumi-cloud";
 }
 
 /** Asks for the program's language on a terminal; `undefined` when there is nobody to ask. */
@@ -194,7 +204,7 @@ function initText(result: InitResult): string {
   if (result.checklist.length > 0) {
     lines.push(
       "",
-      "The pipeline kit needs these on GitHub (docs/pipeline-kit.md says why each one):",
+      `The pipeline kit needs these on GitHub (${result.kitDocs} says why each one):`,
       ...result.checklist.map((entry) => `  [ ] ${entry.item}`),
       "",
       `The commands that create them, run in the repository with ${variablesOf(result.checklist)}`,

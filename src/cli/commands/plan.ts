@@ -8,13 +8,13 @@ import {
   unknownStackEntries,
 } from "../../definitions";
 import { InvalidDefinitionsError } from "../../definitions/invalid-definitions-error";
-import { fileBackendIncidentIds } from "../../engine/file-backend";
 import { buildPlan, type Plan, renderPlanMarkdown, renderPlanText, withFindings } from "../../plan";
 import type { PlanStack } from "../../plan/stack-effects";
 import { ExitCode } from "../exit-codes";
 import { jsonOutput } from "../formats";
 import type { CommandIo } from "../io";
 import { projectStacks } from "../project-stacks";
+import { fileBackendIncidentIds } from "../stack-state";
 import { DefinitionsDir } from "./definitions-dir";
 import type { EvidenceItem, EvidenceSource } from "./plan-evidence";
 import type { PlanFormat } from "./plan-options";

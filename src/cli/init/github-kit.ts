@@ -38,6 +38,10 @@ export function kitFiles(layout: InitLayout): InitFile[] {
     }));
 }
 
+/** The pull request's checks, by their jobs' names in incidents-pull-request.yml. */
+const VALIDATE_CHECK = "validate definitions";
+const PLAN_CHECK = "plan (comment and summary)";
+
 /** The state backend the stacks use, as the checklist needs to know it. */
 export type KitBackend = "pulumi-cloud" | "self-managed";
 
@@ -77,6 +81,10 @@ export function kitChecklist(stacks: readonly string[], backend: KitBackend): Ch
     {
       item: `repository variable INCIDENT_STACKS = ${JSON.stringify(stacks)}, the stacks in the order they are applied`,
       command: `gh variable set INCIDENT_STACKS --body '${JSON.stringify(stacks)}'`,
+    },
+    {
+      item: `branch protection on main: changes only through pull requests, with an approving review and the checks "${VALIDATE_CHECK}" and "${PLAN_CHECK}" passed; the apply runs what reaches main, and the environments below deploy from protected branches only`,
+      command: `gh api --method PUT repos/{owner}/{repo}/branches/main/protection -F 'required_status_checks[strict]=true' -f 'required_status_checks[contexts][]=${VALIDATE_CHECK}' -f 'required_status_checks[contexts][]=${PLAN_CHECK}' -F enforce_admins=true -F 'required_pull_request_reviews[required_approving_review_count]=1' -F restrictions=null`,
     },
   ];
   for (const stack of stacks) {
