@@ -155,7 +155,8 @@ export async function runOperation(options: OperationOptions): Promise<Operation
       options.operation === "up" ? await stack.outputs().catch(() => undefined) : undefined;
     return {
       kind: "ran",
-      stackName: stack.name,
+      // A sandbox is reported as the stack it stands for, as it was named.
+      stackName: options.sandboxOf ?? stack.name,
       sandbox: options.sandboxStackDir !== undefined,
       result,
       outputs,

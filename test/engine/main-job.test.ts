@@ -197,4 +197,45 @@ describe("incident-sync up --emulator, the main job behind npm start", () => {
     },
     timeout,
   );
+
+  it(
+    "stands for a Pulumi Cloud stack named with its organization, as validate and plan read it, and suggests only what works in the sandbox",
+    async () => {
+      const { writeFileSync, rmSync: remove } = await import("node:fs");
+      const own = join(project, "incidents", "acme.yaml");
+      writeFileSync(
+        own,
+        "id: inc-acme\nname: Acme's own incident\nseverity: MINOR\nstatus: INVESTIGATING\nservices: [{ id: svc-acme, name: Acme service }]\nstacks: [acme/prod]\n",
+      );
+      try {
+        const acme = await runCli(["up", "--emulator", "--stack", "acme/prod"], project);
+        expect(acme.exitCode, acme.stdout + acme.stderr).toBe(0);
+        expect(acme.stdout).toContain("  + inc-acme adopted\n");
+        expect(acme.stderr).not.toContain("organization name must be");
+        // No Pulumi.prod.yaml: the outputs are counted, and the hint is the sandbox's own.
+        const hint = acme.stdout.split("\n").find((line) => line.includes("detail is not in"));
+        expect(hint).toContain("`incident-sync up --emulator --stack acme/prod --outputs full`");
+        expect(hint).not.toMatch(/pulumi config|incident-sync drift/);
+        // prod names acme's prod too, for up --emulator as for validate and plan.
+        const validate = await runCli(["validate", "--stack", "prod", "--format", "json"], project);
+        const declared = (
+          JSON.parse(validate.stdout) as { definitions: { id: string; inStack: boolean }[] }
+        ).definitions.find((definition) => definition.id === "inc-acme");
+        expect(declared?.inStack).toBe(true);
+        const prod = await runCli(
+          ["up", "--emulator", "--stack", "prod", "--outputs", "full"],
+          project,
+        );
+        expect(prod.exitCode, prod.stdout + prod.stderr).toBe(0);
+        expect(prod.stdout).not.toMatch(/inc-acme (released|deleted)/);
+        expect(prod.stdout).toMatch(/^Stack prod: no changes/m);
+        // --outputs full: each incident in the summary, not the counts.
+        expect(prod.stdout).not.toContain("detail is not in the stack outputs");
+        expect(prod.stdout).toMatch(/inc-acme/);
+      } finally {
+        remove(own);
+      }
+    },
+    timeout,
+  );
 });

@@ -123,7 +123,7 @@ describe("plain pulumi for a team: two stacks, renames, settings", () => {
       expect(await resources("prod")).toEqual(["api-errors", "inc-login-failures"]);
       const validate = await run("npx incident-sync validate --stack prod");
       expect(validate.output).toContain(
-        "incidents: 3 definitions in 3 files, all valid; stack prod declares 2 of them.",
+        "incidents: 3 definitions in 2 files and the services catalog, all valid; stack prod declares 2 of them.",
       );
       expect((await up("prod")).output).toContain("3 unchanged");
     },
@@ -268,7 +268,7 @@ stacks: [prod]
   );
 
   it(
-    "names stacks as Pulumi does, warns of a stacks entry no stack has, and creates a stack only with up",
+    "names stacks as Pulumi does, refuses a stacks entry no stack has, and creates a stack only with up",
     async () => {
       const validate = await run("npx incident-sync validate --stack organization/prod");
       expect(validate.code, validate.output).toBe(0);
@@ -277,10 +277,10 @@ stacks: [prod]
         "typo.yaml",
         "id: inc-web\nname: Web app errors\nseverity: MINOR\nstatus: RESOLVED\nservices: [svc-web]\nstacks: [prdo]\n",
       );
-      const warned = await run("npx incident-sync validate");
-      expect(warned.code, warned.output).toBe(0);
-      expect(warned.output).toContain(
-        'incidents/typo.yaml:6:10: warning: stacks entry "prdo" is no stack of the Pulumi.<stack>.yaml files beside Pulumi.yaml, so no stack declares the incident by it; the closest is "prod" [unknown-stack]',
+      const refused = await run("npx incident-sync validate");
+      expect(refused.code, refused.output).toBe(1);
+      expect(refused.output).toContain(
+        'incidents/typo.yaml:6:10: stacks entry "prdo" is no stack of the Pulumi.<stack>.yaml files beside Pulumi.yaml: did you mean "prod"?',
       );
       // A preview never creates the stack it names.
       const missing = await run("npx incident-sync preview --stack prdo --state ~/.pulumi-state");
@@ -290,15 +290,48 @@ stacks: [prod]
         "`incident-sync up --stack prdo` creates it (so does `pulumi stack init prdo`). Only up creates a stack, so that a mistyped name never makes an empty one.",
       );
       expect((await run("pulumi stack ls --json")).output).not.toContain('"prdo"');
-      // Without --stack, the stack Pulumi has selected, as `pulumi preview` runs; the run
-      // warns of the entry too, against the stack files and the backend's stacks.
+      // Without --stack, the stack Pulumi has selected, as `pulumi preview` runs; the entry is
+      // checked against the stack files and the backend's stacks, and nothing runs.
       expect((await run("pulumi stack select staging")).code).toBe(0);
       const selected = await run("npx incident-sync preview --state ~/.pulumi-state");
-      expect(selected.output).toMatch(/^Stack staging: /m);
+      expect(selected.code, selected.output).toBe(1);
       expect(selected.output).toContain(
-        'incidents/typo.yaml:6:10: warning: stacks entry "prdo" is no stack of the Pulumi.<stack>.yaml files beside Pulumi.yaml or the backend\'s stacks, so no stack declares the incident by it; the closest is "prod" [unknown-stack]',
+        'incidents/typo.yaml:6:10: stacks entry "prdo" is no stack of the Pulumi.<stack>.yaml files beside Pulumi.yaml or the backend\'s stacks: did you mean "prod"?',
       );
       rmSync(join(checkout, "incidents", "typo.yaml"));
+    },
+    timeout,
+  );
+
+  it(
+    "leaves a public incident open when a typo in stacks would have taken it off prod: validate and plan fail, up runs nothing",
+    async () => {
+      const file = join(checkout, "incidents", "api-errors.yaml");
+      const declared = readFileSync(file, "utf8");
+      expect(declared).toContain("onRemove: resolve");
+      const before = { puts: puts(), status: live().get("inc-api-errors")?.status };
+      expect(before.status).toBe("MONITORING");
+      write("api-errors.yaml", `${declared}stacks: [prdo]\n`);
+      try {
+        expect((await run("npx incident-sync validate")).code).toBe(1);
+        const plan = await run("npx incident-sync plan --base HEAD");
+        expect(plan.code, plan.output).toBe(3);
+        expect(plan.output).toMatch(
+          /\[unknown-stack\] incidents\/api-errors\.yaml:\d+:\d+: stacks entry "prdo"/,
+        );
+        const up = await run("npx incident-sync up --stack prod --state ~/.pulumi-state");
+        expect(up.code, up.output).toBe(1);
+        expect(up.output).toContain("so nothing was run (nothing was released or resolved)");
+        expect(await resources("prod")).toContain("api-error-rate");
+        expect({ puts: puts(), status: live().get("inc-api-errors")?.status }).toEqual(before);
+        // An organization's stack on this self-managed backend, refused in our words.
+        const acme = await run("npx incident-sync up --stack acme/prod --state ~/.pulumi-state");
+        expect(acme.code).toBe(1);
+        expect(acme.output).toContain('Stack "acme/prod" names the organization acme, but');
+        expect(acme.output).not.toContain("organization name must be");
+      } finally {
+        writeFileSync(file, declared);
+      }
     },
     timeout,
   );

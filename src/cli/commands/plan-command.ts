@@ -43,6 +43,10 @@ Lifecycle policy:
   error    severity is lowered without a new "reason"
   error    the incident id changes under the same resource name (a replace)
   error    a resource is renamed without its old name in "aliases"
+  error    a posted entry of "updates" is removed, moved, restated or set to notify
+  error    a "stacks" entry names no stack of the project (its Pulumi.<stack>.yaml files,
+           a file:// backend's stacks)
+  error    a change of "stacks" resolves the incident on a stack without a new "reason"
   warning  services are removed from an incident
 
 Exit codes:
