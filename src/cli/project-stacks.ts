@@ -8,8 +8,10 @@ import {
   parseStackName,
   projectOf,
   SELF_MANAGED_ORGANIZATION,
+  selfManagedNameProblem,
   stackFilesOf,
 } from "../definitions";
+import { UsageError } from "./usage-error";
 
 /** The project a definitions directory is in, and the stacks `validate` and `plan` know of it. */
 export interface ProjectStacks {
@@ -23,7 +25,8 @@ export interface ProjectStacks {
  * The project's stacks as a command that runs no engine can know them: the `Pulumi.<stack>.yaml`
  * files, the stacks of a `file://` backend (read from disk; another backend needs the Pulumi
  * CLI and its login, which `up`, `preview` and `refresh` have), and the `--stack` given, which
- * counts only beside them: one name is no list of the project's stacks.
+ * counts only beside them: one name is no list of the project's stacks. A `--stack` that
+ * the project's self-managed backend cannot have is refused in our words.
  */
 export function projectStacks(
   definitionsDir: string,
@@ -36,6 +39,11 @@ export function projectStacks(
     backendUrl !== undefined && isSelfManagedBackend(backendUrl)
       ? describeBackend(backendUrl)
       : undefined;
+  const refused =
+    given !== undefined && selfManaged !== undefined
+      ? selfManagedNameProblem(given, selfManaged)
+      : undefined;
+  if (refused !== undefined) throw new UsageError(`--stack ${refused}`);
   if (project === undefined) return { project, backendUrl, known: { stacks: [], sources: [] } };
   const files = stackFilesOf(
     project.dir,

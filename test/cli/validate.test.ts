@@ -163,6 +163,11 @@ describe("incident-sync validate", () => {
       `incidents/api.yaml:5:14: stacks entry "acme/prod" names the organization acme, but ${state} is a self-managed backend, which keeps every stack in one organization, "organization": write "prod" (or "organization/prod").`,
     );
     expect(run.stdout).not.toContain("organization name must be");
+    const named = await runCli(["validate", "--stack", "acme/prod"], project, env);
+    expect(named.exitCode).toBe(1);
+    expect(named.stderr).toContain(
+      `incident-sync validate: --stack "acme/prod" names the organization acme, but ${state} is a self-managed backend`,
+    );
     // Without the backend, acme/prod may be a Pulumi Cloud stack of the file Pulumi.prod.yaml.
     const unknownBackend = await runCli(["validate"], project, {});
     expect(unknownBackend.stdout).toMatch(/stacks entry "qa" is no stack/);

@@ -182,6 +182,18 @@ describe("the README and docs/", () => {
     }
   });
 
+  it("open the README for both readers, and go live with the backend init --backend names", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    // Before the checkout's two commands: the way in for a team that installs the package too.
+    const first = readme.slice(0, readme.indexOf("```"));
+    expect(first).toMatch(/\[Install\]\(#install\)/);
+    expect(first).toMatch(/checkout of this repository/);
+    const live = readme.slice(readme.indexOf("## Going live"), readme.indexOf("## Where next"));
+    expect(live).toContain("`init --backend`");
+    for (const backend of ["Pulumi Cloud", "s3://", "file://"]) expect(live).toContain(backend);
+    expect(live).toMatch(/protect `main`/);
+  });
+
   it("link to pages and headings that exist", () => {
     for (const file of DOC_FILES) expect(brokenLinks(ROOT, file)).toEqual([]);
   });

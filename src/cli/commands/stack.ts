@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { bareStackName } from "../../definitions/stack-name";
 import {
   type CancelResult,
   describeLock,
@@ -141,7 +142,8 @@ export async function runCancel(flags: StackCommandFlags, io: CommandIo): Promis
   const emulator = emulatorDir(flags, io.cwd);
   const stack = await openProjectStack({
     projectDir,
-    stackName: flags.stack ?? (emulator ? EMULATOR_STACK : undefined),
+    // A sandbox's own stack is the bare name of the stack it stands for (runMainJob).
+    stackName: emulator ? bareStackName(flags.stack ?? EMULATOR_STACK) : flags.stack,
     create: false,
     ...(emulator
       ? { ...mainJobState(emulator), passphrase: LOCAL_DEMO_PASSPHRASE }
