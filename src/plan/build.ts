@@ -50,7 +50,7 @@ export function buildPlan(input: PlanInput): Plan {
     if (change.kind !== "update" || !change.fields.some((field) => field.field === "stacks")) {
       return change;
     }
-    return { ...change, stacks: stackEffects(change.before, change.after, stacks, input.head) };
+    return { ...change, stacks: stackEffects(change.before, change.after, stacks) };
   });
   const count = (kind: string) => changes.filter((change) => change.kind === kind).length;
   return withFindings(

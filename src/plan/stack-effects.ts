@@ -1,4 +1,3 @@
-import type { LoadedDefinition } from "../definitions/parsed-file";
 import type { IncidentDefinition } from "../definitions/schema";
 import { belongsToStack, type StackRef } from "../definitions/stack-name";
 import type { IncidentChange, StackEffect } from "./types";
@@ -20,31 +19,25 @@ export const OTHER_STACKS = "every other stack";
 
 /**
  * The effect of an update's `stacks` on each stack of the project (`stacks`), or, with none
- * known, on each stack either list names and on the others together. `head` tells a stack
- * where another definition declares the same incident: there it is released, never resolved.
+ * known, on each stack either list names and on the others together. Ids are unique in the
+ * tree, so no other definition can take the incident over on a stack it leaves.
  */
 export function stackEffects(
   before: IncidentDefinition,
   after: IncidentDefinition,
   stacks: readonly PlanStack[],
-  head: readonly LoadedDefinition[],
 ): StackEffect[] {
   const named = [...new Set([...(before.stacks ?? []), ...(after.stacks ?? [])])];
   const shown: { name: string; ref: string | StackRef }[] =
     stacks.length > 0 ? [...stacks] : named.map((name) => ({ name, ref: name }));
   const effects: StackEffect[] = [];
   for (const { name, ref } of shown) {
-    const effect = effectOn(
-      belongsToStack(before, ref),
-      belongsToStack(after, ref),
-      before,
-      redeclared(before, after.resource, head, ref),
-    );
+    const effect = effectOn(belongsToStack(before, ref), belongsToStack(after, ref), before);
     if (effect !== undefined) effects.push({ stack: name, effect });
   }
   // No stack known: the stacks no list names move together, when either side has no list.
   if (stacks.length === 0 && (before.stacks === undefined) !== (after.stacks === undefined)) {
-    const effect = effectOn(before.stacks === undefined, after.stacks === undefined, before, false);
+    const effect = effectOn(before.stacks === undefined, after.stacks === undefined, before);
     if (effect !== undefined) effects.push({ stack: OTHER_STACKS, effect });
   }
   return effects;
@@ -54,27 +47,10 @@ function effectOn(
   was: boolean,
   is: boolean,
   before: IncidentDefinition,
-  redeclaredThere: boolean,
 ): StackEffect["effect"] | undefined {
   if (was === is) return undefined;
   if (is) return "added";
-  return before.onRemove === "resolve" && !redeclaredThere ? "resolved" : "released";
-}
-
-/** Whether another definition of the working tree declares the same incident on `stack`. */
-function redeclared(
-  before: IncidentDefinition,
-  resource: string,
-  head: readonly LoadedDefinition[],
-  stack: string | StackRef,
-): boolean {
-  if (before.id === undefined) return false;
-  return head.some(
-    ({ definition }) =>
-      definition.resource !== resource &&
-      definition.id === before.id &&
-      belongsToStack(definition, stack),
-  );
+  return before.onRemove === "resolve" ? "resolved" : "released";
 }
 
 /** The stacks on which a change resolves its incident through `stacks` alone. */
