@@ -8,8 +8,9 @@
 //      the plain `pulumi up` of docs/provider-and-program.md with checkpoints skipped and the
 //      state on S3 (moto), 10 rounds of new incidents claimed under faults and killed, whose
 //      removal must resolve all that was adopted, 20 kill -9s while `incident-sync up`
-//      opens 50 incidents of 3 notifying updates, and `up --rate-limit 24` through a window of
-//      24 per 60 s answering 429 without Retry-After and a PUT that ignores the status;
+//      opens 50 incidents of 3 notifying updates, and `up --rate-limit 24` with a report beside
+//      it through a window of 24 per 60 s answering 429 without Retry-After (more than the
+//      window allows unless they share one budget), and a PUT that ignores the status;
 //   2. the engine tests and the drift and report tests again against an emulator whose PUT only
 //      sets lastUpdateStatus (`npm run test:sets-field`; `npm test` covers both PUT behaviours
 //      in process, and test/reliability/put-status.test.ts on the engine);
