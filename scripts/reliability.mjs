@@ -8,57 +8,51 @@
 //      the plain `pulumi up` of docs/provider-and-program.md with checkpoints skipped and the
 //      state on S3 (moto), 10 rounds of new incidents claimed under faults and killed, whose
 //      removal must resolve all that was adopted, 20 kill -9s while `incident-sync up`
-//      opens 50 incidents of 3 notifying updates, and `up --rate-limit 24` through a window of
-//      24 per 60 s answering 429 without Retry-After and a PUT that ignores the status;
+//      opens 50 incidents of 3 notifying updates, and `up --rate-limit 24` with a report beside
+//      it through a window of 24 per 60 s answering 429 without Retry-After (more than the
+//      window allows unless they share one budget), and a PUT that ignores the status;
 //   2. the engine tests and the drift and report tests again against an emulator whose PUT only
 //      sets lastUpdateStatus (`npm run test:sets-field`; `npm test` covers both PUT behaviours
 //      in process, and test/reliability/put-status.test.ts on the engine);
 //   3. the same again against an emulator that lists events and updates oldest first, enforces
 //      600 requests per 60 s answering 429 without Retry-After, answers [] for an unknown check
 //      and requires the account header (`npm run test:behaviours`).
-// It prints each run's figures and the totals line, and writes them with a digest of the code
-// they exercise (src/engine, providers/, src/api/client and the runs' own tests) to
-// bench/reliability-record.json. `--check` says whether that record matches the code as it
-// is: `.ci/run` runs this script whenever it does not, so a change to that code is measured.
+// It prints each run's figures and the totals line, and writes them to
+// bench/reliability-record.json with a digest of every file the runs execute or read
+// (scripts/reliability-record.mjs computes them from the runs: their tests, what those import
+// and spawn, the package, the scripts, package-lock.json). `--check` says whether that
+// record is a passing run of the code as it is: `.ci/run` runs this script whenever it is not,
+// so a change to that code is measured.
 import { spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
+import { fingerprintOf, recordProblems, reliabilityRuns } from "./reliability-record.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const recordFile = path.join(root, "bench", "reliability-record.json");
-const inputs = ["src/engine", "providers", "src/api/client", "test/reliability"];
-
-/** sha256 over the path and content of every file of `inputs` a clone of this work holds. */
-function digest() {
-  const listed = spawnSync(
-    "git",
-    ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...inputs],
-    { cwd: root, encoding: "utf8" },
-  );
-  if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
-  const hash = createHash("sha256");
-  for (const file of listed.stdout.split("\0").filter(Boolean).sort()) {
-    const full = path.join(root, file);
-    if (!existsSync(full)) continue;
-    hash.update(`${file}\0`).update(readFileSync(full)).update("\0");
-  }
-  return hash.digest("hex");
-}
+const reports = {
+  long: path.join(root, ".incident-sync", "vitest-reliability.json"),
+  setsField: path.join(root, ".incident-sync", "vitest-sets-field.json"),
+  behaviours: path.join(root, ".incident-sync", "vitest-behaviours.json"),
+};
+const RUNS = reliabilityRuns(reports);
+const fingerprint = () => fingerprintOf(root, RUNS, recordFile);
 
 if (process.argv.includes("--check")) {
   const record = existsSync(recordFile) ? JSON.parse(readFileSync(recordFile, "utf8")) : undefined;
-  const now = digest();
-  if (record?.digest === now) {
-    console.log(`reliability: the record of ${record.date} covers this code (${now.slice(0, 12)})`);
+  const now = fingerprint();
+  const problems = recordProblems(root, RUNS, record, now);
+  if (problems.length === 0) {
+    console.log(
+      `reliability: the record of ${record.date} covers this code (${now.digest.slice(0, 12)}, ${Object.keys(now.files).length} files)`,
+    );
     process.exit(0);
   }
-  console.log(
-    `reliability: ${inputs.join(", ")} changed since the last record (${record?.digest?.slice(0, 12) ?? "none"} → ${now.slice(0, 12)}): run npm run reliability`,
-  );
+  for (const problem of problems) console.log(`reliability: ${problem}`);
+  console.log("reliability: run npm run reliability");
   process.exit(1);
 }
 
@@ -83,34 +77,12 @@ function run(command, args, env = {}) {
   });
 }
 
-const reports = {
-  long: path.join(root, ".incident-sync", "vitest-reliability.json"),
-  setsField: path.join(root, ".incident-sync", "vitest-sets-field.json"),
-  behaviours: path.join(root, ".incident-sync", "vitest-behaviours.json"),
-};
 mkdirSync(path.dirname(reports.long), { recursive: true });
+// The code measured is the code as the runs start.
+const { digest, files } = fingerprint();
 const started = Date.now();
 const runs = [];
-for (const [name, command, args, env] of [
-  [
-    "R1, R5, R6, R7, R8 and R9",
-    "npx",
-    ["vitest", "run", "--config", "vitest.reliability.config.mts"],
-    { VITEST_JSON_REPORT: reports.long },
-  ],
-  [
-    "sets-field",
-    "npm",
-    ["run", "--silent", "test:sets-field"],
-    { VITEST_JSON_REPORT: reports.setsField },
-  ],
-  [
-    "behaviours",
-    "npm",
-    ["run", "--silent", "test:behaviours"],
-    { VITEST_JSON_REPORT: reports.behaviours },
-  ],
-]) {
+for (const { name, command, args, env } of RUNS) {
   console.log(`\n=== reliability: ${name}`);
   const begun = Date.now();
   const result = await run(command, args, env);
@@ -134,8 +106,10 @@ const totals = spawnSync(
     encoding: "utf8",
   },
 );
+const ok = runs.every((entry) => entry.code === 0) && totals.status === 0;
 const record = {
-  digest: digest(),
+  ok,
+  digest,
   date: new Date().toISOString(),
   command: "npm run reliability",
   cores: availableParallelism(),
@@ -148,11 +122,14 @@ const record = {
   r8: line(/R8 kill -9 while opening .*/),
   r9: line(/R9 up --rate-limit \d+ \(first\): .*/),
   totals: totals.stdout.trim(),
+  inputs: files,
 };
-const ok = runs.every((entry) => entry.code === 0) && totals.status === 0;
 if (ok) writeFileSync(recordFile, `${JSON.stringify(record, null, 2)}\n`);
 process.stderr.write(totals.stderr);
-console.log(`\n${JSON.stringify({ ...record, digest: record.digest.slice(0, 12) }, null, 2)}`);
+const { inputs, ...shown } = record;
+console.log(
+  `\n${JSON.stringify({ ...shown, digest: digest.slice(0, 12), inputs: Object.keys(inputs).length }, null, 2)}`,
+);
 console.log(ok ? `recorded in ${path.relative(root, recordFile)}` : "not recorded: a run failed");
 console.log(record.totals);
 process.exitCode = ok ? 0 : 1;

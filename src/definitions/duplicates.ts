@@ -2,6 +2,8 @@ import { quoteText } from "../api/schemas";
 import type { DefinitionIdentity, LoadedDefinition } from "./parsed-file";
 import type { Position } from "./position";
 import { compareText, type DefinitionProblem } from "./problem";
+import { openingKey } from "./same-incident";
+import { sameStack } from "./stack-name";
 
 /** Other places named in one duplicate's message; the rest are counted. */
 const PLACES_NAMED = 3;
@@ -121,4 +123,47 @@ export function findAliasConflicts(loaded: readonly LoadedDefinition[]): Definit
     }
   }
   return problems;
+}
+
+/**
+ * Two definitions without `id` that open the same incident (`openingKey`: the same name and
+ * first message) are a pasted twin, which `up` would open twice and notify twice: each gets a
+ * problem at its name, naming the others. Two declared in disjoint `stacks` are not twins.
+ */
+export function findTwins(loaded: readonly LoadedDefinition[]): DefinitionProblem[] {
+  const problems: DefinitionProblem[] = [];
+  const groups = new Map<string, LoadedDefinition[]>();
+  for (const item of loaded) {
+    const key = openingKey(item.definition);
+    if (key === undefined) continue;
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    for (const item of group) {
+      const twins = group.filter((other) => other !== item && shareAStack(item, other));
+      if (twins.length === 0) continue;
+      const places = twins
+        .map((twin) => ({ file: twin.file, ...twin.nameAt }))
+        .sort((a, b) => compareText(a.file, b.file) || a.line - b.line || a.column - b.column);
+      const named = places.slice(0, PLACES_NAMED).map((at) => `${at.file}:${at.line}:${at.column}`);
+      const more = places.length - named.length;
+      problems.push({
+        file: item.file,
+        ...item.nameAt,
+        code: "duplicate-incident",
+        message: `incident ${quoteText(item.definition.name)} is also defined at ${named.join(", ")}${more > 0 ? ` and ${more.toLocaleString("en-US")} more` : ""} with the same name and first message and no id, so up would open it once for each and notify its subscribers each time; delete the copy, or, if they are different incidents, make each one's name or first message say which (a date, what is affected) or declare them in different stacks`,
+      });
+    }
+  }
+  return problems;
+}
+
+/** Whether two definitions are declared on some stack together (no `stacks`: on every one). */
+function shareAStack(a: LoadedDefinition, b: LoadedDefinition): boolean {
+  const [left, right] = [a.definition.stacks, b.definition.stacks];
+  if (left === undefined || right === undefined) return true;
+  return left.some((x) => right.some((y) => sameStack(x, y)));
 }

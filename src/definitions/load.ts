@@ -3,7 +3,7 @@ import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import pLimit from "p-limit";
 import { isCatalogFile } from "./catalog";
-import { findAliasConflicts, findDuplicates } from "./duplicates";
+import { findAliasConflicts, findDuplicates, findTwins } from "./duplicates";
 import { capPerFile, type OmittedProblems } from "./file-problems";
 import { parseDefinitionFile } from "./parse-file";
 import { errorText, type ParseJob, parseJobsInParallel } from "./parse-jobs";
@@ -145,7 +145,7 @@ export function loadDefinitionSources(files: readonly SourceFile[]): LoadResult 
 
 /**
  * Joins per-file results and adds the problems that span files (duplicate ids and
- * resource names, services without a name or with two), then caps each file's problems
+ * resource names, pasted twins, services without a name or with two), then caps each file's problems
  * again. Loops, not spreads: a spread of a very long array overflows the stack.
  */
 function combine(parsed: readonly ParsedFile[]): Omit<LoadResult, "files"> {
@@ -165,6 +165,7 @@ function combine(parsed: readonly ParsedFile[]): Omit<LoadResult, "files"> {
   }
   for (const problem of findDuplicates(identities)) problems.push(problem);
   for (const problem of findAliasConflicts(loaded)) problems.push(problem);
+  for (const problem of findTwins(loaded)) problems.push(problem);
   const named = nameServices(loaded, catalog);
   for (const problem of named.problems) problems.push(problem);
   return {

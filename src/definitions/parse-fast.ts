@@ -59,6 +59,7 @@ export function parseDefinitionFileFast(file: SourceFile): ParsedFile | undefine
         : serviceItemOffsets(file.text, services, result.data.services.length);
     if (itemOffsets === undefined) return undefined;
     const idAt = positions.at(id.valueAt);
+    const name = document.keys.find((key) => key.name === "name");
     const resourceAt = resource === undefined ? undefined : positions.at(resource.valueAt);
     definitions.push({
       definition: result.data,
@@ -66,6 +67,7 @@ export function parseDefinitionFileFast(file: SourceFile): ParsedFile | undefine
       document: index + 1,
       at: positions.at(document.start),
       idAt,
+      nameAt: positions.at(name?.valueAt ?? document.start),
       resourceAt,
       servicesAt: itemOffsets.map((offset) => positions.at(offset)),
     });
@@ -180,8 +182,8 @@ function scanDocuments(text: string): ScannedDocument[] | undefined {
 }
 
 /**
- * Whether js-yaml's value has exactly the scanned keys, each `id` and `resource` written
- * on its key's line, and no scalar that `yaml` could read differently.
+ * Whether js-yaml's value has exactly the scanned keys, each `id`, `resource` and `name`
+ * written on its key's line, and no scalar that `yaml` could read differently.
  */
 function matchesScan(value: unknown, document: ScannedDocument): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
@@ -190,7 +192,8 @@ function matchesScan(value: unknown, document: ScannedDocument): boolean {
   return entries.every(([name, field], index) => {
     const key = document.keys[index];
     if (key === undefined || key.name !== name) return false;
-    if ((name === "id" || name === "resource") && (key.raw === "" || /^[|>]/.test(key.raw))) {
+    const placed = name === "id" || name === "resource" || name === "name";
+    if (placed && (key.raw === "" || /^[|>]/.test(key.raw))) {
       return false;
     }
     if (typeof field === "object" && field !== null) return stringsArePlain(field);

@@ -72,6 +72,7 @@ export function parseDefinitionFileFully(file: SourceFile): ParsedFile {
       document: number,
       at: positions.at(document.contents?.range?.[0] ?? document.range[0]),
       idAt: identity.idAt,
+      nameAt: positions.at(locator.offsetOfPath(["name"])),
       resourceAt: identity.resourceAt,
       servicesAt: result.data.services.map((_, index) =>
         positions.at(locator.offsetOfPath(["services", index])),

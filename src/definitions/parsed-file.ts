@@ -30,6 +30,8 @@ export interface LoadedDefinition {
   readonly at: Position;
   /** Where the `id` value is; absent for a new incident (no id). */
   readonly idAt: Position | undefined;
+  /** Where the `name` value is. */
+  readonly nameAt: Position;
   /** Where `resource` is written, or `undefined` when it defaults to the id. */
   readonly resourceAt: Position | undefined;
   /** Where each item of `services` is written, in order. */

@@ -30,6 +30,7 @@ export type ProblemCode =
   | "repeated-item"
   | "duplicate-id"
   | "duplicate-resource"
+  | "duplicate-incident"
   | "alias-conflict"
   | "unnamed-service"
   | "service-name-conflict"

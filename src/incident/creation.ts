@@ -1,8 +1,10 @@
 import type { IncidentUpdate } from "../api/schemas";
 import { safeLine } from "../safe-text";
 import { type IncidentDeclaration, incidentLabel } from "./declaration";
-import { type DeclaredEntry, earliest, isPostingOf, preview, sameMessage } from "./entries";
+import { type DeclaredEntry, earliest, isPostingOf, preview } from "./entries";
 import { shownStatus } from "./live-status";
+
+export { opensSameIncident } from "../definitions/same-incident";
 
 /*
  * Opening an incident is not idempotent: before any create, the service's incidents are read,
@@ -46,25 +48,6 @@ export function isOpeningOf(
   return (
     candidate.name === declaration.name &&
     earliest(candidate.incidentUpdates).some((update) => isPostingOf(update, first))
-  );
-}
-
-/**
- * Whether two definitions without `id` open the same incident: the same name and first
- * message, so opening the second finds (and takes) the one the first opened.
- */
-export function opensSameIncident(
-  a: { id?: string | undefined; name: string; updates?: readonly DeclaredEntry[] | undefined },
-  b: { id?: string | undefined; name: string; updates?: readonly DeclaredEntry[] | undefined },
-): boolean {
-  const [first, other] = [a.updates?.[0], b.updates?.[0]];
-  return (
-    a.id === undefined &&
-    b.id === undefined &&
-    a.name === b.name &&
-    first !== undefined &&
-    other !== undefined &&
-    sameMessage(first.message, other.message)
   );
 }
 

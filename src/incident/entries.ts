@@ -1,4 +1,7 @@
 import { type IncidentStatus, type IncidentUpdate, knownStatus } from "../api/schemas";
+import { normalizeMessage, sameMessage } from "../definitions/same-incident";
+
+export { sameMessage };
 
 /*
  * The entries of `updates`: each posted once, in order, never removed or reordered; a message
@@ -36,15 +39,6 @@ export interface EntryChanges {
   /** Posted entries whose message or date changed: changed in place, notifying nobody. */
   readonly edited: { readonly index: number; readonly before: DeclaredEntry }[];
   readonly violations: EntryViolation[];
-}
-
-/** Whether two texts are the same message, whatever line endings and outer blanks. */
-export function sameMessage(a: string, b: string): boolean {
-  return normalize(a) === normalize(b);
-}
-
-function normalize(text: string): string {
-  return text.replace(/\r\n?/g, "\n").trim();
 }
 
 /**
@@ -188,6 +182,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A message as quoted in a sentence: its first line, at most 60 characters. */
 export function preview(message: string): string {
-  const line = normalize(message).split("\n")[0] ?? "";
+  const line = normalizeMessage(message).split("\n")[0] ?? "";
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }

@@ -1,4 +1,13 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -230,6 +239,55 @@ describe("incident-sync init", () => {
     expect(items).toContain("  incidents-prod: secret PULUMI_CONFIG_PASSPHRASE");
     expect(items).toContain("  incidents-prod: secret AWS_SECRET_ACCESS_KEY");
     expect(items).not.toContain("  incidents-prod: secret PULUMI_ACCESS_TOKEN");
+  });
+
+  it("leaves a linked .gitignore's target untouched: it refuses the link and writes nothing", async () => {
+    const dir = path.join(scratch, "linked-gitignore");
+    const elsewhere = path.join(scratch, "elsewhere-gitignore");
+    mkdirSync(dir);
+    writeFileSync(elsewhere, "someone else's\n");
+    symlinkSync(elsewhere, path.join(dir, ".gitignore"));
+    const run = await runCli(["init", "--format", "json"], dir, {});
+    expect(run.exitCode).toBe(1);
+    expect(JSON.parse(run.stdout)).toEqual({
+      error: {
+        type: "ProjectWriteError",
+        message: `init wrote nothing: .gitignore is a symbolic link. It writes nothing through a symbolic link or outside ${dir}: move it away, or replace a link with the real folder or file, and run init again.`,
+      },
+    });
+    expect(readFileSync(elsewhere, "utf8")).toBe("someone else's\n");
+    expect(filesUnder(dir)).toEqual([".gitignore"]);
+  });
+
+  it("writes nothing through a linked incidents/ or .github/workflows, naming each link", async () => {
+    const dir = path.join(scratch, "linked-folders");
+    const elsewhere = path.join(scratch, "elsewhere-folders");
+    mkdirSync(path.join(elsewhere, "incidents"), { recursive: true });
+    mkdirSync(path.join(elsewhere, "workflows"));
+    mkdirSync(path.join(dir, ".github"), { recursive: true });
+    symlinkSync(path.join(elsewhere, "incidents"), path.join(dir, "incidents"));
+    symlinkSync(path.join(elsewhere, "workflows"), path.join(dir, ".github", "workflows"));
+    const run = await runCli(["init", "--ci", "github", "--language", "js"], dir, {});
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toBe(
+      `incident-sync init: init wrote nothing: incidents is a symbolic link, and incidents/services.yaml would be written through it; .github/workflows is a symbolic link, and .github/workflows/incidents-apply.yml would be written through it. It writes nothing through a symbolic link or outside ${dir}: move each away, or replace a link with the real folder or file, and run init again.\n`,
+    );
+    expect(readdirSync(path.join(elsewhere, "incidents"))).toEqual([]);
+    expect(readdirSync(path.join(elsewhere, "workflows"))).toEqual([]);
+    expect(filesUnder(dir)).toEqual([".github/workflows", "incidents"]);
+  });
+
+  it("refuses a dangling link at incidents/example.yaml before it writes any file", async () => {
+    const dir = path.join(scratch, "dangling");
+    mkdirSync(path.join(dir, "incidents"), { recursive: true });
+    symlinkSync(path.join(scratch, "nowhere.yaml"), path.join(dir, "incidents", "example.yaml"));
+    const run = await runCli(["init"], dir, {});
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toBe(
+      `incident-sync init: init wrote nothing: incidents/example.yaml is a symbolic link. It writes nothing through a symbolic link or outside ${dir}: move it away, or replace a link with the real folder or file, and run init again.\n`,
+    );
+    expect(filesUnder(dir)).toEqual(["incidents/example.yaml"]);
+    expect(lstatSync(path.join(dir, "incidents", "example.yaml")).isSymbolicLink()).toBe(true);
   });
 
   it("refuses a definitions folder outside the project and a stack name Pulumi cannot have", async () => {

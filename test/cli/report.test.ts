@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { lstat, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { promisify } from "node:util";
@@ -180,6 +180,43 @@ describe("report commands, compiled and run for real", () => {
     expect(await readFile(target, "utf8")).toBe("keep me\n");
     expect((await lstat(out)).isFile()).toBe(true);
     HeartbeatReport.parse(JSON.parse(await readFile(out, "utf8")));
+  });
+
+  test("report heartbeats --out through a linked folder, or at a link, is refused and writes nothing through it", async () => {
+    const project = path.join(dir, "linked-out");
+    const elsewhere = path.join(dir, "linked-out-target");
+    await mkdir(project);
+    await mkdir(elsewhere);
+    await writeFile(path.join(elsewhere, "kept.json"), "kept\n");
+    await symlink(elsewhere, path.join(project, "reports"));
+    await symlink(path.join(elsewhere, "kept.json"), path.join(project, "hb.json"));
+    const report = (out: string) =>
+      runCli(
+        [
+          "report",
+          "heartbeats",
+          "--check",
+          "hb-flappy",
+          "--since",
+          "24h",
+          "--format",
+          "json",
+        ].concat(["--out", out]),
+        project,
+        apiEnv(running),
+      );
+
+    const throughFolder = await report("reports/hb.json");
+    expect(throughFolder.exitCode).toBe(1);
+    expect(throughFolder.stderr).toBe(
+      `incident-sync report heartbeats: the report wrote nothing: reports is a symbolic link, and reports/hb.json would be written through it. It writes nothing through a symbolic link or outside ${project}: move it away, or replace a link with the real folder or file, and run the report again.\n`,
+    );
+    const atLink = await report("hb.json");
+    expect(atLink.exitCode).toBe(1);
+    expect(atLink.stderr).toContain("the report wrote nothing: hb.json is a symbolic link.");
+    expect((await readdir(elsewhere)).sort()).toEqual(["kept.json"]);
+    expect(await readFile(path.join(elsewhere, "kept.json"), "utf8")).toBe("kept\n");
+    expect((await readdir(project)).sort()).toEqual(["hb.json", "reports"]);
   });
 
   test("report errors --format html from the compiled CLI inlines uPlot and the page script, read from the package", async () => {

@@ -16,7 +16,7 @@ const ValidateJson = z.strictObject({
   definitions: z.array(
     z.strictObject({
       resource: z.string(),
-      id: z.string(),
+      id: z.string().optional(),
       file: z.string(),
       line: z.int(),
       column: z.int(),
@@ -215,6 +215,33 @@ describe("incident-sync validate", () => {
       1 problem.
       "
     `);
+  });
+
+  it("refuses one incident pasted twice, differing only in resource, at both files' lines (issue 45)", async () => {
+    const opening = (resource: string) => `resource: ${resource}
+name: Card payments failing
+severity: MAJOR
+status: IDENTIFIED
+services: [{ id: svc-pay, name: Payments }]
+updates:
+  - status: IDENTIFIED
+    message: Card payments fail at checkout.
+    notify: true
+`;
+    await mkdir(path.join(root, "twins"));
+    await writeFile(path.join(root, "twins", "payments.yaml"), opening("payments"));
+    await writeFile(path.join(root, "twins", "payments-copy.yaml"), opening("payments-copy"));
+    const run = await runCli(["validate", "twins", "--format", "json"], root);
+    expect(run.exitCode).toBe(1);
+    const report = ValidateJson.parse(JSON.parse(run.stdout));
+    expect(report.valid).toBe(false);
+    expect(
+      report.problems.map(({ file, line, column, code }) => `${file}:${line}:${column} ${code}`),
+    ).toEqual([
+      "twins/payments-copy.yaml:2:7 duplicate-incident",
+      "twins/payments.yaml:2:7 duplicate-incident",
+    ]);
+    expect(report.problems[0]?.message).toContain("is also defined at twins/payments.yaml:2:7");
   });
 
   it("prints every problem with file, line and column and exits 1", async () => {

@@ -99,6 +99,36 @@ describe("the loader's problems", () => {
     `);
   });
 
+  it("refuses a pasted twin, two definitions without id that open the same incident, at both (issue 45)", () => {
+    const opening = (resource: string, message: string, more: Record<string, string> = {}) =>
+      definitionYaml({
+        id: "",
+        resource,
+        name: "Card payments failing",
+        updates: `\n  - status: IDENTIFIED\n    message: ${message}`,
+        ...more,
+      });
+    const { problems } = load({
+      "incidents/a.yaml": opening("payments", "Card payments fail at checkout."),
+      // The same first message, whatever its outer blanks, and one more entry: still a twin.
+      "incidents/b.yaml": `# pasted\n${opening("payments-copy", '"  Card payments fail at checkout.\\n"')}  - status: IDENTIFIED\n    message: More to say.\n`,
+      "incidents/c.yaml": opening("payments-other", "Card payments fail on mobile."),
+      // Disjoint stacks each open their own; `prod` and `acme/prod` can be one stack.
+      "incidents/d.yaml": opening("slow-staging", "Checkout is slow.", { stacks: "[staging]" }),
+      "incidents/e.yaml": opening("slow-prod", "Checkout is slow.", { stacks: "[acme/prod]" }),
+      "incidents/f.yaml": opening("late-prod", "Refunds are late.", { stacks: "[prod]" }),
+      "incidents/g.yaml": opening("late-all", "Refunds are late.", {
+        stacks: "[staging, acme/prod]",
+      }),
+    });
+    expect(problemLines(problems)).toMatchInlineSnapshot(`
+      "incidents/a.yaml:1:7 duplicate-incident: incident "Card payments failing" is also defined at incidents/b.yaml:2:7 with the same name and first message and no id, so up would open it once for each and notify its subscribers each time; delete the copy, or, if they are different incidents, make each one's name or first message say which (a date, what is affected) or declare them in different stacks
+      incidents/b.yaml:2:7 duplicate-incident: incident "Card payments failing" is also defined at incidents/a.yaml:1:7 with the same name and first message and no id, so up would open it once for each and notify its subscribers each time; delete the copy, or, if they are different incidents, make each one's name or first message say which (a date, what is affected) or declare them in different stacks
+      incidents/f.yaml:1:7 duplicate-incident: incident "Card payments failing" is also defined at incidents/g.yaml:1:7 with the same name and first message and no id, so up would open it once for each and notify its subscribers each time; delete the copy, or, if they are different incidents, make each one's name or first message say which (a date, what is affected) or declare them in different stacks
+      incidents/g.yaml:1:7 duplicate-incident: incident "Card payments failing" is also defined at incidents/f.yaml:1:7 with the same name and first message and no id, so up would open it once for each and notify its subscribers each time; delete the copy, or, if they are different incidents, make each one's name or first message say which (a date, what is affected) or declare them in different stacks"
+    `);
+  });
+
   it("explains missing fields, values of the wrong type and repeated services", () => {
     const { problems } = load({
       "incidents/a.yaml":

@@ -57,6 +57,7 @@ const loaded = (d: IncidentDefinition): LoadedDefinition => ({
   document: 1,
   at: { line: 1, column: 1 },
   idAt: { line: 1, column: 5 },
+  nameAt: { line: 2, column: 7 },
   resourceAt: undefined,
   servicesAt: d.services.map((_, index) => ({ line: 6 + index, column: 5 })),
 });

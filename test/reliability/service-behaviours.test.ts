@@ -17,13 +17,19 @@ import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/em
 const timeout = 600_000;
 const INCIDENTS = 12;
 const LIMIT = 24;
+/**
+ * Error groups the report beside the first `up` exports: 40 pages of 100, 40 requests, of a
+ * check no definition lists as evidence, so the `up` reads none of them.
+ */
+const GROUPS = 4_000;
+const REPORTED_CHECK = "chk-beside";
 
 /**
  * R9 of the reliability suite: `incident-sync up`, as a pipeline runs it, against a service
  * that behaves as the real one may where its contract is silent (issue 37): a rate window of
  * `--rate-limit` requests per 60 s answering 429 without Retry-After, which one run's claim,
- * program and provider must keep to together; and a PUT that ignores the status, which must
- * fail the incidents it did not take, never report them updated.
+ * program and provider, and a report beside them, must keep to together; and a PUT that
+ * ignores the status, which must fail the incidents it did not take, never report them updated.
  */
 describe("incident-sync up against the service's unknowns", () => {
   let sandbox: EmulatorSandbox;
@@ -53,6 +59,15 @@ describe("incident-sync up against the service's unknowns", () => {
       },
     );
   const control = () => sandbox.emulator.emulator.control;
+  /** `report errors` of every group, from another process with the same key and URL. */
+  const report = () =>
+    runCli(
+      ["report", "errors", "--check", REPORTED_CHECK, "--format", "json", "--out", "groups.json"]
+        .concat(["--rate-limit", String(LIMIT), "--api-url", sandbox.emulator.url])
+        .concat(["--account-id", SCALE_ACCOUNT]),
+      sandbox.root,
+      { MONITORING_API_KEY: SCALE_API_KEY, HOME: process.env.HOME ?? tmpdir() },
+    );
 
   beforeAll(async () => {
     sandbox = await startEmulatorSandbox("behaviours", scaleSeed(INCIDENTS));
@@ -67,19 +82,31 @@ describe("incident-sync up against the service's unknowns", () => {
   });
 
   it(
-    `up --rate-limit ${LIMIT} through a window of ${LIMIT} requests per 60 s meets no 429 and finishes, first and again`,
+    `up --rate-limit ${LIMIT} with a report beside it, sending more than a window of ${LIMIT} per 60 s allows, meets no 429 and finishes, first and again`,
     async () => {
+      control().generateErrorGroups(SCALE_ACCOUNT, REPORTED_CHECK, GROUPS);
       control().setBehaviour({ rateWindow: { limit: LIMIT, seconds: 60 } });
       try {
         for (const run of ["first", "no change"]) {
           control().resetStats();
           const started = Date.now();
-          const result = await up("--rate-limit", String(LIMIT));
+          // The first run shares the window with a report: each alone keeps to it, so only a
+          // budget shared by every process of the machine keeps both to it at once.
+          const [result, beside] = await Promise.all([
+            up("--rate-limit", String(LIMIT)),
+            run === "first" ? report() : undefined,
+          ]);
           const stats = control().stats();
+          const seconds = Math.round((Date.now() - started) / 1000);
           console.log(
-            `R9 up --rate-limit ${LIMIT} (${run}): ${stats.total} requests, ${stats.byStatus["429"] ?? 0} answered 429, ${Math.round((Date.now() - started) / 1000)} s`,
+            `R9 up --rate-limit ${LIMIT} (${run}): ${stats.total} requests${beside ? " with a report beside it" : ""}, ${stats.byStatus["429"] ?? 0} answered 429, ${seconds} s`,
           );
           expect(result.exitCode, result.stdout + result.stderr).toBe(0);
+          if (beside) {
+            expect(beside.exitCode, beside.stderr).toBe(0);
+            // Over two windows' worth: two processes each pacing to the limit alone overrun it.
+            expect(stats.total).toBeGreaterThan(2 * LIMIT);
+          }
           expect(stats.byStatus["429"]).toBeUndefined();
         }
       } finally {

@@ -20,7 +20,7 @@ export async function runFitComment(
 ): Promise<ExitCode> {
   const markdown =
     file === "-" ? await text(process.stdin) : await readFile(resolve(io.cwd, file), "utf8");
-  const sink = openSink(flags.out, io.stdout);
+  const sink = openSink(flags.out, io.stdout, io.cwd);
   try {
     await sink.write(fitComment(markdown, flags.maxLength, flags.link));
     await sink.commit();

@@ -1,19 +1,15 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline/promises";
 import { isSelfManagedBackend, selfManagedNameProblem } from "../../definitions/backend";
 import { docsPage, packageRoot } from "../../package-root";
+import { checkProjectWrite, type ProjectWrite, writeIntoProject } from "../../project-write";
 import { SETTINGS } from "../../settings/catalog";
 import { UserError } from "../../user-error";
 import { ExitCode } from "../exit-codes";
 import { jsonOutput } from "../formats";
 import { type ChecklistItem, type KitBackend, kitChecklist, kitFiles } from "../init/github-kit";
-import {
-  GITIGNORE_LINES,
-  type InitFile,
-  type InitLayout,
-  projectFiles,
-} from "../init/project-files";
+import { GITIGNORE_LINES, type InitLayout, projectFiles } from "../init/project-files";
 import type { CommandIo } from "../io";
 import { UsageError } from "../usage-error";
 import type { InitFlags } from "./init-options";
@@ -69,12 +65,19 @@ export async function runInit(dir: string, flags: InitFlags, io: CommandIo): Pro
     schemaDir: schemaDirFor(projectDir, definitionsDir),
   };
   const files = [...projectFiles(layout), ...(flags.ci === "github" ? kitFiles(layout) : [])];
-  const existing = files
-    .map((file) => file.path)
-    .filter((file) => existsSync(path.join(projectDir, file)));
-  if (existing.length > 0) throw new ExistingFilesError(dir, existing);
-  for (const file of files) write(projectDir, file);
-  const added = extendGitignore(projectDir);
+  const write: ProjectWrite = {
+    create: files,
+    hold: [{ path: ".gitignore", lines: GITIGNORE_LINES }],
+  };
+  const refusals = checkProjectWrite(projectDir, write);
+  if (refusals.length > 0 && refusals.every((refusal) => refusal.kind === "exists")) {
+    throw new ExistingFilesError(
+      dir,
+      refusals.map((refusal) => refusal.path),
+    );
+  }
+  const written = writeIntoProject(projectDir, write, "init");
+  const added = written.added.flatMap((held) => held.lines);
   const result: InitResult = {
     project: layout.project,
     dir,
@@ -133,25 +136,6 @@ function schemaDirFor(projectDir: string, definitionsDir: string): string {
     ? path.join(installed, "schema")
     : path.join(projectDir, "node_modules", "incident-sync", "schema");
   return path.relative(path.join(projectDir, definitionsDir), schema).split(path.sep).join("/");
-}
-
-function write(projectDir: string, file: InitFile): void {
-  const target = path.join(projectDir, file.path);
-  mkdirSync(path.dirname(target), { recursive: true });
-  writeFileSync(target, file.text, { flag: "wx" });
-}
-
-/** Adds the lines `.gitignore` lacks, creating it if need be; returns what it added. */
-function extendGitignore(projectDir: string): string[] {
-  const file = path.join(projectDir, ".gitignore");
-  const text = existsSync(file) ? readFileSync(file, "utf8") : "";
-  const present = new Set(text.split(/\r?\n/).map((line) => line.trim()));
-  const added = GITIGNORE_LINES.filter((line) => !present.has(line));
-  if (added.length > 0) {
-    const separator = text === "" || text.endsWith("\n") ? "" : "\n";
-    appendFileSync(file, `${separator}${added.join("\n")}\n`);
-  }
-  return added;
 }
 
 /** The commands to run next, the missing packages first. */

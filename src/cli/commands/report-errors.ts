@@ -78,7 +78,7 @@ export async function runReportErrors(
     pageSize: PAGE_SIZE,
     progress: releaseAfterFirstPages(checks, io, display),
   });
-  const sink = openSink(options.out, io.stdout);
+  const sink = openSink(options.out, io.stdout, io.cwd);
   try {
     const outcome = await writeErrorReport({
       format: options.format,

@@ -46,7 +46,7 @@ export async function runReportHeartbeats(
     io,
   );
   const client = createClient(connection);
-  const report = await writeReport(options.out, io.stdout, async (sink) => {
+  const report = await writeReport(options.out, io, async (sink) => {
     const collected = await collectHeartbeats(client.heartbeats, checks, from, now, now);
     await writeHeartbeatReport(collected, options.format, sink);
     return collected;

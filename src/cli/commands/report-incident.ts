@@ -81,7 +81,7 @@ export async function runReportIncident(
     };
   });
   const client = createClient(connection);
-  const report = await writeReport(options.out, io.stdout, async (sink) => {
+  const report = await writeReport(options.out, io, async (sink) => {
     const collected = await collectIncidents(client, requests, {
       ...(from ? { from } : {}),
       ...(to ? { to } : {}),

@@ -1,17 +1,18 @@
 import type { Writable } from "node:stream";
 import { openSink, type ReportSink } from "../../reports";
+import type { CommandIo } from "../io";
 
 /**
- * Writes a report through `write` to `--out`'s file, or to stdout without one, and resolves
- * to what `write` resolved to. A file is all or nothing: it is moved into place once `write`
- * has finished, and what was written of it is removed when anything failed.
+ * Writes a report through `write` to `--out`'s file (from the working directory, never through
+ * a link), or to stdout without one, and resolves to what `write` resolved to. A file is all or
+ * nothing: it is moved into place once `write` has finished, and removed when anything failed.
  */
 export async function writeReport<T>(
   out: string | undefined,
-  stdout: Writable,
+  io: Pick<CommandIo, "stdout" | "cwd">,
   write: (sink: ReportSink) => Promise<T>,
 ): Promise<T> {
-  const sink = openSink(out, stdout);
+  const sink = openSink(out, io.stdout, io.cwd);
   try {
     const written = await write(sink);
     await sink.commit();

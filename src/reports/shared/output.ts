@@ -1,7 +1,8 @@
 import { once } from "node:events";
-import { constants, createWriteStream, openSync, rmSync, type WriteStream } from "node:fs";
-import { rename, rm } from "node:fs/promises";
+import { createWriteStream, type WriteStream } from "node:fs";
+import path from "node:path";
 import type { Writable } from "node:stream";
+import { openReplacement } from "../../project-write";
 
 /**
  * Where a report goes. Writes respect backpressure so a large export never piles up in
@@ -9,12 +10,6 @@ import type { Writable } from "node:stream";
  * never leaves a truncated report that looks complete.
  */
 
-/**
- * The partial file is made anew, never opened through a link: whatever is at its name is
- * removed first, and the open fails if anything appears there again.
- */
-const PARTIAL_FLAGS =
-  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 export interface ReportSink {
   write(chunk: string): Promise<void>;
   /** Finishes the report: flushes and, for a file, moves it into place. */
@@ -27,7 +22,16 @@ async function writeWithBackpressure(stream: Writable, chunk: string): Promise<v
   if (!stream.write(chunk)) await once(stream, "drain");
 }
 
-export function openSink(outPath: string | undefined, stdout: Writable): ReportSink {
+/**
+ * The report's file goes where `outPath` says, relative to `cwd`, never through a link: a link
+ * at it, or at a folder on its way below `cwd`, is refused (`ProjectWriteError`). A file outside
+ * `cwd` is where its writer chose; there only the file itself is checked.
+ */
+export function openSink(
+  outPath: string | undefined,
+  stdout: Writable,
+  cwd: string = process.cwd(),
+): ReportSink {
   if (!outPath) {
     // A closed pipe (`… | head`) ends the export with an error instead of a crash.
     const failed = once(stdout, "error").then(([error]) => Promise.reject(error));
@@ -38,11 +42,15 @@ export function openSink(outPath: string | undefined, stdout: Writable): ReportS
       abort: async () => {},
     };
   }
-  const partial = `${outPath}.partial`;
-  rmSync(partial, { force: true });
-  const file: WriteStream = createWriteStream(partial, {
+  const target = path.resolve(cwd, outPath);
+  const below = path.relative(cwd, target);
+  const inside =
+    below !== "" && below !== ".." && !below.startsWith(`..${path.sep}`) && !path.isAbsolute(below);
+  const root = inside ? cwd : path.dirname(target);
+  const replacement = openReplacement(root, inside ? below : path.basename(target), "the report");
+  const file: WriteStream = createWriteStream(replacement.partial, {
     encoding: "utf8",
-    fd: openSync(partial, PARTIAL_FLAGS, 0o644),
+    fd: replacement.fd,
   });
   const failed = once(file, "error").then(([error]) => Promise.reject(error));
   failed.catch(() => {});
@@ -51,11 +59,11 @@ export function openSink(outPath: string | undefined, stdout: Writable): ReportS
     commit: async () => {
       file.end();
       await Promise.race([once(file, "finish"), failed]);
-      await rename(partial, outPath);
+      replacement.commit();
     },
     abort: async () => {
       file.destroy();
-      await rm(partial, { force: true });
+      replacement.abort();
     },
   };
 }
