@@ -125,7 +125,7 @@ export function applySeed(stores: Stores, seed: ParsedSeedFile, nowMs: number): 
           duration: incident.duration ?? null,
           createdMs: at(incident.created_at, byTime[0]?.atMs ?? nowMs),
         });
-        for (const update of byTime) stores.incidents.insertUpdate(account.id, incident.id, update);
+        for (const update of byTime) stores.updates.insert(account.id, incident.id, update);
       }
       for (const heartbeat of account.heartbeats) {
         stores.accounts.ensureCheck(account.id, heartbeat.checkId, "heartbeat", heartbeat.name);

@@ -12,7 +12,7 @@ import type { AppContext } from "../app-context";
 import { ErrorResponse } from "../http-error";
 import { rateWindowMiddleware } from "../rate-window";
 import { PUBLIC_BODY_LIMIT, pathParam, readJsonBody, readQuery } from "../request-input";
-import { INCIDENTS_PAGE_DEFAULT } from "../store/incidents";
+import { INCIDENTS_PAGE_DEFAULT } from "../store";
 import { DAY_MS } from "../time";
 import { type AccountEnv, apiKeyAuth } from "./auth";
 import { allowOnlyRouteMethods } from "./method-not-allowed";
@@ -94,30 +94,22 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
 
   on(ROUTES.postIncidentUpdate, async (c) => {
     const body = await readJsonBody(c, ROUTES.postIncidentUpdate.body.schema, PUBLIC_BODY_LIMIT);
-    const posted = stores.incidents.postUpdate(account(c), incident(c), body, nowMs());
+    const posted = stores.updates.post(account(c), incident(c), body, nowMs());
     return c.json(shapeUpdate(posted, behaviour()));
   });
 
   on(ROUTES.getIncidentUpdate, (c) =>
-    c.json(
-      shapeUpdate(stores.incidents.getUpdate(account(c), incident(c), update(c)), behaviour()),
-    ),
+    c.json(shapeUpdate(stores.updates.get(account(c), incident(c), update(c)), behaviour())),
   );
 
   on(ROUTES.updateIncidentUpdate, async (c) => {
     const body = await readJsonBody(c, ROUTES.updateIncidentUpdate.body.schema, PUBLIC_BODY_LIMIT);
-    const changed = stores.incidents.changeUpdate(
-      account(c),
-      incident(c),
-      update(c),
-      body,
-      nowMs(),
-    );
+    const changed = stores.updates.change(account(c), incident(c), update(c), body, nowMs());
     return c.json(shapeUpdate(changed, behaviour()));
   });
 
   on(ROUTES.deleteIncidentUpdate, (c) => {
-    stores.incidents.removeUpdate(account(c), incident(c), update(c));
+    stores.updates.remove(account(c), incident(c), update(c));
     return c.body(null, 204);
   });
 
@@ -136,7 +128,7 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
   });
 
   on(ROUTES.listIncidentUpdates, (c) =>
-    c.json(shapeUpdates(stores.incidents.listUpdates(account(c), incident(c)), behaviour())),
+    c.json(shapeUpdates(stores.updates.list(account(c), incident(c)), behaviour())),
   );
 
   // A service may answer `[]` for a check it does not know rather than 404 (`unknownCheck`).

@@ -2,30 +2,43 @@ import type { DatabaseSync } from "node:sqlite";
 import { AccountStore } from "./accounts";
 import { ErrorGroupStore } from "./error-groups";
 import { HeartbeatStore } from "./heartbeats";
+import { IncidentServices } from "./incident-services";
+import { IncidentUpdateStore } from "./incident-updates";
 import { IncidentStore } from "./incidents";
+import { NotificationStore } from "./notifications";
 
 export type { CheckKind, HeartbeatSettings } from "./accounts";
 export type { NewCheckResult, RecordedResult } from "./error-groups";
 export { deriveEvents, MISSED_PING_USER_AGENT } from "./heartbeat-events";
 export type { EventsWindow, NewPing } from "./heartbeats";
-export type { NewIncidentUpdate } from "./incidents";
-export { INCIDENT_UPDATES_LIMIT } from "./incidents";
+export type { NewIncidentUpdate } from "./incident-updates";
+export { INCIDENT_UPDATES_LIMIT } from "./incident-updates";
+export { INCIDENTS_PAGE_DEFAULT } from "./incidents";
+export type { Notification } from "./notifications";
 
 /** Every store of one emulator, sharing one database connection. */
 export interface Stores {
   db: DatabaseSync;
   accounts: AccountStore;
   incidents: IncidentStore;
+  /** The incidents' updates. */
+  updates: IncidentUpdateStore;
+  /** What reached the subscribers. */
+  notifications: NotificationStore;
   heartbeats: HeartbeatStore;
   errorGroups: ErrorGroupStore;
 }
 
 export function createStores(db: DatabaseSync): Stores {
   const accounts = new AccountStore(db);
+  const notifications = new NotificationStore(db);
+  const updates = new IncidentUpdateStore(db, notifications);
   return {
     db,
     accounts,
-    incidents: new IncidentStore(db, accounts),
+    incidents: new IncidentStore(db, new IncidentServices(db, accounts), updates),
+    updates,
+    notifications,
     heartbeats: new HeartbeatStore(db, accounts),
     errorGroups: new ErrorGroupStore(db, accounts),
   };
