@@ -2,13 +2,13 @@ import type { DatabaseSync } from "node:sqlite";
 import type { Service, ServiceRef } from "../../api/schemas";
 import { statement } from "../database";
 import { ErrorResponse } from "../http-error";
-import type { AccountStore } from "./accounts";
+import type { ServiceStore } from "./services";
 
 /** Which services an incident affects, in the order they were sent: each a service of its account. */
 export class IncidentServices {
   constructor(
     private readonly db: DatabaseSync,
-    private readonly accounts: AccountStore,
+    private readonly services: ServiceStore,
   ) {}
 
   /** Every service object names the account the request acts for and a service of it. */
@@ -29,10 +29,10 @@ export class IncidentServices {
 
   /** The ids, each once; every one must be a service of the account (no auto-create: typos are caught). */
   require(accountId: string, ids: readonly string[]): string[] {
-    const known = this.accounts.services(accountId, ids);
+    const known = this.services.byIds(accountId, ids);
     const unknown = [...new Set(ids.filter((id) => !known.has(id)))];
     if (unknown.length > 0) {
-      const available = this.accounts.serviceIds(accountId);
+      const available = this.services.ids(accountId);
       throw new ErrorResponse(
         400,
         `services: ${unknown.join(", ")} ${unknown.length === 1 ? "is not a service" : "are not services"} of this account; known services: ${available.length > 0 ? available.join(", ") : "none"}`,
@@ -67,7 +67,7 @@ export class IncidentServices {
     )
       .all(accountId, incidentId)
       .map((service) => String(service.service_id));
-    const services = this.accounts.services(accountId, ids);
+    const services = this.services.byIds(accountId, ids);
     return ids.map((id) => services.get(id) ?? { id, accountId });
   }
 }

@@ -6,6 +6,8 @@ import { IncidentServices } from "./incident-services";
 import { IncidentUpdateStore } from "./incident-updates";
 import { IncidentStore } from "./incidents";
 import { NotificationStore } from "./notifications";
+import { ServiceStore } from "./services";
+import { StatusPageStore } from "./status-pages";
 
 export type { CheckKind, HeartbeatSettings } from "./accounts";
 export type { NewCheckResult, RecordedResult } from "./error-groups";
@@ -15,11 +17,15 @@ export type { NewIncidentUpdate } from "./incident-updates";
 export { INCIDENT_UPDATES_LIMIT } from "./incident-updates";
 export { INCIDENTS_PAGE_DEFAULT } from "./incidents";
 export type { Notification } from "./notifications";
+export { SERVICES_PAGE_DEFAULT } from "./services";
+export { STATUS_PAGES_PAGE_DEFAULT, type StatusPageSeed } from "./status-pages";
 
 /** Every store of one emulator, sharing one database connection. */
 export interface Stores {
   db: DatabaseSync;
   accounts: AccountStore;
+  services: ServiceStore;
+  statusPages: StatusPageStore;
   incidents: IncidentStore;
   /** The incidents' updates. */
   updates: IncidentUpdateStore;
@@ -31,12 +37,15 @@ export interface Stores {
 
 export function createStores(db: DatabaseSync): Stores {
   const accounts = new AccountStore(db);
+  const services = new ServiceStore(db);
   const notifications = new NotificationStore(db);
   const updates = new IncidentUpdateStore(db, notifications);
   return {
     db,
     accounts,
-    incidents: new IncidentStore(db, new IncidentServices(db, accounts), updates),
+    services,
+    statusPages: new StatusPageStore(db, services),
+    incidents: new IncidentStore(db, new IncidentServices(db, services), updates),
     updates,
     notifications,
     heartbeats: new HeartbeatStore(db, accounts),
