@@ -1,4 +1,4 @@
-export { CATALOG_FILES, isCatalogFile, ServiceCatalog } from "./catalog";
+export { CATALOG_FILES, isCatalogFile, readServiceNames, ServiceCatalog } from "./catalog";
 export { loadDefinitionObjects } from "./code-source";
 export { type GitDefinitions, GitSourceError, readDefinitionsAtRef } from "./git-source";
 export { InvalidDefinitionsError } from "./invalid-definitions-error";
@@ -9,6 +9,7 @@ export {
   JSON_SCHEMA_PATH,
   jsonSchemaFiles,
 } from "./json-schema";
+export { unknownServiceMessage, unknownServices } from "./known-services";
 export {
   isDefinitionFile,
   type LoadDefinitionsOptions,

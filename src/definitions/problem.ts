@@ -32,6 +32,7 @@ export type ProblemCode =
   | "duplicate-resource"
   | "alias-conflict"
   | "unnamed-service"
+  | "unknown-service"
   | "service-name-conflict"
   | "status-mismatch"
   | "notify-refused"

@@ -148,7 +148,13 @@ export function renderText(outcome: OperationOutcome, projectDir: string): strin
       (problem) =>
         `  ${formatProblem({ ...problem, file: relative(projectDir, problem.file) || problem.file })}`,
     );
-    return `The definitions in ${dir} have ${outcome.problems.length === 1 ? "a problem" : `${outcome.problems.length} problems`}, so nothing was run (incident-sync validate shows the same):\n${lines.join("\n")}\n`;
+    const count =
+      outcome.problems.length === 1 ? "a problem" : `${outcome.problems.length} problems`;
+    const found =
+      outcome.against === undefined
+        ? `have ${count}, so nothing was run (incident-sync validate shows the same)`
+        : `have ${count} against ${outcome.against}, so nothing was run`;
+    return `The definitions in ${dir} ${found}:\n${lines.join("\n")}\n`;
   }
   const { result, stackName } = outcome;
   const preview = result.operation === "preview";

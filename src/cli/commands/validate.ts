@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { ClientOptions } from "../../api";
 import {
   belongsToStack,
   type DefinitionProblem,
@@ -27,6 +28,13 @@ export interface ValidateOptions {
   readonly format: ValidateFormat;
   /** Also say which definitions this stack declares (`belongsToStack`). */
   readonly stack?: string | undefined;
+  /** Also check the services the definitions list against the account's (`--live`). */
+  readonly live?: ClientOptions | undefined;
+}
+
+/** What `--live` read: how many services the account has. */
+interface LiveCheck {
+  readonly services: number;
 }
 
 /**
@@ -36,10 +44,33 @@ export interface ValidateOptions {
  */
 export async function runValidate(options: ValidateOptions, io: CommandIo): Promise<ExitCode> {
   const dir = new DefinitionsDir(io, options.dir);
-  const result = await dir.load();
+  const loaded = await dir.load();
+  const { result, live } = await checkLive(loaded, options.live);
   const warnings = stackWarnings(dir.absolute, result, options.stack, io);
-  io.stdout.write(render(options, result, warnings));
+  io.stdout.write(render(options, result, warnings, live));
   return result.problems.length === 0 ? ExitCode.Ok : ExitCode.Failure;
+}
+
+/**
+ * With `--live`, the services the definitions list that the account lacks, as problems beside
+ * the loader's; every definition that loaded is checked, whatever the others' problems.
+ */
+async function checkLive(
+  loaded: LoadResult,
+  connection: ClientOptions | undefined,
+): Promise<{ result: LoadResult; live: LiveCheck | undefined }> {
+  if (connection === undefined || loaded.definitions.length === 0) {
+    return { result: loaded, live: undefined };
+  }
+  const { createClient } = await import("../../api/index.js");
+  const { compareProblems } = await import("../../definitions/problem.js");
+  const { liveServiceIds, liveServiceProblems } = await import("./live-services.js");
+  const known = await liveServiceIds(createClient(connection));
+  const problems = [...loaded.problems, ...liveServiceProblems(loaded.definitions, known)];
+  return {
+    result: { ...loaded, problems: problems.sort(compareProblems) },
+    live: { services: known.size },
+  };
 }
 
 /**
@@ -74,14 +105,15 @@ function render(
   options: ValidateOptions,
   result: LoadResult,
   warnings: readonly StackEntryWarning[],
+  live: LiveCheck | undefined,
 ): string {
   switch (options.format) {
     case "json":
-      return jsonOutput(validateJson(options, result, warnings));
+      return jsonOutput(validateJson(options, result, warnings, live));
     case "github":
-      return githubText(options, result, warnings);
+      return githubText(options, result, warnings, live);
     case "text":
-      return validateText(options.dir, result, options.stack, warnings);
+      return validateText(options.dir, result, options.stack, warnings, live);
   }
 }
 
@@ -95,12 +127,14 @@ function validateJson(
   options: ValidateOptions,
   result: LoadResult,
   warnings: readonly StackEntryWarning[],
+  live: LiveCheck | undefined,
 ) {
   const { stack } = options;
   return {
     valid: result.problems.length === 0,
     dir: options.dir,
     ...(stack === undefined ? {} : { stack }),
+    ...(live === undefined ? {} : { live }),
     files: result.files.length,
     definitions: result.definitions.map((loaded) => ({
       resource: loaded.definition.resource,
@@ -125,12 +159,13 @@ export function validateText(
   result: LoadResult,
   stack?: string,
   warnings: readonly StackEntryWarning[] = [],
+  live?: LiveCheck,
 ): string {
   const lines = [...result.problems.map(formatProblem), ...warnings.map(formatWarning)];
   if (lines.length > 0) lines.push("");
   lines.push(
     result.problems.length === 0
-      ? safeLine(summary(dir, result, stack))
+      ? safeLine(summary(dir, result, stack, live))
       : `${problemsSummary(result.problems)}.`,
   );
   return `${lines.join("\n")}\n`;
@@ -140,6 +175,7 @@ function githubText(
   options: ValidateOptions,
   result: LoadResult,
   warnings: readonly StackEntryWarning[],
+  live: LiveCheck | undefined,
 ): string {
   const annotations = warnings.map((warning) =>
     githubAnnotation({
@@ -152,7 +188,7 @@ function githubText(
     }),
   );
   if (result.problems.length === 0) {
-    return [...annotations, safeLine(summary(options.dir, result, options.stack))]
+    return [...annotations, safeLine(summary(options.dir, result, options.stack, live))]
       .map((line) => `${line}\n`)
       .join("");
   }
@@ -170,8 +206,17 @@ function githubText(
   return `${lines.join("\n")}\n`;
 }
 
-function summary(dir: string, result: LoadResult, stack: string | undefined): string {
-  const all = `${dir}: ${plural(result.definitions.length, "definition")} in ${plural(result.files.length, "file")}, all valid`;
+function summary(
+  dir: string,
+  result: LoadResult,
+  stack: string | undefined,
+  live: LiveCheck | undefined,
+): string {
+  const checked =
+    live === undefined
+      ? ""
+      : `, every service they list among the account's ${plural(live.services, "service")}`;
+  const all = `${dir}: ${plural(result.definitions.length, "definition")} in ${plural(result.files.length, "file")}, all valid${checked}`;
   if (stack === undefined) return `${all}.`;
   const declared = result.definitions.filter((loaded) => belongsToStack(loaded.definition, stack));
   return `${all}; stack ${stack} declares ${declared.length} of them.`;
