@@ -1,7 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline/promises";
-import { packageRoot } from "../../package-root";
 import { SETTINGS } from "../../settings/catalog";
 import { UserError } from "../../user-error";
 import { ExitCode } from "../exit-codes";
@@ -14,6 +13,7 @@ import {
   projectFiles,
 } from "../init/project-files";
 import type { CommandIo } from "../io";
+import { schemaDirFor } from "../schema-dir";
 import { UsageError } from "../usage-error";
 import type { InitFlags } from "./init-options";
 
@@ -110,19 +110,6 @@ function projectName(projectDir: string): string {
     .replace(/[^A-Za-z0-9_.-]+/g, "-")
     .replace(/^[-.]+|-+$/g, "");
   return cleaned === "" ? "incidents" : cleaned;
-}
-
-/**
- * Where the JSON Schemas are from the definitions directory: in this installed package when
- * it is the project's own, else where `npm install incident-sync` puts them.
- */
-function schemaDirFor(projectDir: string, definitionsDir: string): string {
-  const installed = packageRoot();
-  const inProject = !path.relative(projectDir, installed).startsWith("..");
-  const schema = inProject
-    ? path.join(installed, "schema")
-    : path.join(projectDir, "node_modules", "incident-sync", "schema");
-  return path.relative(path.join(projectDir, definitionsDir), schema).split(path.sep).join("/");
 }
 
 function write(projectDir: string, file: InitFile): void {
