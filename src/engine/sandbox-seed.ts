@@ -21,8 +21,8 @@ export const SANDBOX_SERVICES =
 
 /**
  * Gives the emulator's sandbox the services of the catalog (`services.yaml` in `dir`, as
- * `import` writes it from the service) and the incidents with an `id` it lacks, so
- * `up --emulator` adopts them. A service a definition lists that neither has is a typo until
+ * `import` writes it from the service) and the incidents with an `id` it lacks, with their
+ * dated updates as posted, so `up --emulator` adopts them. A service a definition lists that neither has is a typo until
  * shown otherwise: refused with a did-you-mean, as the service would refuse it, and nothing is
  * added.
  */
@@ -58,21 +58,43 @@ export async function seedSandbox(
         id: accountId,
         apiKeys: [apiKey],
         services: services.map(([id, name]) => ({ id, name })),
-        incidents: unknown.map(({ definition }) => ({
-          id: definition.id ?? "",
-          name: definition.name,
-          severity: definition.severity,
-          lastUpdateStatus: definition.status,
-          services: definition.services.map((service) => service.id),
-        })),
+        incidents: unknown.map(({ definition }) => {
+          const history = datedEntries(definition);
+          return {
+            id: definition.id ?? "",
+            name: definition.name,
+            severity: definition.severity,
+            lastUpdateStatus: history.at(-1)?.status ?? definition.status,
+            services: definition.services.map((service) => service.id),
+            updates: history.map((entry) => ({
+              description: entry.message,
+              status: entry.status,
+              created_at: entry.at,
+            })),
+          };
+        }),
       },
     ],
   });
-  const notes = unknown.map(
-    (loaded) =>
-      `Note: incident ${loaded.definition.id} (${relative(projectDir, loaded.file) || loaded.file}:${loaded.at.line}) is not in the emulator, so it was added to the emulator's sandbox as its definition declares it, for up to adopt. On the real service an incident with an id must already exist.`,
-  );
+  const notes = unknown.map((loaded) => {
+    const dated = datedEntries(loaded.definition).length;
+    const history =
+      dated === 0
+        ? ""
+        : ` Its ${dated === 1 ? "dated update was" : `${dated} dated updates were`} added as posted, as on the status page it was imported from.`;
+    return `Note: incident ${loaded.definition.id} (${relative(projectDir, loaded.file) || loaded.file}:${loaded.at.line}) is not in the emulator, so it was added to the emulator's sandbox as its definition declares it, for up to adopt. On the real service an incident with an id must already exist.${history}`;
+  });
   return { notes, problems: [] };
+}
+
+/**
+ * The entries of an incident that exists that tell of the past (`at`, as `import` writes what
+ * customers have read): on the service they are posted already, so the sandbox has them too.
+ */
+function datedEntries(definition: LoadedDefinition["definition"]) {
+  return (definition.updates ?? []).flatMap((entry) =>
+    entry.at === undefined ? [] : [{ ...entry, at: entry.at }],
+  );
 }
 
 function incidentUpdatesPath(id: string): string {
