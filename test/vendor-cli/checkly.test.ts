@@ -112,10 +112,12 @@ describe("the vendor's CLI against the emulator", () => {
     );
     expect(created.code, created.stderr).toBe(0);
     const { id } = JSON.parse(created.stdout) as { id: string };
-    const incident = () => emulator.emulator.control;
     const read = async () => {
       const response = await fetch(`${emulator.url}/v1/status-pages/incidents/${id}`, {
-        headers: { authorization: `Bearer ${emulator.demo.apiKey}` },
+        headers: {
+          authorization: `Bearer ${emulator.demo.apiKey}`,
+          "x-service-account": emulator.demo.accountId,
+        },
       });
       return (await response.json()) as {
         name: string;
@@ -162,7 +164,7 @@ describe("the vendor's CLI against the emulator", () => {
       "INVESTIGATING",
     ]);
     // Each update it posted notified the subscribers, as its --notify-subscribers default says.
-    const sent = incident()
+    const sent = emulator.emulator.control
       .notifications(emulator.demo.accountId)
       .filter((notification) => notification.incidentId === id);
     expect(sent).toHaveLength(3);
