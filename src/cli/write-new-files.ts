@@ -48,17 +48,16 @@ export function writeNewFiles(root: string, files: readonly NewFile[]): void {
       continue;
     }
     const parts = inside.split(path.sep);
-    for (let depth = 1; depth < parts.length; depth++) {
-      const folder = path.join(root, ...parts.slice(0, depth));
+    const blocked = parts.slice(0, -1).some((_, index) => {
+      const folder = path.join(root, ...parts.slice(0, index + 1));
       const found = standing(folder);
-      if (found !== undefined && (found.isSymbolicLink() || !found.isDirectory())) {
-        problems.push(
-          `${path.relative(root, folder)} is ${found.isSymbolicLink() ? "a link" : "not a folder"}`,
-        );
-        break;
-      }
-    }
-    if (standing(target) !== undefined) problems.push(`${file.path} exists`);
+      if (found === undefined || (!found.isSymbolicLink() && found.isDirectory())) return false;
+      problems.push(
+        `${path.relative(root, folder)} is ${found.isSymbolicLink() ? "a link" : "not a folder"}`,
+      );
+      return true;
+    });
+    if (!blocked && standing(target) !== undefined) problems.push(`${file.path} exists`);
   }
   if (problems.length > 0) throw new FileInTheWayError([...new Set(problems)]);
   for (const file of files) {
