@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IncidentResponse, type IncidentUpdate } from "../../src/api/schemas";
 import { loadDefinitions } from "../../src/definitions";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { sendJson, startTestServer } from "../support/http-server";
 import { LIVE_ACCOUNT, LIVE_INCIDENTS, LIVE_KEY, liveSeed } from "../support/status-page-seed";
 import { runCli } from "./run-cli";
 
@@ -329,6 +330,73 @@ describe("incident-sync import against the service's other answers", () => {
       expect((await runCli(["validate"], dir)).exitCode).toBe(0);
     } finally {
       await many.close();
+    }
+  });
+
+  it("reads on its own each incident the list shows without its updates, and names one it cannot read", async () => {
+    const listed = (id: string) => ({
+      id,
+      name: `Listed ${id}`,
+      severity: "MINOR",
+      services: [{ id: "svc-a", name: "A" }],
+      lastUpdateStatus: "MONITORING",
+      created_at: "2026-11-01T10:00:00.000Z",
+    });
+    const server = await startTestServer((request, response) => {
+      const page = (entries: unknown[]) => ({ length: entries.length, entries, nextId: null });
+      switch (request.url.pathname) {
+        case "/v1/status-pages/services":
+          return sendJson(response, 200, page([{ id: "svc-a", name: "A" }]));
+        case "/v1/status-pages":
+          return sendJson(response, 200, page([]));
+        case "/v1/status-pages/incidents":
+          return sendJson(response, 200, page([listed("inc-1"), listed("inc 2")]));
+        case "/v1/status-pages/incidents/inc-1":
+          return sendJson(response, 200, {
+            ...listed("inc-1"),
+            incidentUpdates: [
+              {
+                id: "u1",
+                description: "Read on its own",
+                created_at: "2026-11-01T10:00:00.000Z",
+              },
+            ],
+          });
+        default:
+          return sendJson(response, 404, { statusCode: 404, error: "Not Found" });
+      }
+    });
+    try {
+      const dir = project("lean-list");
+      const run = await runCli(["import", "--format", "json"], dir, {
+        MONITORING_API_URL: server.url,
+        MONITORING_API_KEY: "any-key",
+      });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.stderr).toContain("Read 2 of 2 incidents listed without their updates.\n");
+      const result = JSON.parse(run.stdout) as {
+        written: { path: string; status?: string; updates?: number }[];
+        notImported: { incidentId: string; reason: string }[];
+      };
+      expect(
+        result.written.map(({ path: file, status, updates }) => ({ file, status, updates })),
+      ).toEqual([
+        { file: "incidents/services.yaml", status: undefined, updates: undefined },
+        { file: "incidents/listed-inc-1.yaml", status: "MONITORING", updates: 1 },
+      ]);
+      expect(result.notImported).toEqual([
+        {
+          incidentId: "inc 2",
+          name: "Listed inc 2",
+          reason: "it was listed without its updates, and its id cannot be read on its own",
+        },
+      ]);
+      // Nothing was asked for the id that is no path segment.
+      expect(server.requests.map((request) => request.url.pathname)).not.toContain(
+        "/v1/status-pages/incidents/inc%202",
+      );
+    } finally {
+      await server.close();
     }
   });
 });

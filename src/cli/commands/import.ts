@@ -84,22 +84,16 @@ async function projectNow(
  */
 function progressOn(io: CommandIo): ReadProgress {
   const terminal = io.stderr.isTTY === true;
-  const line = (what: string, count: number, pages: number) =>
-    `Reading ${what}: ${count} (${plural(pages, "page")})`;
-  return {
-    update: (what, count, pages) => {
-      if (terminal) io.stderr.write(`\r\u001B[K${line(what, count, pages)}`);
-    },
-    done: (what, count, pages) => {
-      io.stderr.write(
-        `${terminal ? "\r\u001B[K" : ""}Read ${plural(count, singular(what))} (${plural(pages, "page")}).\n`,
-      );
-    },
+  const show = (line: string, done: boolean) => {
+    if (done) io.stderr.write(`${terminal ? "\r\u001B[K" : ""}Read ${line}.\n`);
+    else if (terminal) io.stderr.write(`\r\u001B[KReading ${line}`);
   };
-}
-
-function singular(what: string): string {
-  return what.endsWith("s") ? what.slice(0, -1) : what;
+  return {
+    list: (what, count, pages, done) =>
+      show(`${plural(count, what.replace(/s$/, ""))} (${plural(pages, "page")})`, done),
+    each: (count, total, done) =>
+      show(`${count} of ${plural(total, "incident")} listed without their updates`, done),
+  };
 }
 
 /** What `import` did, as `--format json` prints it. */

@@ -8,12 +8,12 @@ import {
 import type { ListedIncident } from "../../api/schemas";
 import type { ImportRead } from "./import-plan";
 
-/** What reading said as it went: each list as it grows, for a progress line. */
+/** What reading said as it went, for a progress line. */
 export interface ReadProgress {
-  /** `what` has `count` items read so far, in `pages` pages. */
-  readonly update: (what: string, count: number, pages: number) => void;
-  /** `what` is read whole. */
-  readonly done: (what: string, count: number, pages: number) => void;
+  /** The list of `what` has `count` items in `pages` pages so far; `done` once read whole. */
+  readonly list: (what: string, count: number, pages: number, done: boolean) => void;
+  /** `count` of the `total` incidents listed without their updates are read on their own. */
+  readonly each: (count: number, total: number, done: boolean) => void;
 }
 
 /** What the service showed, and what of it could not be read as the contract says. */
@@ -46,9 +46,9 @@ export async function readService(
         `A service the services list shows is not one the contract allows (${skipped.id ?? "no id"}): ${skipped.problem}`,
       );
     }
-    progress.update("services", services.length, ++pages);
+    progress.list("services", services.length, ++pages, false);
   }
-  progress.done("services", services.length, pages);
+  progress.list("services", services.length, pages, true);
   const statusPages: StatusPage[] = [];
   pages = 0;
   for await (const page of client.statusPages.pages()) {
@@ -58,9 +58,9 @@ export async function readService(
         `A status page the list shows is not one the contract allows (${skipped.id ?? "no id"}): ${skipped.problem}`,
       );
     }
-    progress.update("status pages", statusPages.length, ++pages);
+    progress.list("status pages", statusPages.length, ++pages, false);
   }
-  progress.done("status pages", statusPages.length, pages);
+  progress.list("status pages", statusPages.length, pages, true);
   const listed: ListedIncident[] = [];
   const unreadable: ServiceRead["unreadable"][number][] = [];
   pages = 0;
@@ -73,15 +73,18 @@ export async function readService(
         reason: `the incident list shows it in a shape the contract does not allow: ${skipped.problem}`,
       });
     }
-    progress.update("incidents", listed.length, ++pages);
+    progress.list("incidents", listed.length, ++pages, false);
   }
-  progress.done("incidents", listed.length, pages);
+  progress.list("incidents", listed.length, pages, true);
   const incidents: ImportRead["incidents"][number][] = [];
+  const withoutUpdates = listed.filter((incident) => incident.incidentUpdates === undefined);
+  let read = 0;
   for (const incident of listed) {
     if (incident.incidentUpdates !== undefined) {
       incidents.push({ ...incident, incidentUpdates: incident.incidentUpdates });
       continue;
     }
+    progress.each(++read, withoutUpdates.length, false);
     try {
       incidents.push(await client.incidents.get(incident.id));
     } catch (error) {
@@ -95,6 +98,9 @@ export async function readService(
             : "it was listed without its updates, and its id cannot be read on its own",
       });
     }
+  }
+  if (withoutUpdates.length > 0) {
+    progress.each(read, withoutUpdates.length, true);
   }
   return { services, statusPages, incidents, unreadable, notes };
 }
