@@ -39,7 +39,8 @@ class EngineFirst extends BaseSequencer {
  *   in a new project), in forked processes, two at a time, started
  *   first because they are the longest;
  * - browser: Chromium, in one forked process after the others.
- * The heavy reliability runs are `npm run reliability` (vitest.reliability.config.mts).
+ * The heavy reliability runs are `npm run reliability` (vitest.reliability.config.mts), and the
+ * vendor's own CLI against the emulator `npm run vendor-cli` (vitest.vendor-cli.config.mts).
  */
 export default defineConfig({
   test: {
@@ -85,6 +86,7 @@ export default defineConfig({
             "test/package/**",
             "test/program/**",
             "test/reliability/**",
+            "test/vendor-cli/**",
             ...browserTests,
           ],
           pool: "threads",

@@ -3,6 +3,7 @@ import { PACKAGE_VERSION } from "../package-version";
 import { driftCommand } from "./commands/drift-command";
 import { emulatorCommand } from "./commands/emulator-command";
 import { fitCommentCommand } from "./commands/fit-comment-command";
+import { importCommand } from "./commands/import-command";
 import { initCommand } from "./commands/init-command";
 import { planCommand } from "./commands/plan-command";
 import { reportCommand } from "./commands/report-command";
@@ -21,6 +22,7 @@ export function createProgram(): Command {
     .configureHelp({ sortSubcommands: true })
     .addHelpText("after", OVERVIEW);
   program.addCommand(initCommand());
+  program.addCommand(importCommand());
   program.addCommand(validateCommand());
   program.addCommand(planCommand());
   program.addCommand(driftCommand());
@@ -108,7 +110,8 @@ async function reportCommandLineError(error: CommandLineError, argv: readonly st
 }
 
 const OVERVIEW = `
-Commands that talk to the API (drift, report, plan --evidence, up/preview/refresh) read
+Commands that talk to the API (import, drift, report, plan --evidence, validate --live,
+up/preview/refresh) read
 MONITORING_API_URL, MONITORING_API_KEY, MONITORING_ACCOUNT_ID, MONITORING_RATE_LIMIT and
 MONITORING_CONCURRENCY, or --api-url, --api-key, --account-id, --rate-limit and
 --concurrency. The key is never printed.
@@ -122,6 +125,7 @@ Exit codes: 0 ok, 1 error (bad input, auth, network, git), 2 changes or drift fo
 
 Examples:
   $ incident-sync init --ci github
+  $ incident-sync import
   $ incident-sync validate incidents --format github
   $ incident-sync plan --base origin/main --format markdown
   $ incident-sync drift incidents

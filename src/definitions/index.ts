@@ -5,7 +5,7 @@ export {
   SELF_MANAGED_ORGANIZATION,
   selfManagedNameProblem,
 } from "./backend";
-export { CATALOG_FILES, isCatalogFile, ServiceCatalog } from "./catalog";
+export { CATALOG_FILES, isCatalogFile, readServiceNames, ServiceCatalog } from "./catalog";
 export { loadDefinitionObjects } from "./code-source";
 export { type GitDefinitions, GitSourceError, readDefinitionsAtRef } from "./git-source";
 export { InvalidDefinitionsError } from "./invalid-definitions-error";
@@ -16,6 +16,7 @@ export {
   JSON_SCHEMA_PATH,
   jsonSchemaFiles,
 } from "./json-schema";
+export { unknownServiceMessage, unknownServices } from "./known-services";
 export {
   isDefinitionFile,
   type LoadDefinitionsOptions,

@@ -33,6 +33,7 @@ export type ProblemCode =
   | "duplicate-incident"
   | "alias-conflict"
   | "unnamed-service"
+  | "unknown-service"
   | "service-name-conflict"
   | "status-mismatch"
   | "notify-refused"

@@ -4,6 +4,10 @@ import type {
   IncidentList,
   IncidentResponse,
   IncidentUpdate,
+  Service,
+  ServiceList,
+  StatusPage,
+  StatusPageList,
 } from "../api/schemas";
 import type { Behaviour } from "./behaviour";
 
@@ -12,7 +16,8 @@ import type { Behaviour } from "./behaviour";
  * answers, only the fields the service's contract promises (service-contract.md "Responses"):
  * an incident's `updated_at` and `duration`, a service's times, an update's every field but
  * `description` (`id` and `created_at` too in an incident's embedded list), an events result's
- * `events` and `stats`, and an error group's `rootCauseAnalyses` are left out.
+ * `events` and `stats`, an error group's `rootCauseAnalyses`, and a status page's all but
+ * `id`, `name`, `url`, `customDomain` and `cards` are left out.
  */
 
 type Shaping = Pick<Behaviour, "listOrder" | "answers">;
@@ -42,13 +47,35 @@ export function shapeIncident(incident: IncidentResponse, shaping: Shaping) {
   if (shaping.answers === "full") return { ...incident, incidentUpdates: updates };
   return {
     ...pick(incident, ["id", "name", "severity", "lastUpdateStatus", "created_at"]),
-    services: incident.services.map((service) => pick(service, ["id", "name", "accountId"])),
+    services: incident.services.map((service) => shapeService(service, shaping)),
     incidentUpdates: updates.map((update) => pick(update, ["description", "id", "created_at"])),
   };
 }
 
 export function shapeIncidentList(list: IncidentList, shaping: Shaping) {
   return { ...list, entries: list.entries.map((entry) => shapeIncident(entry, shaping)) };
+}
+
+/** A service, alone, in a list, in an incident or on a card. */
+export function shapeService(service: Service, shaping: Shaping): Partial<Service> {
+  return shaping.answers === "full" ? service : pick(service, ["id", "name", "accountId"]);
+}
+
+export function shapeServiceList(list: ServiceList, shaping: Shaping) {
+  return { ...list, entries: list.entries.map((entry) => shapeService(entry, shaping)) };
+}
+
+export function shapeStatusPage(page: StatusPage, shaping: Shaping) {
+  const cards = page.cards.map((card) => ({
+    ...(shaping.answers === "full" ? card : pick(card, ["id", "name"])),
+    services: card.services.map((service) => shapeService(service, shaping)),
+  }));
+  if (shaping.answers === "full") return { ...page, cards };
+  return { ...pick(page, ["id", "name", "url", "customDomain"]), cards };
+}
+
+export function shapeStatusPageList(list: StatusPageList, shaping: Shaping) {
+  return { ...list, entries: list.entries.map((entry) => shapeStatusPage(entry, shaping)) };
 }
 
 /** The events answer: its events are listed in `listOrder` by the store already. */

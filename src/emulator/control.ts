@@ -136,7 +136,7 @@ export function createControl(
     appendIncidentUpdate(accountId, incidentId, update) {
       requireAccount(accountId);
       return transaction(stores.db, () =>
-        stores.incidents.appendUpdate(accountId, incidentId, {
+        stores.updates.append(accountId, incidentId, {
           description: update.description,
           status: update.status,
           notifySubscribers: update.notifySubscribers,
@@ -156,7 +156,7 @@ export function createControl(
     },
     notifications(accountId) {
       requireAccount(accountId);
-      return stores.incidents.notifications(accountId);
+      return stores.notifications.list(accountId);
     },
     recordCheckResult(accountId, checkId, result) {
       requireAccount(accountId);

@@ -2,7 +2,7 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlit
 import { UserError } from "../user-error";
 
 /** Bumped when the schema changes; a data file from another version is refused. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -18,6 +18,31 @@ CREATE TABLE IF NOT EXISTS services (
   created_ms INTEGER NOT NULL,
   updated_ms INTEGER NOT NULL,
   PRIMARY KEY (account_id, id)
+);
+CREATE TABLE IF NOT EXISTS status_pages (
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  url TEXT NOT NULL,
+  custom_domain TEXT,
+  created_ms INTEGER NOT NULL,
+  updated_ms INTEGER NOT NULL,
+  PRIMARY KEY (account_id, id)
+);
+CREATE TABLE IF NOT EXISTS status_page_cards (
+  account_id TEXT NOT NULL,
+  status_page_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  PRIMARY KEY (account_id, status_page_id, position)
+);
+CREATE TABLE IF NOT EXISTS status_page_card_services (
+  account_id TEXT NOT NULL,
+  card_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  service_id TEXT NOT NULL,
+  PRIMARY KEY (account_id, card_id, position)
 );
 CREATE TABLE IF NOT EXISTS incidents (
   account_id TEXT NOT NULL REFERENCES accounts(id),
@@ -110,6 +135,8 @@ CREATE TABLE IF NOT EXISTS check_results (
 const MIGRATIONS: Readonly<Record<string, string>> = {
   // Version 2: an update's backfilled public date.
   "1": "ALTER TABLE incident_updates ADD COLUMN public_ms INTEGER",
+  // Version 3: the status pages, whose tables the schema has added.
+  "2": "",
 };
 
 export type Row = Record<string, SQLInputValue>;

@@ -31,6 +31,22 @@ export const SeedDuration = z.string().regex(DURATION_PATTERN, {
 
 export const SeedService = z.strictObject({ id: Id, name: z.string().min(1) });
 
+/** A card of a status page: a named group of the account's services. */
+export const SeedStatusPageCard = z.strictObject({
+  name: z.string().min(1),
+  /** Service ids of this account, in the order the card shows them. */
+  services: z.array(Id).default([]),
+});
+
+/** A status page: its name, its address (`url`, the subdomain; `customDomain`) and its cards. */
+export const SeedStatusPage = z.strictObject({
+  id: Id,
+  name: z.string().min(1),
+  url: z.string().min(1),
+  customDomain: z.string().min(1).nullable().optional(),
+  cards: z.array(SeedStatusPageCard).default([]),
+});
+
 export const SeedIncidentUpdate = z.strictObject({
   description: z.string().min(1),
   status: IncidentStatus.optional(),
@@ -88,6 +104,7 @@ export const SeedAccount = z.strictObject({
   id: Id,
   apiKeys: z.array(z.string().min(1)).min(1),
   services: z.array(SeedService).default([]),
+  statusPages: z.array(SeedStatusPage).default([]),
   incidents: z.array(SeedIncident).default([]),
   heartbeats: z.array(SeedHeartbeat).default([]),
   checkResults: z.array(SeedCheckResult).default([]),
@@ -125,6 +142,28 @@ export function crossCheckSeed(seed: ParsedSeedFile): { path: PropertyKey[]; mes
       keyOwners.set(key, account.id);
     });
     const services = new Set(account.services.map((service) => service.id));
+    const unknownService = (serviceId: string) =>
+      `service ${serviceId} is not declared under services of account ${account.id} (declared: ${[...services].join(", ") || "none"})`;
+    const pageIds = new Set<string>();
+    account.statusPages.forEach((page, p) => {
+      if (pageIds.has(page.id)) {
+        problems.push({
+          path: ["accounts", a, "statusPages", p, "id"],
+          message: `duplicate status page id ${page.id}`,
+        });
+      }
+      pageIds.add(page.id);
+      page.cards.forEach((card, c) => {
+        card.services.forEach((serviceId, s) => {
+          if (!services.has(serviceId)) {
+            problems.push({
+              path: ["accounts", a, "statusPages", p, "cards", c, "services", s],
+              message: unknownService(serviceId),
+            });
+          }
+        });
+      });
+    });
     const incidentIds = new Set<string>();
     account.incidents.forEach((incident, i) => {
       if (incidentIds.has(incident.id)) {
@@ -138,7 +177,7 @@ export function crossCheckSeed(seed: ParsedSeedFile): { path: PropertyKey[]; mes
         if (!services.has(serviceId)) {
           problems.push({
             path: ["accounts", a, "incidents", i, "services", s],
-            message: `service ${serviceId} is not declared under services of account ${account.id} (declared: ${[...services].join(", ") || "none"})`,
+            message: unknownService(serviceId),
           });
         }
       });

@@ -94,8 +94,8 @@ export function loadSeedFile(seed: string): ParsedSeedFile {
 
 /**
  * Writes a validated seed into the stores in one transaction. Relative times resolve
- * against `nowMs`. Accounts, services and incidents are upserted by id; updates, pings
- * and check results are appended.
+ * against `nowMs`. Accounts, services, status pages and incidents are upserted by id (a page's
+ * cards are replaced); updates, pings and check results are appended.
  */
 export function applySeed(stores: Stores, seed: ParsedSeedFile, nowMs: number): void {
   const now = new Date(nowMs);
@@ -106,7 +106,20 @@ export function applySeed(stores: Stores, seed: ParsedSeedFile, nowMs: number): 
       stores.accounts.ensureAccount(account.id, nowMs);
       for (const key of account.apiKeys) stores.accounts.addApiKey(account.id, key);
       for (const service of account.services) {
-        stores.accounts.upsertService(account.id, service.id, service.name, nowMs);
+        stores.services.upsert(account.id, service.id, service.name, nowMs);
+      }
+      for (const page of account.statusPages) {
+        stores.statusPages.upsert(
+          account.id,
+          {
+            id: page.id,
+            name: page.name,
+            url: page.url,
+            customDomain: page.customDomain ?? null,
+            cards: page.cards.map((card) => ({ name: card.name, serviceIds: card.services })),
+          },
+          nowMs,
+        );
       }
       for (const incident of account.incidents) {
         const updates = incident.updates.map((update) => ({
@@ -125,7 +138,7 @@ export function applySeed(stores: Stores, seed: ParsedSeedFile, nowMs: number): 
           duration: incident.duration ?? null,
           createdMs: at(incident.created_at, byTime[0]?.atMs ?? nowMs),
         });
-        for (const update of byTime) stores.incidents.insertUpdate(account.id, incident.id, update);
+        for (const update of byTime) stores.updates.insert(account.id, incident.id, update);
       }
       for (const heartbeat of account.heartbeats) {
         stores.accounts.ensureCheck(account.id, heartbeat.checkId, "heartbeat", heartbeat.name);

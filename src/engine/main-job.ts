@@ -65,8 +65,9 @@ export function mainJobState(stateDir: string) {
 }
 
 /**
- * `npm start` and `up --emulator`: the emulator with the demo seed and what the definitions
- * need (`seedSandbox`), its data beside the state, then `up` against it as against the API.
+ * `npm start` and `up --emulator`: the emulator with the demo seed, the catalog's services and
+ * the incidents the definitions adopt (`seedSandbox`), its data beside the state, then `up`
+ * against it as against the API.
  */
 export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobResult> {
   requirePackages("The emulator", OPTIONAL_PACKAGES.emulator);
@@ -100,8 +101,10 @@ export async function runMainJob(options: MainJobOptions = {}): Promise<MainJobR
         apiKey: emulator.demo.apiKey,
       },
       log,
-      prepare: async (declared) => {
-        for (const note of await seedSandbox(emulator, declared, projectDir)) log(note);
+      prepare: async (declared, dir) => {
+        const seeded = await seedSandbox(emulator, declared, projectDir, dir);
+        for (const note of seeded.notes) log(note);
+        return { problems: seeded.problems, against: "the emulator's sandbox" };
       },
     });
     return { emulatorUrl: emulator.url, outcome };

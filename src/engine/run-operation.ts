@@ -43,10 +43,14 @@ export interface OperationOptions extends Omit<ProjectStackOptions, "config"> {
   /** up: apply the other incidents when one fails (the engine's --continue-on-error). @default true */
   continueOnError?: boolean;
   /**
-   * Runs once the definitions are valid, before the engine, with those the stack declares:
-   * how the emulator's sandbox learns a team's services and incidents (`up --emulator`).
+   * Runs once the definitions are valid, before the engine, with those the stack declares and
+   * the definitions directory: how the emulator's sandbox takes a team's services and incidents
+   * (`up --emulator`). The problems it answers (a service the sandbox lacks) stop the run.
    */
-  prepare?: (declared: readonly LoadedDefinition[]) => Promise<void>;
+  prepare?: (
+    declared: readonly LoadedDefinition[],
+    dir: string,
+  ) => Promise<{ problems: readonly DefinitionProblem[]; against: string } | undefined>;
 }
 
 export type OperationOutcome =
@@ -57,6 +61,8 @@ export type OperationOutcome =
       /** The definitions directory, absolute. */
       dir: string;
       problems: DefinitionProblem[];
+      /** What found them, when not the loader: "the emulator's sandbox". */
+      against?: string;
     }
   | {
       kind: "ran";
@@ -130,7 +136,16 @@ export async function runOperation(options: OperationOptions): Promise<Operation
     const declared = loaded.definitions.filter(({ definition }) =>
       belongsToStack(definition, running),
     );
-    await options.prepare?.(declared);
+    const refused = await options.prepare?.(declared, dir);
+    if (refused !== undefined && refused.problems.length > 0) {
+      return {
+        kind: "invalid-definitions",
+        operation: options.operation,
+        dir,
+        problems: [...refused.problems],
+        against: refused.against,
+      };
+    }
     const result =
       options.operation === "up"
         ? await stack.up({

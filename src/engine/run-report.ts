@@ -158,11 +158,16 @@ export function renderText(outcome: OperationOutcome, projectDir: string): strin
       (problem) =>
         `  ${formatProblem({ ...problem, file: relative(projectDir, problem.file) || problem.file })}`,
     );
+    const count =
+      outcome.problems.length === 1 ? "a problem" : `${outcome.problems.length} problems`;
     // validate knows the stack files, not a backend's stacks, which only the engine lists.
-    const same = outcome.problems.some((problem) => problem.code === "unknown-stack")
-      ? "nothing was released or resolved"
-      : "incident-sync validate shows the same";
-    return `The definitions in ${dir} have ${outcome.problems.length === 1 ? "a problem" : `${outcome.problems.length} problems`}, so nothing was run (${same}):\n${lines.join("\n")}\n`;
+    const found =
+      outcome.against !== undefined
+        ? `have ${count} against ${outcome.against}, so nothing was run`
+        : outcome.problems.some((problem) => problem.code === "unknown-stack")
+          ? `have ${count}, so nothing was run (nothing was released or resolved)`
+          : `have ${count}, so nothing was run (incident-sync validate shows the same)`;
+    return `The definitions in ${dir} ${found}:\n${lines.join("\n")}\n`;
   }
   const { result, stackName } = outcome;
   const preview = result.operation === "preview";

@@ -15,6 +15,7 @@ export * from "./inputs";
 export * from "./lifecycle";
 export * from "./live-status";
 export * from "./messages";
+export * from "./mirror";
 export * from "./observation";
 export * from "./read-back";
 export * from "./record";

@@ -116,6 +116,8 @@ export type PolicyRule =
   | "reopen-without-flag"
   /** With `plan --evidence`: the status page shows the incident resolved; applying would reopen it. */
   | "reopen-live-resolved"
+  /** With `plan --evidence`: a service the incident lists is not on the account's services list. */
+  | "unknown-service"
   | "severity-downgrade-without-reason"
   | "services-removed"
   | "incident-id-changed"

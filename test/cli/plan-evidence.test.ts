@@ -174,3 +174,41 @@ describe("plan --evidence", () => {
     }
   });
 });
+
+describe("plan --evidence and the account's services", () => {
+  test("names, as a policy error, a changed incident that lists a service the account does not have", async () => {
+    const file = path.join(repo, "incidents", "checkout.yaml");
+    await writeFile(
+      file,
+      "id: inc-checkout-latency\nname: Slow checkout\nseverity: MEDIUM\nstatus: INVESTIGATING\nservices: [{ id: svc-chekout, name: Checkout }]\n",
+    );
+    try {
+      const capture = captureIo({}, repo);
+      const exitCode = await runPlan(
+        {
+          dir: "incidents",
+          base: "main",
+          format: "json",
+          evidence: { connection: { baseUrl: demo.url, apiKey: demo.demo.apiKey } },
+        },
+        capture.io,
+      );
+      expect(exitCode).toBe(3);
+      const plan = JSON.parse(capture.stdout()) as {
+        findings: { rule: string; incidentId: string; message: string }[];
+      };
+      expect(plan.findings.filter((finding) => finding.rule === "unknown-service")).toEqual([
+        expect.objectContaining({
+          incidentId: "inc-checkout-latency",
+          message:
+            'service "svc-chekout" is not in the account\'s services list: did you mean "svc-checkout"? A PUT naming it would be refused: correct the id (incident-sync import lists them all).',
+        }),
+      ]);
+    } finally {
+      await writeFile(
+        file,
+        "id: inc-checkout-latency\nname: Slow checkout\nseverity: MEDIUM\nstatus: INVESTIGATING\nservices: [svc-checkout]\n",
+      );
+    }
+  });
+});

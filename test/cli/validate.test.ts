@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runValidate } from "../../src/cli/commands/validate";
+import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import { githubAnnotation } from "../../src/github-annotation";
 import { captureIo } from "../reports/support/harness";
 import { runCli } from "./run-cli";
@@ -12,6 +13,7 @@ const ValidateJson = z.strictObject({
   valid: z.boolean(),
   dir: z.string(),
   stack: z.string().optional(),
+  live: z.strictObject({ services: z.int() }).optional(),
   files: z.int(),
   definitions: z.array(
     z.strictObject({
@@ -366,5 +368,61 @@ updates:
     expect(run.stdout).toContain("Examples:");
     expect(run.stdout).toContain("Exit codes:");
     expect(run.stdout).toContain("Limits (each a problem with its own code):");
+  });
+});
+
+describe("incident-sync validate --live", () => {
+  let demo: RunningEmulator;
+  beforeAll(async () => {
+    demo = await startEmulator({ port: 0, seed: "demo" });
+    await mkdir(path.join(root, "live"));
+    await writeFile(path.join(root, "live", "services.yaml"), "svc-chekout: Checkout\n");
+    await writeFile(path.join(root, "live", "api.yaml"), VALID);
+    await writeFile(
+      path.join(root, "live", "checkout.yaml"),
+      "id: inc-checkout-latency\nname: Slow checkout\nseverity: MEDIUM\nstatus: INVESTIGATING\nservices:\n  - svc-chekout\n  - { id: svc-payments, name: Payments }\n",
+    );
+  });
+  afterAll(async () => {
+    await demo?.close();
+  });
+  const env = () => ({
+    MONITORING_API_URL: demo.url,
+    MONITORING_API_KEY: demo.demo.apiKey,
+    MONITORING_ACCOUNT_ID: demo.demo.accountId,
+  });
+
+  it("names each service the account does not have at its place, with the closest one, and exits 1", async () => {
+    const run = await runCli(["validate", "live", "--live"], root, env());
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toMatchInlineSnapshot(`
+      "live/checkout.yaml:6:5: service "svc-chekout" is not in the account's services list: did you mean "svc-checkout"? A PUT naming it would be refused: correct the id (incident-sync import lists them all). [unknown-service]
+      live/checkout.yaml:7:5: service "svc-payments" is not in the account's services list, which has svc-api, svc-auth, svc-checkout, svc-db, svc-web. A PUT naming it would be refused: correct the id (incident-sync import lists them all). [unknown-service]
+
+      2 problems in 1 file.
+      "
+    `);
+    // Without --live the same definitions are valid: only the service knows its services.
+    expect((await runCli(["validate", "live"], root, env())).exitCode).toBe(0);
+  });
+
+  it("says how many services the account has when every one listed is among them", async () => {
+    const run = await runCli(["validate", "good", "--live", "--format", "json"], root, env());
+    expect(run.exitCode).toBe(0);
+    const result = ValidateJson.parse(JSON.parse(run.stdout));
+    expect(result.live).toEqual({ services: 5 });
+    const text = await runCli(["validate", "good", "--live"], root, env());
+    expect(text.stdout).toBe(
+      "good: 1 definition in 1 file, all valid, every service they list among the account's 5 services.\n",
+    );
+  });
+
+  it("needs the API settings, and says which are missing", async () => {
+    const run = await runCli(["validate", "good", "--live"], root, {});
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toMatchInlineSnapshot(`
+      "incident-sync validate: Missing the API URL (--api-url or MONITORING_API_URL) and the API key (MONITORING_API_KEY or --api-key).
+      "
+    `);
   });
 });

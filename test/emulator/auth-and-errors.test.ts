@@ -150,7 +150,7 @@ describe("errors", () => {
     `);
   });
 
-  it("serves an OpenAPI 3.1 document of the spec's five operations, the reference's incident operations and the control API without a key", async () => {
+  it("serves an OpenAPI 3.1 document of the spec's five operations, the reference's incident, service and status-page operations and the control API without a key", async () => {
     emulator = demoEmulator();
     const { status, json } = await call(emulator.app, "GET", "/openapi.json", { key: null });
     expect(status).toBe(200);
@@ -181,6 +181,10 @@ describe("errors", () => {
       "listHeartbeatEvents",
       "listErrorGroupsForCheck",
       "getErrorGroup",
+      "listServices",
+      "getService",
+      "listStatusPages",
+      "getStatusPage",
     ]);
     expect(publicOperations.every((operation) => operation.security === undefined)).toBe(true);
     const controlOperations = operations.filter(({ path }) => !path.startsWith("/v1/"));

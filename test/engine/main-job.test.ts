@@ -112,12 +112,35 @@ describe("incident-sync up --emulator, the main job behind npm start", () => {
   );
 
   it(
-    "adds an incident and a service the emulator does not know to its sandbox with a note, and adopts it",
+    "refuses a service neither the emulator nor services.yaml has, with a did-you-mean, and runs nothing",
     async () => {
-      const { writeFileSync } = await import("node:fs");
+      const { writeFileSync, rmSync: remove } = await import("node:fs");
+      const typo = join(project, "incidents", "typo.yaml");
+      writeFileSync(
+        typo,
+        "id: inc-typo\nname: Typo\nseverity: MAJOR\nstatus: INVESTIGATING\nservices: [{ id: svc-chekout, name: Checkout }]\n",
+      );
+      try {
+        const refused = await runCli(["up", "--emulator"], project);
+        expect(refused.exitCode).toBe(1);
+        expect(refused.stdout).toBe(
+          `The definitions in incidents have a problem against the emulator's sandbox, so nothing was run:\n  incidents/typo.yaml:5:12: service "svc-chekout" is not in the emulator's sandbox (the demo's services and those of services.yaml): did you mean "svc-checkout"? If your status page has svc-chekout, add it to services.yaml. [unknown-service]\n`,
+        );
+      } finally {
+        remove(typo);
+      }
+    },
+    timeout,
+  );
+
+  it(
+    "adds the services of services.yaml and an incident the emulator does not know to its sandbox with a note, and adopts it",
+    async () => {
+      const { appendFileSync, writeFileSync } = await import("node:fs");
+      appendFileSync(join(project, "incidents", "services.yaml"), "svc-team: Team service\n");
       writeFileSync(
         join(project, "incidents", "own.yaml"),
-        "id: inc-team-own\nname: Our own incident\nseverity: MINOR\nstatus: INVESTIGATING\nservices: [{ id: svc-team, name: Team service }]\n",
+        "id: inc-team-own\nname: Our own incident\nseverity: MINOR\nstatus: INVESTIGATING\nservices: [svc-team]\n",
       );
       const run = await runCli(["up", "--emulator"], project);
       expect(run.exitCode, run.stdout).toBe(0);

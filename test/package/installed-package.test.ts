@@ -374,7 +374,7 @@ describe("the packed package, installed in a new project", () => {
    * The README's path for a team, word for word, in a new git repository with the package
    * installed from its tarball: init, validate, up against the emulator, a first pull request's
    * plan, and going live on a stack of a self-managed backend against an API (an emulator
-   * standing in for the service, which has the incident the example became).
+   * standing in for the service): import, a commit, and up.
    */
   describe("a team's first hour, as the README tells it, with the packed package", () => {
     let live: RunningEmulator | undefined;
@@ -465,13 +465,34 @@ describe("the packed package, installed in a new project", () => {
               {
                 id: "acct-team",
                 apiKeys: ["team-key-0123456789"],
-                services: [{ id: "svc-example", name: "Example service" }],
+                services: [
+                  { id: "svc-example", name: "Example service" },
+                  { id: "svc-api", name: "Public API" },
+                ],
                 incidents: [
                   {
-                    id: "inc-example",
-                    name: "Example incident written by incident-sync init",
+                    id: "inc-live-api",
+                    name: "Elevated error rate on the public API",
+                    severity: "MAJOR",
+                    services: ["svc-api"],
+                    updates: [
+                      {
+                        description: "We are looking into it.",
+                        status: "INVESTIGATING",
+                        created_at: "-2h",
+                      },
+                      {
+                        description: "A bad deploy:\n\n- rolled back\n- watching — 👀",
+                        status: "MONITORING",
+                        created_at: "-1h",
+                      },
+                    ],
+                  },
+                  {
+                    id: "inc-live-old",
+                    name: "An old outage",
                     severity: "MINOR",
-                    services: ["svc-example"],
+                    services: ["svc-api"],
                     updates: [{ description: "Resolved", status: "RESOLVED" }],
                   },
                 ],
@@ -488,13 +509,18 @@ describe("the packed package, installed in a new project", () => {
           MONITORING_API_KEY: "team-key-0123456789",
         });
         expect(run.code, run.stdout + run.stderr).toBe(0);
-        // The example adopted, and the team's own incident opened on the service.
+        // The open incident imported and adopted, the resolved one left out, and the team's
+        // own incident opened on the service.
+        expect(run.stdout).toContain("  incidents/elevated-error-rate-on-the-public-api.yaml");
+        expect(run.stdout).toContain("Left out 1 resolved incident: --all imports them too.");
         expect(run.stdout).toContain("Stack prod: changes applied (1 adopted, 1 opened;");
+        // Adopting it posted none of its updates again: customers read each once.
+        expect(live.emulator.control.stats().byOperation.postIncidentUpdate).toBeUndefined();
         const updates = await fetch(
-          `${live.url}/v1/status-pages/incidents/inc-example/incident-updates`,
+          `${live.url}/v1/status-pages/incidents/inc-live-api/incident-updates`,
           { headers: { authorization: "Bearer team-key-0123456789" } },
         );
-        expect(updates.status).toBe(200);
+        expect(((await updates.json()) as unknown[]).length).toBe(2);
         expect(readFileSync(join(team, "Pulumi.prod.yaml"), "utf8")).not.toContain(
           "team-key-0123456789",
         );

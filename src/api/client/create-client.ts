@@ -3,11 +3,17 @@ import { createErrorGroupsApi, type ErrorGroupsApi } from "./error-groups";
 import { createHeartbeatsApi, type HeartbeatsApi } from "./heartbeats";
 import { createIncidentsApi, type IncidentsApi } from "./incidents";
 import { type ClientOptions, resolveOptions } from "./options";
+import { createServicesApi, type ServicesApi } from "./services";
+import { createStatusPagesApi, type StatusPagesApi } from "./status-pages";
 import { createTransport } from "./transport";
 
-/** A client of the monitoring API: one method per operation of the spec, plus two walkers. */
+/** A client of the monitoring API: one method per operation it calls, plus walkers of its lists. */
 export interface MonitoringClient {
   readonly incidents: IncidentsApi;
+  /** The account's services (the reference's list and read). */
+  readonly services: ServicesApi;
+  /** The account's status pages, their cards and services. */
+  readonly statusPages: StatusPagesApi;
   readonly heartbeats: HeartbeatsApi;
   readonly errorGroups: ErrorGroupsApi;
 }
@@ -43,6 +49,8 @@ export function createClient(options: ClientOptions): MonitoringClient {
   };
   const client = {
     incidents: createIncidentsApi(transport, resolved.limits.maxPages),
+    services: createServicesApi(transport, resolved.limits.maxPages),
+    statusPages: createStatusPagesApi(transport, resolved.limits.maxPages),
     heartbeats: createHeartbeatsApi(transport, resolved.limits.maxPages),
     errorGroups: createErrorGroupsApi(transport, resolved.concurrency, resolved.limits.maxPages),
   };

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { PagingError } from "../errors/paging-error";
 import { buildPath, ROUTES } from "../routes";
 import {
   INCIDENTS_LIMIT_MAX,
@@ -12,30 +11,21 @@ import {
   ListedIncident,
   PathId,
 } from "../schemas";
-import { answeredPage } from "./answered-page";
+import {
+  type CursorPage,
+  readCursorPage,
+  type SkippedEntry,
+  walkCursorPages,
+} from "./cursor-pages";
 import { checkRequest, target } from "./request-checks";
 import { callRoute } from "./route-call";
 import type { Transport } from "./transport";
 
-/** An entry of a list page that the schema refused: left out, and said why. */
-export interface SkippedIncident {
-  /** Its place on the page, from 0. */
-  readonly index: number;
-  /** Its `id`, when it had a string one. */
-  readonly id: string | undefined;
-  /** Its `name`, when it had a string one. */
-  readonly name: string | undefined;
-  readonly problem: string;
-}
+/** An entry of the incident list that the schema refused: left out, and said why. */
+export type SkippedIncident = SkippedEntry;
 
 /** One page of `GET /v1/status-pages/incidents`. */
-export interface IncidentPage {
-  readonly entries: ListedIncident[];
-  /** Entries that were not incidents as the contract describes them. */
-  readonly skipped: SkippedIncident[];
-  /** The cursor of the next page; `null` on the last one. */
-  readonly nextId: string | null;
-}
+export type IncidentPage = CursorPage<ListedIncident>;
 
 /** Options of `incidents.pages`. */
 export interface IncidentPagesOptions {
@@ -142,7 +132,7 @@ export function createIncidentsApi(transport: Transport, maxPages: number): Inci
       query: input,
       schema: IncidentListPage,
     });
-    return readPage(page);
+    return readCursorPage(page, ListedIncident);
   };
 
   return {
@@ -171,30 +161,12 @@ export function createIncidentsApi(transport: Transport, maxPages: number): Inci
 
     async *pages(options = {}) {
       const input = checkRequest(PAGES, PagesInput, options);
-      const most = input.maxPages ?? maxPages;
-      const cursors = new Set<string>();
-      let nextId: string | undefined;
-      for (let page = 1; ; page++) {
-        const query = { limit: input.pageSize, ...(nextId ? { nextId } : {}) };
-        const answer = await listPage(query);
-        yield answer;
-        if (!answer.nextId) return;
-        const stuck = (why: string) =>
-          new PagingError({
-            ...answeredPage(PAGES, R.listIncidents.path, stringQuery(query)),
-            why,
-          });
-        if (cursors.has(answer.nextId)) {
-          throw stuck(
-            `returned a nextId it had returned before (${JSON.stringify(answer.nextId)}): the listing goes round in circles`,
-          );
-        }
-        if (page >= most) {
-          throw stuck(`has more than ${most} pages of ${input.pageSize} (maxPages)`);
-        }
-        cursors.add(answer.nextId);
-        nextId = answer.nextId;
-      }
+      yield* walkCursorPages({
+        target: PAGES,
+        pageSize: input.pageSize,
+        maxPages: input.maxPages ?? maxPages,
+        page: listPage,
+      });
     },
 
     async remove(incidentId) {
@@ -236,30 +208,4 @@ export function createIncidentsApi(transport: Transport, maxPages: number): Inci
       });
     },
   };
-}
-
-/** The entries of a page, each read on its own: one the contract refuses is skipped, and said. */
-function readPage(page: IncidentListPage): IncidentPage {
-  const entries: ListedIncident[] = [];
-  const skipped: SkippedIncident[] = [];
-  page.entries.forEach((entry, index) => {
-    const parsed = ListedIncident.safeParse(entry);
-    if (parsed.success) {
-      entries.push(parsed.data);
-      return;
-    }
-    const { id, name } = (entry ?? {}) as { id?: unknown; name?: unknown };
-    skipped.push({
-      index,
-      id: typeof id === "string" ? id : undefined,
-      name: typeof name === "string" ? name : undefined,
-      problem: z.prettifyError(parsed.error).replaceAll("\n", " "),
-    });
-  });
-  // An empty cursor names no page: the last one, as `null` says.
-  return { entries, skipped, nextId: page.nextId || null };
-}
-
-function stringQuery(query: { limit: number; nextId?: string }): Record<string, string> {
-  return { limit: String(query.limit), ...(query.nextId ? { nextId: query.nextId } : {}) };
 }

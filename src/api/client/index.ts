@@ -1,4 +1,5 @@
 export { createClient, type MonitoringClient } from "./create-client";
+export type { CursorPage, CursorQuery, ListPagesOptions, SkippedEntry } from "./cursor-pages";
 export type {
   AllErrorGroupsOptions,
   ErrorGroupsApi,
@@ -14,3 +15,5 @@ export type {
 } from "./incidents";
 export type { ClientOptions, RetryEvent, RetryOptions } from "./options";
 export { THROTTLED_RETRIES_MAX } from "./retry-policy";
+export type { ServicesApi } from "./services";
+export type { StatusPagesApi } from "./status-pages";

@@ -1,4 +1,5 @@
 import {
+  CursorListQuery,
   ErrorGroup,
   ErrorGroupList,
   ErrorGroupsQuery,
@@ -12,6 +13,10 @@ import {
   IncidentUpdate,
   IncidentUpdateList,
   IncidentUpdateRequest,
+  Service,
+  ServiceList,
+  StatusPage,
+  StatusPageList,
 } from "../schemas";
 import type { ErrorStatus, Route } from "./route";
 
@@ -27,13 +32,18 @@ const common = {
 
 const WRITE_ERRORS: readonly ErrorStatus[] = [...READ_ERRORS, 413, 415];
 const INCIDENT_PARAM = { incidentId: { description: "The incident.", example: "inc-api-errors" } };
+const LIST_QUERY_DESCRIPTIONS = (what: string) => ({
+  limit: `${what} per page, 1 to 100. Default 20.`,
+  nextId: "The cursor of the next page: the nextId of the page before.",
+});
 const UPDATE_PARAMS = {
   ...INCIDENT_PARAM,
   incidentUpdateId: { description: "The incident update.", example: "iu-1" },
 };
 
 /**
- * The spec's five operations and the reference's incident operations, by operation id: the
+ * The spec's five operations and the reference's incident, service and status-page operations, by
+ * operation id: the
  * client, the emulator and the OpenAPI document take paths, parameters and schemas from here.
  */
 export const ROUTES = {
@@ -61,10 +71,7 @@ export const ROUTES = {
     pathParams: {},
     query: {
       schema: IncidentListQuery,
-      descriptions: {
-        limit: "Incidents per page, 1 to 100. Default 20.",
-        nextId: "The cursor of the next page: the nextId of the page before.",
-      },
+      descriptions: LIST_QUERY_DESCRIPTIONS("Incidents"),
     },
     success: {
       status: 200,
@@ -239,7 +246,70 @@ export const ROUTES = {
     },
     errors: READ_ERRORS,
   },
+  // After the incident routes: `/v1/status-pages/{statusPageId}` would match their paths too,
+  // and the first route registered answers.
+  listServices: {
+    ...common,
+    operationId: "listServices",
+    method: "GET",
+    path: "/v1/status-pages/services",
+    summary: "List the account's services, a page at a time",
+    pathParams: {},
+    query: { schema: CursorListQuery, descriptions: LIST_QUERY_DESCRIPTIONS("Services") },
+    success: {
+      status: 200,
+      description: "Successful",
+      body: { name: "ServiceList", schema: ServiceList },
+    },
+    errors: READ_ERRORS,
+  },
+  getService: {
+    ...common,
+    operationId: "getService",
+    method: "GET",
+    path: "/v1/status-pages/services/{serviceId}",
+    summary: "Read one service",
+    pathParams: { serviceId: { description: "The service.", example: "svc-api" } },
+    success: {
+      status: 200,
+      description: "Successful",
+      body: { name: "Service", schema: Service },
+    },
+    errors: READ_ERRORS,
+  },
+  listStatusPages: {
+    ...common,
+    operationId: "listStatusPages",
+    method: "GET",
+    path: "/v1/status-pages",
+    summary: "List the account's status pages, each with its cards and their services",
+    pathParams: {},
+    query: { schema: CursorListQuery, descriptions: LIST_QUERY_DESCRIPTIONS("Status pages") },
+    success: {
+      status: 200,
+      description: "Successful",
+      body: { name: "StatusPageList", schema: StatusPageList },
+    },
+    errors: READ_ERRORS,
+  },
+  getStatusPage: {
+    ...common,
+    operationId: "getStatusPage",
+    method: "GET",
+    path: "/v1/status-pages/{statusPageId}",
+    summary: "Read one status page: its address, its cards and their services, its theme",
+    pathParams: { statusPageId: { description: "The status page.", example: "sp-public" } },
+    success: {
+      status: 200,
+      description: "Successful",
+      body: { name: "StatusPage", schema: StatusPage },
+    },
+    errors: READ_ERRORS,
+  },
 } as const satisfies Record<string, Route>;
 
-/** The public operations: the reference's incident operations, then the spec's in its order. */
+/**
+ * The public operations: the reference's incident operations, the spec's in its order, then
+ * the reference's services and status pages.
+ */
 export const PUBLIC_ROUTES: readonly Route[] = Object.values(ROUTES);

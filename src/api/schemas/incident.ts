@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CURSOR_LIST_LIMIT_MAX, CursorListPage, CursorListQuery, cursorList } from "./cursor-list";
 import { DateOrDateTime, ResponseDate } from "./dates";
 import { IncidentStatus, Severity } from "./enums";
 import { IncidentUpdate, IncidentUpdateRequest } from "./incident-update";
@@ -55,24 +56,17 @@ export const IncidentResponse = z.object({
 export type IncidentResponse = z.infer<typeof IncidentResponse>;
 
 /** Query of `GET /v1/status-pages/incidents`: `limit` 1 to 100 (server default 20), a cursor. */
-export const INCIDENTS_LIMIT_MAX = 100;
-export const IncidentListQuery = z.strictObject({
-  limit: z.int().min(1).max(INCIDENTS_LIMIT_MAX).optional(),
-  nextId: z.string().min(1).optional(),
-});
-export type IncidentListQuery = z.infer<typeof IncidentListQuery>;
+export const INCIDENTS_LIMIT_MAX = CURSOR_LIST_LIMIT_MAX;
+export const IncidentListQuery = CursorListQuery;
+export type IncidentListQuery = CursorListQuery;
 
 /**
  * Response of the incident list: `{ length, entries, nextId }`. Entries are read one by one
  * by the client (`incidents.listPage`), so one entry the schema refuses degrades that entry
  * only; `nextId` is `null` (or absent) on the last page.
  */
-export const IncidentListPage = z.object({
-  length: z.number().nullish(),
-  entries: z.array(z.unknown()),
-  nextId: z.string().nullish(),
-});
-export type IncidentListPage = z.infer<typeof IncidentListPage>;
+export const IncidentListPage = CursorListPage;
+export type IncidentListPage = CursorListPage;
 
 /**
  * An incident as the list returns it: as the read answers it, but `incidentUpdates` may be
@@ -84,9 +78,5 @@ export const ListedIncident = IncidentResponse.extend({
 export type ListedIncident = z.infer<typeof ListedIncident>;
 
 /** The list as the emulator answers it (the OpenAPI document's shape of a page). */
-export const IncidentList = z.object({
-  length: z.int(),
-  entries: z.array(IncidentResponse),
-  nextId: z.string().nullable(),
-});
+export const IncidentList = cursorList(IncidentResponse);
 export type IncidentList = z.infer<typeof IncidentList>;

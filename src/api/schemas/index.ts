@@ -1,4 +1,5 @@
 export * from "./characters";
+export * from "./cursor-list";
 export * from "./dates";
 export * from "./enums";
 export * from "./error-body";
@@ -10,3 +11,4 @@ export * from "./known-status";
 export * from "./params";
 export * from "./path-id";
 export * from "./service";
+export * from "./status-page";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cursorList } from "./cursor-list";
 import { DateOrDateTime, ResponseDate } from "./dates";
 
 /**
@@ -26,3 +27,7 @@ export const Service = z.object({
   updated_at: ResponseDate.nullable().optional(),
 });
 export type Service = z.infer<typeof Service>;
+
+/** The services list as the emulator answers it: `{ length, entries, nextId }`. */
+export const ServiceList = cursorList(Service);
+export type ServiceList = z.infer<typeof ServiceList>;

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline/promises";
 import { isSelfManagedBackend, selfManagedNameProblem } from "../../definitions/backend";
-import { docsPage, packageRoot } from "../../package-root";
+import { docsPage } from "../../package-root";
 import { checkProjectWrite, type ProjectWrite, writeIntoProject } from "../../project-write";
 import { SETTINGS } from "../../settings/catalog";
 import { UserError } from "../../user-error";
@@ -11,6 +11,7 @@ import { jsonOutput } from "../formats";
 import { type ChecklistItem, type KitBackend, kitChecklist, kitFiles } from "../init/github-kit";
 import { GITIGNORE_LINES, type InitLayout, projectFiles } from "../init/project-files";
 import type { CommandIo } from "../io";
+import { schemaDirFor } from "../schema-dir";
 import { UsageError } from "../usage-error";
 import type { InitFlags } from "./init-options";
 
@@ -123,19 +124,6 @@ function projectName(projectDir: string): string {
     .replace(/[^A-Za-z0-9_.-]+/g, "-")
     .replace(/^[-.]+|-+$/g, "");
   return cleaned === "" ? "incidents" : cleaned;
-}
-
-/**
- * Where the JSON Schemas are from the definitions directory: in this installed package when
- * it is the project's own, else where `npm install incident-sync` puts them.
- */
-function schemaDirFor(projectDir: string, definitionsDir: string): string {
-  const installed = packageRoot();
-  const inProject = !path.relative(projectDir, installed).startsWith("..");
-  const schema = inProject
-    ? path.join(installed, "schema")
-    : path.join(projectDir, "node_modules", "incident-sync", "schema");
-  return path.relative(path.join(projectDir, definitionsDir), schema).split(path.sep).join("/");
 }
 
 /** The commands to run next, the missing packages first. */

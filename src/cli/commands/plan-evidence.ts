@@ -4,6 +4,7 @@ import type { Plan, PolicyFinding } from "../../plan";
 import { type EvidenceItem, evidenceLine } from "../../reports/evidence/line";
 import { readEvidence } from "../../reports/evidence/read";
 import { redact } from "../redact";
+import { liveServiceIds, liveServiceMessage } from "./live-services";
 
 export type { EvidenceItem };
 
@@ -37,7 +38,36 @@ export async function planEvidence(
   const findings = (await Promise.all(changes.map((change) => liveReopen(client, change)))).flatMap(
     (finding) => (finding ? [finding] : []),
   );
-  return { items, findings };
+  return { items, findings: [...findings, ...(await unknownServiceFindings(client, changes))] };
+}
+
+/**
+ * The services an added or changed incident lists that the account does not have: `up`'s PUT
+ * would be refused. A services list that cannot be read gives no finding, as a reopen's read.
+ */
+async function unknownServiceFindings(
+  client: MonitoringClient,
+  changes: readonly Exclude<Plan["changes"][number], { kind: "remove" }>[],
+): Promise<PolicyFinding[]> {
+  if (changes.length === 0) return [];
+  let known: Set<string>;
+  try {
+    known = await liveServiceIds(client);
+  } catch {
+    return [];
+  }
+  return changes.flatMap((change) =>
+    change.after.services
+      .filter((service) => !known.has(service.id))
+      .map((service) => ({
+        level: "error" as const,
+        rule: "unknown-service" as const,
+        resource: change.resource,
+        incidentId: change.incidentId,
+        file: change.file,
+        message: liveServiceMessage(service.id, known),
+      })),
+  );
 }
 
 /**

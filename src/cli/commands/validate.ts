@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { ClientOptions } from "../../api";
 import {
   belongsToStack,
   compareProblems,
@@ -25,6 +26,13 @@ export interface ValidateOptions {
   readonly format: ValidateFormat;
   /** Also say which definitions this stack declares (`belongsToStack`). */
   readonly stack?: string | undefined;
+  /** Also check the services the definitions list against the account's (`--live`). */
+  readonly live?: ClientOptions | undefined;
+}
+
+/** What `--live` read: how many services the account has. */
+interface LiveCheck {
+  readonly services: number;
 }
 
 /**
@@ -34,7 +42,7 @@ export interface ValidateOptions {
  */
 export async function runValidate(options: ValidateOptions, io: CommandIo): Promise<ExitCode> {
   const dir = new DefinitionsDir(io, options.dir);
-  const loaded = await dir.load();
+  const { result: loaded, live } = await checkLive(await dir.load(), options.live);
   const { known } = projectStacks(dir.absolute, io.env, options.stack);
   const stackProblems = unknownStackEntries(loaded.definitions, known, (file) =>
     readFileSync(path.resolve(io.cwd, file), "utf8"),
@@ -43,28 +51,50 @@ export async function runValidate(options: ValidateOptions, io: CommandIo): Prom
     ...loaded,
     problems: [...loaded.problems, ...stackProblems].sort(compareProblems),
   };
-  io.stdout.write(render(options, result));
+  io.stdout.write(render(options, result, live));
   return result.problems.length === 0 ? ExitCode.Ok : ExitCode.Failure;
 }
 
-function render(options: ValidateOptions, result: LoadResult): string {
+/**
+ * With `--live`, the services the definitions list that the account lacks, as problems beside
+ * the loader's; every definition that loaded is checked, whatever the others' problems.
+ */
+async function checkLive(
+  loaded: LoadResult,
+  connection: ClientOptions | undefined,
+): Promise<{ result: LoadResult; live: LiveCheck | undefined }> {
+  if (connection === undefined || loaded.definitions.length === 0) {
+    return { result: loaded, live: undefined };
+  }
+  const { createClient } = await import("../../api/index.js");
+  const { liveServiceIds, liveServiceProblems } = await import("./live-services.js");
+  const known = await liveServiceIds(createClient(connection));
+  const problems = [...loaded.problems, ...liveServiceProblems(loaded.definitions, known)];
+  return {
+    result: { ...loaded, problems: problems.sort(compareProblems) },
+    live: { services: known.size },
+  };
+}
+
+function render(options: ValidateOptions, result: LoadResult, live: LiveCheck | undefined): string {
   switch (options.format) {
     case "json":
-      return jsonOutput(validateJson(options, result));
+      return jsonOutput(validateJson(options, result, live));
     case "github":
-      return githubText(options, result);
+      return githubText(options, result, live);
     case "text":
-      return validateText(options.dir, result, options.stack);
+      return validateText(options.dir, result, options.stack, live);
   }
 }
 
 /** The JSON shape of `validate --format json`. */
-function validateJson(options: ValidateOptions, result: LoadResult) {
+function validateJson(options: ValidateOptions, result: LoadResult, live: LiveCheck | undefined) {
   const { stack } = options;
   return {
     valid: result.problems.length === 0,
     dir: options.dir,
     ...(stack === undefined ? {} : { stack }),
+    ...(live === undefined ? {} : { live }),
     files: result.files.length,
     definitions: result.definitions.map((loaded) => ({
       resource: loaded.definition.resource,
@@ -85,20 +115,29 @@ function validateJson(options: ValidateOptions, result: LoadResult) {
  * One line per problem, always: a line break or terminal control sequence in a file name
  * or a value quoted in a message is shown as an escape (`\n`, `\u001B`).
  */
-export function validateText(dir: string, result: LoadResult, stack?: string): string {
+export function validateText(
+  dir: string,
+  result: LoadResult,
+  stack?: string,
+  live?: LiveCheck,
+): string {
   const lines = result.problems.map(formatProblem);
   if (lines.length > 0) lines.push("");
   lines.push(
     result.problems.length === 0
-      ? safeLine(summary(dir, result, stack))
+      ? safeLine(summary(dir, result, stack, live))
       : `${problemsSummary(result.problems)}.`,
   );
   return `${lines.join("\n")}\n`;
 }
 
-function githubText(options: ValidateOptions, result: LoadResult): string {
+function githubText(
+  options: ValidateOptions,
+  result: LoadResult,
+  live: LiveCheck | undefined,
+): string {
   if (result.problems.length === 0) {
-    return `${safeLine(summary(options.dir, result, options.stack))}\n`;
+    return `${safeLine(summary(options.dir, result, options.stack, live))}\n`;
   }
   const lines = result.problems.map((problem) =>
     githubAnnotation({
@@ -114,12 +153,21 @@ function githubText(options: ValidateOptions, result: LoadResult): string {
   return `${lines.join("\n")}\n`;
 }
 
-function summary(dir: string, result: LoadResult, stack: string | undefined): string {
+function summary(
+  dir: string,
+  result: LoadResult,
+  stack: string | undefined,
+  live: LiveCheck | undefined,
+): string {
   // The services catalog holds no definition: it is named, not counted among their files.
   const catalogs = result.files.filter((file) => isCatalogFile(path.relative(dir, file)));
   const files = plural(result.files.length - catalogs.length, "file");
   const catalog = catalogs.length > 0 ? " and the services catalog" : "";
-  const all = `${dir}: ${plural(result.definitions.length, "definition")} in ${files}${catalog}, all valid`;
+  const checked =
+    live === undefined
+      ? ""
+      : `, every service they list among the account's ${plural(live.services, "service")}`;
+  const all = `${dir}: ${plural(result.definitions.length, "definition")} in ${files}${catalog}, all valid${checked}`;
   if (stack === undefined) return `${all}.`;
   const declared = result.definitions.filter((loaded) => belongsToStack(loaded.definition, stack));
   return `${all}; stack ${stack} declares ${declared.length} of them.`;

@@ -5,6 +5,10 @@ import {
   shapeEvents,
   shapeIncident,
   shapeIncidentList,
+  shapeService,
+  shapeServiceList,
+  shapeStatusPage,
+  shapeStatusPageList,
   shapeUpdate,
   shapeUpdates,
 } from "../answer-shape";
@@ -12,7 +16,7 @@ import type { AppContext } from "../app-context";
 import { ErrorResponse } from "../http-error";
 import { rateWindowMiddleware } from "../rate-window";
 import { PUBLIC_BODY_LIMIT, pathParam, readJsonBody, readQuery } from "../request-input";
-import { INCIDENTS_PAGE_DEFAULT } from "../store/incidents";
+import { INCIDENTS_PAGE_DEFAULT, SERVICES_PAGE_DEFAULT, STATUS_PAGES_PAGE_DEFAULT } from "../store";
 import { DAY_MS } from "../time";
 import { type AccountEnv, apiKeyAuth } from "./auth";
 import { allowOnlyRouteMethods } from "./method-not-allowed";
@@ -34,9 +38,9 @@ const EXCERPT: ReadonlySet<Route> = new Set<Route>([
 ]);
 
 /**
- * The public operations (the spec's five and the public reference's incident operations), with
- * auth, request counts, the rate window and fault injection; every answer is shaped by the
- * behaviour (`answer-shape.ts`).
+ * The public operations (the spec's five and the public reference's incident, service and
+ * status-page operations), with auth, request counts, the rate window and fault injection;
+ * every answer is shaped by the behaviour (`answer-shape.ts`).
  */
 export function publicApi({ stores, control, faults, requests, now }: AppContext) {
   const app = new Hono<AccountEnv>();
@@ -94,30 +98,22 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
 
   on(ROUTES.postIncidentUpdate, async (c) => {
     const body = await readJsonBody(c, ROUTES.postIncidentUpdate.body.schema, PUBLIC_BODY_LIMIT);
-    const posted = stores.incidents.postUpdate(account(c), incident(c), body, nowMs());
+    const posted = stores.updates.post(account(c), incident(c), body, nowMs());
     return c.json(shapeUpdate(posted, behaviour()));
   });
 
   on(ROUTES.getIncidentUpdate, (c) =>
-    c.json(
-      shapeUpdate(stores.incidents.getUpdate(account(c), incident(c), update(c)), behaviour()),
-    ),
+    c.json(shapeUpdate(stores.updates.get(account(c), incident(c), update(c)), behaviour())),
   );
 
   on(ROUTES.updateIncidentUpdate, async (c) => {
     const body = await readJsonBody(c, ROUTES.updateIncidentUpdate.body.schema, PUBLIC_BODY_LIMIT);
-    const changed = stores.incidents.changeUpdate(
-      account(c),
-      incident(c),
-      update(c),
-      body,
-      nowMs(),
-    );
+    const changed = stores.updates.change(account(c), incident(c), update(c), body, nowMs());
     return c.json(shapeUpdate(changed, behaviour()));
   });
 
   on(ROUTES.deleteIncidentUpdate, (c) => {
-    stores.incidents.removeUpdate(account(c), incident(c), update(c));
+    stores.updates.remove(account(c), incident(c), update(c));
     return c.body(null, 204);
   });
 
@@ -136,7 +132,7 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
   });
 
   on(ROUTES.listIncidentUpdates, (c) =>
-    c.json(shapeUpdates(stores.incidents.listUpdates(account(c), incident(c)), behaviour())),
+    c.json(shapeUpdates(stores.updates.list(account(c), incident(c)), behaviour())),
   );
 
   // A service may answer `[]` for a check it does not know rather than 404 (`unknownCheck`).
@@ -180,6 +176,39 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
 
   on(ROUTES.getErrorGroup, (c) =>
     c.json(shapeErrorGroup(stores.errorGroups.get(account(c), pathParam(c, "id")), behaviour())),
+  );
+
+  on(ROUTES.listServices, (c) => {
+    const query = readQuery(c, ROUTES.listServices.query.schema);
+    const list = stores.services.list(
+      account(c),
+      query.limit ?? SERVICES_PAGE_DEFAULT,
+      query.nextId,
+    );
+    return c.json(shapeServiceList(list, behaviour()));
+  });
+
+  on(ROUTES.getService, (c) =>
+    c.json(shapeService(stores.services.get(account(c), pathParam(c, "serviceId")), behaviour())),
+  );
+
+  on(ROUTES.listStatusPages, (c) => {
+    const query = readQuery(c, ROUTES.listStatusPages.query.schema);
+    const list = stores.statusPages.list(
+      account(c),
+      query.limit ?? STATUS_PAGES_PAGE_DEFAULT,
+      query.nextId,
+    );
+    return c.json(shapeStatusPageList(list, behaviour()));
+  });
+
+  on(ROUTES.getStatusPage, (c) =>
+    c.json(
+      shapeStatusPage(
+        stores.statusPages.get(account(c), pathParam(c, "statusPageId")),
+        behaviour(),
+      ),
+    ),
   );
 
   allowOnlyRouteMethods(app, PUBLIC_ROUTES);

@@ -1,9 +1,7 @@
 import { createHash } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
-import type { Service } from "../../api/schemas";
 import { statement } from "../database";
 import { ErrorResponse } from "../http-error";
-import { toIso } from "../time";
 
 /** Keys are stored as SHA-256 digests, so a copied data file does not hand out API keys. */
 export function hashApiKey(apiKey: string): string {
@@ -19,7 +17,7 @@ export interface HeartbeatSettings {
   graceMs: number;
 }
 
-/** Accounts, their API keys, services and checks. */
+/** Accounts, their API keys and checks. */
 export class AccountStore {
   constructor(private readonly db: DatabaseSync) {}
 
@@ -59,41 +57,6 @@ export class AccountStore {
       keyHash,
     );
     return row === undefined ? undefined : String(row.account_id);
-  }
-
-  upsertService(accountId: string, id: string, name: string, atMs: number): void {
-    statement(
-      this.db,
-      `INSERT INTO services (account_id, id, name, created_ms, updated_ms) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (account_id, id) DO UPDATE SET name = excluded.name, updated_ms = excluded.updated_ms`,
-    ).run(accountId, id, name, atMs, atMs);
-  }
-
-  /** The services of an account by id, for validating and rendering incidents. */
-  services(accountId: string, ids: readonly string[]): Map<string, Service> {
-    const found = new Map<string, Service>();
-    const byId = statement(
-      this.db,
-      "SELECT id, name, created_ms, updated_ms FROM services WHERE account_id = ? AND id = ?",
-    );
-    for (const id of ids) {
-      const row = byId.get(accountId, id);
-      if (row === undefined) continue;
-      found.set(id, {
-        id: String(row.id),
-        name: String(row.name),
-        accountId,
-        created_at: toIso(Number(row.created_ms)),
-        updated_at: toIso(Number(row.updated_ms)),
-      });
-    }
-    return found;
-  }
-
-  serviceIds(accountId: string): string[] {
-    return statement(this.db, "SELECT id FROM services WHERE account_id = ? ORDER BY id")
-      .all(accountId)
-      .map((row) => String(row.id));
   }
 
   checkKind(accountId: string, checkId: string): CheckKind | undefined {

@@ -2,30 +2,52 @@ import type { DatabaseSync } from "node:sqlite";
 import { AccountStore } from "./accounts";
 import { ErrorGroupStore } from "./error-groups";
 import { HeartbeatStore } from "./heartbeats";
+import { IncidentServices } from "./incident-services";
+import { IncidentUpdateStore } from "./incident-updates";
 import { IncidentStore } from "./incidents";
+import { NotificationStore } from "./notifications";
+import { ServiceStore } from "./services";
+import { StatusPageStore } from "./status-pages";
 
 export type { CheckKind, HeartbeatSettings } from "./accounts";
 export type { NewCheckResult, RecordedResult } from "./error-groups";
 export { deriveEvents, MISSED_PING_USER_AGENT } from "./heartbeat-events";
 export type { EventsWindow, NewPing } from "./heartbeats";
-export type { NewIncidentUpdate } from "./incidents";
-export { INCIDENT_UPDATES_LIMIT } from "./incidents";
+export type { NewIncidentUpdate } from "./incident-updates";
+export { INCIDENT_UPDATES_LIMIT } from "./incident-updates";
+export { INCIDENTS_PAGE_DEFAULT } from "./incidents";
+export type { Notification } from "./notifications";
+export { SERVICES_PAGE_DEFAULT } from "./services";
+export { STATUS_PAGES_PAGE_DEFAULT, type StatusPageSeed } from "./status-pages";
 
 /** Every store of one emulator, sharing one database connection. */
 export interface Stores {
   db: DatabaseSync;
   accounts: AccountStore;
+  services: ServiceStore;
+  statusPages: StatusPageStore;
   incidents: IncidentStore;
+  /** The incidents' updates. */
+  updates: IncidentUpdateStore;
+  /** What reached the subscribers. */
+  notifications: NotificationStore;
   heartbeats: HeartbeatStore;
   errorGroups: ErrorGroupStore;
 }
 
 export function createStores(db: DatabaseSync): Stores {
   const accounts = new AccountStore(db);
+  const services = new ServiceStore(db);
+  const notifications = new NotificationStore(db);
+  const updates = new IncidentUpdateStore(db, notifications);
   return {
     db,
     accounts,
-    incidents: new IncidentStore(db, accounts),
+    services,
+    statusPages: new StatusPageStore(db, services),
+    incidents: new IncidentStore(db, new IncidentServices(db, services), updates),
+    updates,
+    notifications,
     heartbeats: new HeartbeatStore(db, accounts),
     errorGroups: new ErrorGroupStore(db, accounts),
   };
