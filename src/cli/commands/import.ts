@@ -4,6 +4,7 @@ import { createClient } from "../../api";
 import { CATALOG_FILES, projectOf, readServiceNames } from "../../definitions";
 import { InvalidDefinitionsError } from "../../definitions/invalid-definitions-error";
 import { plural } from "../../plural";
+import { writeIntoProject } from "../../project-write";
 import { safeLine } from "../../safe-text";
 import { resolveApiConnection } from "../api-connection";
 import type { ApiFlags } from "../api-options";
@@ -14,7 +15,6 @@ import { type ReadProgress, readService, type ServiceRead } from "../import/read
 import type { CommandIo } from "../io";
 import { schemaDirFor } from "../schema-dir";
 import { UsageError } from "../usage-error";
-import { writeIntoProject } from "../../project-write";
 import { DefinitionsDir } from "./definitions-dir";
 import type { ImportFormat } from "./import-options";
 
