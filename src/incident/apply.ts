@@ -171,11 +171,15 @@ export function planEntriesOn(
 export function entriesRecord(
   declaration: Applying & { updates: DeclaredEntry[] },
   providerVersion: string,
-  done: { ids: string[]; posted: readonly IncidentUpdate[]; incident: IncidentResponse },
+  done: {
+    ids: string[];
+    posted: readonly IncidentUpdate[];
+    incident?: Pick<IncidentResponse, "updated_at"> | undefined;
+  },
   now: Date,
 ): IncidentRecord {
   const times = done.posted.flatMap((update) => (update.created_at ? [update.created_at] : []));
-  const appliedAt = times.sort().at(-1) ?? done.incident.updated_at ?? now.toISOString();
+  const appliedAt = times.sort().at(-1) ?? done.incident?.updated_at ?? now.toISOString();
   const status = declaration.updates.at(-1)?.status ?? declaration.status;
   return {
     ...declaration,

@@ -37,15 +37,59 @@ export type CreationDecision =
   /** A match too old to be taken for sure: the person decides. */
   | { kind: "refuse"; message: string };
 
-/** Whether an incident is the opening of this declaration: its name and its first update. */
+/**
+ * What identifies the incident a definition without `id` opened: its name and its first
+ * entry. The one rule of "the incident this definition opened", for the program's reads and
+ * the provider's search alike.
+ */
+export interface Opening {
+  name: string;
+  first: DeclaredEntry;
+}
+
+/** The opening a declaration looks for; none without `updates`. */
+export function openingOf(declaration: {
+  name: string;
+  updates?: readonly DeclaredEntry[] | undefined;
+}): Opening | undefined {
+  const first = declaration.updates?.[0];
+  return first === undefined ? undefined : { name: declaration.name, first };
+}
+
+/**
+ * The openings a new incident looks for: its declaration's, and the one its state recorded
+ * before the create was sent (a claim's intent, a create that got no answer), which an edit of
+ * the name or the first message since must not lose.
+ */
+export function openingsSought(
+  declaration: { name: string; updates?: readonly DeclaredEntry[] | undefined },
+  recorded: { name: string; updates?: readonly DeclaredEntry[] | undefined } | undefined,
+): Opening[] {
+  const now = openingOf(declaration);
+  const then = recorded && openingOf(recorded);
+  const all = [now, then].flatMap((opening) => (opening ? [opening] : []));
+  return all.filter(
+    (opening, index) => all.findIndex((other) => sameOpening(other, opening)) === index,
+  );
+}
+
+function sameOpening(a: Opening, b: Opening): boolean {
+  return a.name === b.name && sameMessage(a.first.message, b.first.message);
+}
+
+/** An opening as one text, the same for every way of writing the same message. */
+export function openingKey(opening: Opening): string {
+  return `${opening.name}\n${opening.first.message.replace(/\r\n?/g, "\n").trim()}`;
+}
+
+/** Whether an incident is the given opening: its name, and its first update is that entry. */
 export function isOpeningOf(
-  candidate: Pick<CreationCandidate, "name" | "incidentUpdates">,
-  declaration: Pick<IncidentDeclaration, "name">,
-  first: DeclaredEntry,
+  candidate: { name: string; incidentUpdates: readonly IncidentUpdate[] },
+  opening: Opening,
 ): boolean {
   return (
-    candidate.name === declaration.name &&
-    earliest(candidate.incidentUpdates).some((update) => isPostingOf(update, first))
+    candidate.name === opening.name &&
+    earliest(candidate.incidentUpdates).some((update) => isPostingOf(update, opening.first))
   );
 }
 
@@ -57,14 +101,13 @@ export function opensSameIncident(
   a: { id?: string | undefined; name: string; updates?: readonly DeclaredEntry[] | undefined },
   b: { id?: string | undefined; name: string; updates?: readonly DeclaredEntry[] | undefined },
 ): boolean {
-  const [first, other] = [a.updates?.[0], b.updates?.[0]];
+  const [first, other] = [openingOf(a), openingOf(b)];
   return (
     a.id === undefined &&
     b.id === undefined &&
-    a.name === b.name &&
     first !== undefined &&
     other !== undefined &&
-    sameMessage(first.message, other.message)
+    sameOpening(first, other)
   );
 }
 
@@ -108,8 +151,8 @@ export function decideCreation(
 }
 
 /**
- * The service's incidents that may be this declaration's opening, before their updates are read:
- * of its name and taken by nothing of this run; and the entries the list could not read that may be.
+ * The service's incidents that may be one of these openings, before their updates are read: of
+ * its name and taken by nothing of this run; and the entries the list could not read that may be.
  */
 export function namesakes<T extends { id: string; name: string }>(
   listed: {
@@ -121,18 +164,15 @@ export function namesakes<T extends { id: string; name: string }>(
       problem: string;
     }[];
   },
-  declaration: Pick<IncidentDeclaration, "name">,
+  openings: readonly Opening[],
   inRun: ReadonlySet<string>,
 ): { named: T[]; unreadable: string[] } {
   const free = (id: string | undefined) => id === undefined || !inRun.has(id);
+  const names = new Set(openings.map((opening) => opening.name));
   return {
-    named: listed.entries.filter(
-      (incident) => incident.name === declaration.name && free(incident.id),
-    ),
+    named: listed.entries.filter((incident) => names.has(incident.name) && free(incident.id)),
     unreadable: listed.skipped
-      .filter(
-        (entry) => (entry.name === undefined || entry.name === declaration.name) && free(entry.id),
-      )
+      .filter((entry) => (entry.name === undefined || names.has(entry.name)) && free(entry.id))
       .map(
         (entry) => `${safeLine(entry.id ?? `entry ${entry.index}`)} (${safeLine(entry.problem)})`,
       ),
@@ -152,21 +192,21 @@ export function takenTwiceMessage(name: string, incidentId: string): string {
   return `${name}: incident ${safeLine(incidentId)}, opened by a run that stopped before it could record it, is taken by another definition of this stack with the same name and first message. Give one of them another first message.`;
 }
 
-/** Of incidents read whole, those that are the opening of this declaration (`isOpeningOf`). */
+/** Of incidents read whole, those that are one of these openings (`isOpeningOf`). */
 export function openingsAmong(
   incidents: readonly {
     id: string;
     name: string;
     created_at: string;
+    lastUpdateStatus?: string | null | undefined;
     incidentUpdates?: readonly IncidentUpdate[] | undefined;
   }[],
-  declaration: Pick<IncidentDeclaration, "name">,
-  first: DeclaredEntry,
+  openings: readonly Opening[],
 ): CreationCandidate[] {
   return incidents.flatMap((incident) => {
     const { incidentUpdates } = incident;
     if (incidentUpdates === undefined) return [];
     const candidate = { ...incident, incidentUpdates };
-    return isOpeningOf(candidate, declaration, first) ? [candidate] : [];
+    return openings.some((opening) => isOpeningOf(candidate, opening)) ? [candidate] : [];
   });
 }

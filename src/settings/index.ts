@@ -11,6 +11,7 @@ export {
   type WholeNumberBounds,
 } from "./catalog";
 export { cliSettingName, type SettingsContext, settingEnv, settingFlag } from "./names";
+export { definitionsDirectory, projectRoot } from "./project-root";
 export {
   RUN_DEADLINE_VARIABLE,
   runDeadlineOf,

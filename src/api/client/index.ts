@@ -12,5 +12,6 @@ export type {
   IncidentsApi,
   SkippedIncident,
 } from "./incidents";
+export { type Lease, takeLease } from "./lease";
 export type { ClientOptions, RetryEvent, RetryOptions } from "./options";
 export { THROTTLED_RETRIES_MAX } from "./retry-policy";
