@@ -7,7 +7,7 @@ import {
 import { safeLine } from "../safe-text";
 import { reopenMessage, statusToSend } from "./convergence";
 import { type IncidentDeclaration, incidentLabel } from "./declaration";
-import { type DeclaredEntry, entryChanges } from "./entries";
+import { type DeclaredEntry, entryChanges, foundPosted } from "./entries";
 import { type EntryPlan, planEntries, type RecordedEntries } from "./entry-plan";
 import type { IncidentInputs } from "./inputs";
 import { reopenRefused } from "./lifecycle";
@@ -114,6 +114,22 @@ export function recordedEntriesOf(olds: IncidentRecord | undefined): RecordedEnt
   return olds && !olds.claimed && olds.updateIds
     ? { entries: olds.updates ?? [], ids: [...olds.updateIds] }
     : { entries: [], ids: [] };
+}
+
+/**
+ * The entries a stopped run posted on an incident claimed before it: those of the claim (the
+ * declaration as it was then) that the incident shows, in order, so that an entry edited in
+ * git since is changed in place, not posted again.
+ */
+export function claimedEntriesOn(
+  olds: IncidentRecord,
+  incident: Pick<IncidentResponse, "incidentUpdates">,
+): RecordedEntries {
+  const entries = olds.updates ?? [];
+  const indexes = entries.map((_, index) => index);
+  const found = foundPosted(entries, indexes, incident.incidentUpdates, { known: new Set() });
+  const ids = indexes.flatMap((index) => found.get(index) ?? []);
+  return { entries: entries.slice(0, ids.length), ids };
 }
 
 /** Why a declaration that dropped `updates:` is refused: posted entries stay on the page. */

@@ -1,6 +1,7 @@
 import type { IncidentResponse, IncidentUpdate } from "../../api/schemas";
 import {
   type Applying,
+  claimedEntriesOn,
   entriesRecord,
   fieldsNeedPut,
   foundNote,
@@ -310,10 +311,13 @@ function stepKnown(state: Known, answer: Answer): Moved {
 }
 
 function plan(state: Known, incident: IncidentResponse, now: number): Moved {
-  const { recorded } = state;
+  const { olds } = state;
+  const claimed = olds?.claimed && !state.opened;
+  const recorded = claimed ? claimedEntriesOn(olds, incident) : state.recorded;
   const planned = planEntriesOn(state.declaration, incident, recorded, lastApplyMs(state.olds));
   const sending: Sending = {
     ...state,
+    recorded,
     phase: "send",
     incident,
     actions: planned.actions,
