@@ -136,7 +136,7 @@ export function decideCreation(
     return {
       kind: "adopt",
       incidentId: own.id,
-      note: `${what} was opened as ${safeLine(own.id)} at ${safeLine(own.created_at)} by a run that stopped before it could record it; it is taken, not opened again.`,
+      note: `${what} was opened as ${safeLine(own.id)} at ${safeLine(own.created_at)} by a run that stopped before it could record it, or by another stack of this definition; it is taken, not opened again.`,
     };
   }
   // A resolved look-alike is a past incident written the same way (a recurring one): opening
