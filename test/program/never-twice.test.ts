@@ -175,6 +175,49 @@ describe("never twice, in process against the emulator", () => {
     expect(changesOf(await up())).toEqual({});
   });
 
+  it("opens nothing while a create that got no answer may still be made, saying until when, and opens it once after", async () => {
+    const resource = "cache-down";
+    writeFileSync(file(resource), definition(resource, "Cache misses", "Pages load slowly."));
+    // The create's connection drops before the service has it: not made, but nobody knows.
+    const real = globalThis.fetch;
+    vi.stubGlobal("fetch", async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      const request = new Request(input, init);
+      if (
+        request.method === "POST" &&
+        new URL(request.url).pathname === "/v1/status-pages/incidents"
+      ) {
+        throw new TypeError("fetch failed", {
+          cause: Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }),
+        });
+      }
+      return real(request);
+    });
+    const failed = await up();
+    vi.unstubAllGlobals();
+    const kept = engine.stateOf(resource);
+    expect(kept).toMatchObject({ incidentId: "", unanswered: { entry: 0 } });
+    const until = new Date(
+      Date.parse(kept?.unanswered?.at ?? "") + OUTCOME_WINDOW_MS,
+    ).toISOString();
+    expect(failuresOf(failed)).toEqual([
+      `${resource}: (new: ${resource}): the service did not answer the request that opens it, sent at ${kept?.unanswered?.at}, and does not show it opened. No create is sent again until the service shows it or until ${until}: a run before then reads again, and takes the incident if it shows.`,
+    ]);
+    control().resetStats();
+    const waiting = await up();
+    expect(failuresOf(waiting)).toEqual([
+      `${resource}: (new: ${resource}): not opened: the request that opens it, sent at ${kept?.unanswered?.at}, got no answer, and the service does not show it yet. No create is sent again until the service shows it or until ${until}; run again then.`,
+    ]);
+    expect(control().stats().byOperation.createIncident).toBeUndefined();
+    engine.changeState(resource, (state) => ({
+      ...state,
+      unanswered: { entry: 0, at: new Date(Date.now() - OUTCOME_WINDOW_MS).toISOString() },
+    }));
+    expect((await up()).error).toBeUndefined();
+    const incidents = await named("Cache misses");
+    expect(incidents).toHaveLength(1);
+    expect(notified(incidents[0]?.id ?? "")).toHaveLength(2);
+  });
+
   it("finds the incident a killed apply opened by the claim's intent, after its name and first message are edited", async () => {
     const resource = "queue-down";
     writeFileSync(file(resource), definition(resource, "Queue stalls", "Jobs wait in the queue."));
