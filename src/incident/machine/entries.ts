@@ -182,11 +182,8 @@ function stepOpening(state: Opening, answer: Answer): Moved {
       }
       const recorded = recordedEntriesOf(state.olds);
       const known = knownState(state, state.inputs, state.olds, incident.id, recorded);
-      // Taken already: leased, then read again, as another stack may be posting on it.
-      return {
-        state: { ...known, phase: "known-take" },
-        step: { kind: "lease", key: `incident:${incident.id}` },
-      };
+      // Leased, then read again: another stack may be posting on it.
+      return { state: known, step: { kind: "lease", key: `incident:${incident.id}` } };
     }
     case "opening":
       if (failure?.unknown)

@@ -2,7 +2,7 @@ import type { Enforce } from "../../settings/catalog";
 import type { DeclaredEntry } from "../entries";
 import type { IncidentInputs } from "../inputs";
 import type { IncidentRecord } from "../record";
-import { afterProbe, type Carried, type Probe, type RunContext } from "./context";
+import { afterProbe, type Carried, type Probe, type RunContext, unexpected } from "./context";
 import { beginEntries, type EntriesApply, stepEntries } from "./entries";
 import {
   beginClaim,
@@ -58,16 +58,49 @@ export type State =
   | Diff
   | Probe;
 
+/** What each phase waits for: the answers of the step that led to it. */
+const ACCEPTS: Record<Exclude<State, Operation>["phase"], readonly Answer["kind"][]> = {
+  "open-lease": ["leased"],
+  "open-list": ["listed", "failed"],
+  "open-read": ["incident", "failed"],
+  "open-take": ["took", "taken"],
+  opening: ["incident", "failed"],
+  "known-lease": ["leased"],
+  "known-take": ["took", "taken"],
+  "known-get": ["incident", "failed"],
+  "known-put": ["incident", "failed"],
+  send: ["update", "failed"],
+  reread: ["incident", "failed"],
+  "status-read": ["updates", "failed"],
+  "status-put": ["incident", "failed"],
+  probe: ["updates", "failed"],
+  "refresh-updates": ["updates", "failed"],
+  "refresh-incident": ["incident", "failed"],
+  claim: ["updates", "failed"],
+  diff: ["incident", "failed"],
+  "find-list": ["listed", "failed"],
+  "find-read": ["incident", "failed"],
+  catalog: ["named", "failed"],
+  exists: ["updates", "failed"],
+  put: ["incident", "failed"],
+  "resolve-lease": ["leased"],
+  "resolve-get": ["incident", "failed"],
+  "resolve-post": ["update", "failed"],
+  "resolve-reread": ["incident", "failed"],
+};
+
 /** The next step of an operation, given the answer of the step before (`begin` first). */
 export function next(state: State, answer: Answer): { state: State; step: Step } {
   if ("op" in state) return begin(state, answer.at);
+  if (!ACCEPTS[state.phase].includes(answer.kind)) return unexpected(state, answer);
   switch (state.phase) {
     case "status-read":
     case "status-put":
       return stepStatus(state, answer);
     case "probe":
       return afterProbe(state, answer);
-    case "refresh":
+    case "refresh-updates":
+    case "refresh-incident":
       return stepRefresh(state, answer);
     case "claim":
       return stepClaim(state, answer);

@@ -19,7 +19,7 @@ import type { Answer } from "./steps";
  */
 
 export interface Refresh extends Carried {
-  phase: "refresh";
+  phase: "refresh-updates" | "refresh-incident";
   id: string;
   record: IncidentRecord;
   incidentId: string;
@@ -27,19 +27,23 @@ export interface Refresh extends Carried {
 
 export function beginRefresh(carried: Carried, id: string, record: IncidentRecord): Next<Refresh> {
   const what = refreshRead(record, id);
-  const state: Refresh = { ...carried, phase: "refresh", id, record, incidentId: id };
+  const state: Refresh = { ...carried, phase: "refresh-updates", id, record, incidentId: id };
   if (what.read === "nothing") {
     return { state, step: { kind: "done", result: { op: "refresh", id, record }, notes: [] } };
   }
   const { incidentId } = what;
-  const kind = what.read === "updates" ? "list-updates" : "get";
-  return { state: { ...state, incidentId }, step: { kind, incidentId } };
+  if (what.read === "updates")
+    return { state: { ...state, incidentId }, step: { kind: "list-updates", incidentId } };
+  return {
+    state: { ...state, phase: "refresh-incident", incidentId },
+    step: { kind: "get", incidentId },
+  };
 }
 
 export function stepRefresh(state: Refresh, answer: Answer): Next<Refresh | Probe> {
   const failure = failed(answer);
   const { incidentId, id } = state;
-  if (failure?.absent && answer.kind === "failed" && state.record.updates !== undefined) {
+  if (failure?.absent && state.phase === "refresh-incident") {
     return probe(state, incidentId, "", failure);
   }
   if (failure) {
