@@ -126,6 +126,7 @@ async function carryOut<O extends Asked>(
   operation: O,
 ): Promise<Extract<Result, { op: O["op"] }>> {
   const leases: Lease[] = [];
+  let unanswered: IncidentRecord["unanswered"];
   const context = { accountId: session.settings?.accountId ?? "", inRun: inRun(session) };
   let state = { ...operation, context } as State;
   let answer: Parameters<typeof next>[1] = { kind: "begin", at: Date.now() };
@@ -141,11 +142,13 @@ async function carryOut<O extends Asked>(
       // The plugin has no channel to the engine's log but its stderr.
       for (const note of step.notes) process.stderr.write(`incident-sync: ${note}\n`);
       if (step.kind === "done") return step.result as Extract<Result, { op: O["op"] }>;
+      unanswered = step.keep?.record.unanswered;
       const properties = step.keep && { ...step.keep.record, __provider: PROVIDER_SOURCE };
       const kept = step.keep ? { id: step.keep.id, properties, reasons: [step.message] } : {};
       throw Object.assign(new Error(step.message), kept);
     }
   } finally {
-    for (const lease of leases.reverse()) lease.release();
+    // The next holder learns of a write that got no answer, which may still be made.
+    for (const lease of leases.reverse()) lease.release(unanswered);
   }
 }

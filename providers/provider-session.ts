@@ -102,8 +102,9 @@ async function carry(
   switch (step.kind) {
     case "lease": {
       const scope = { baseUrl: settings?.baseUrl ?? "", accountId: settings?.accountId };
-      leases.push(await takeLease(scope, step.key));
-      return { kind: "leased", releasedAt: leases.at(-1)?.releasedAt };
+      const lease = await takeLease(scope, step.key);
+      leases.push(lease);
+      return { kind: "leased", releasedAt: lease.releasedAt, unanswered: lease.unanswered };
     }
     case "list":
       return { ...(await listed(session, step.fresh)), inRun: inRun(session) };

@@ -192,7 +192,11 @@ export function takenTwiceMessage(name: string, incidentId: string): string {
   return `${name}: incident ${safeLine(incidentId)}, opened by a run that stopped before it could record it, is taken by another definition of this stack with the same name and first message. Give one of them another first message.`;
 }
 
-/** Of incidents read whole, those that are one of these openings (`isOpeningOf`). */
+/**
+ * Of incidents read whole, those that are the opening sought: the name of one of `openings`
+ * and the first update of one, in either combination, as an apply stopped between the PUT of
+ * a new name and the edit of the first entry leaves them.
+ */
 export function openingsAmong(
   incidents: readonly {
     id: string;
@@ -207,6 +211,10 @@ export function openingsAmong(
     const { incidentUpdates } = incident;
     if (incidentUpdates === undefined) return [];
     const candidate = { ...incident, incidentUpdates };
-    return openings.some((opening) => isOpeningOf(candidate, opening)) ? [candidate] : [];
+    const named = openings.some((opening) => opening.name === incident.name);
+    const opened = openings.some((opening) =>
+      isOpeningOf({ ...candidate, name: opening.name }, opening),
+    );
+    return named && opened ? [candidate] : [];
   });
 }

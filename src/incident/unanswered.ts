@@ -27,3 +27,12 @@ export function windowEnd(unanswered: Unanswered): string {
 export function inWindow(unanswered: Unanswered | undefined, now: number): boolean {
   return unanswered !== undefined && now < (Date.parse(unanswered.at) || 0) + OUTCOME_WINDOW_MS;
 }
+
+/** Of two unanswered writes, the one sent last: the other was settled before it was sent. */
+export function latest(
+  a: Unanswered | undefined,
+  b: Unanswered | undefined,
+): Unanswered | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  return Date.parse(b.at) > Date.parse(a.at) ? b : a;
+}

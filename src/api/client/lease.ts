@@ -20,8 +20,16 @@ import { sleep } from "./sleep";
 export interface Lease {
   /** When a holder last let go of this lease (ms), if one did: a read before it may be stale. */
   readonly releasedAt: number | undefined;
-  /** Lets go: the next holder learns when. */
-  release(): void;
+  /** A write a holder sent that got no answer (its entry, and when): it may still be made. */
+  readonly unanswered: Unanswered | undefined;
+  /** Lets go: the next holder learns when, and of a write that got no answer. */
+  release(unanswered?: Unanswered): void;
+}
+
+/** A write that got no answer, as the next holder learns of it. */
+export interface Unanswered {
+  entry: number;
+  at: string;
 }
 
 /** The longest a holder keeps a lease: one held longer belongs to a run that hangs. */
@@ -29,7 +37,7 @@ const LONGEST_HOLD_MS = 30 * 60 * 1000;
 
 /** Where no shared directory can be had: this process's leases, and their last release. */
 const own = new Map<string, Promise<void>>();
-const ownReleased = new Map<string, number>();
+const ownReleased = new Map<string, Released>();
 
 /**
  * Takes the lease on `key` for the account at `baseUrl`, waiting while another process (or
@@ -53,17 +61,19 @@ export async function takeLease(
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       if (abandoned(lock)) {
-        written(file, Date.now());
+        written(file, { ...recordOf(file), releasedAt: Date.now() });
         continue;
       }
       await sleep(50 + Math.random() * 150);
     }
   }
-  const releasedAt = releaseOf(file);
+  const { releasedAt, unanswered } = recordOf(file);
   return {
     releasedAt,
-    release() {
-      written(file, Date.now());
+    unanswered,
+    release(now) {
+      // A write left unanswered before is kept: whether it was made is for a read to say.
+      written(file, { releasedAt: Date.now(), unanswered: now ?? unanswered });
       try {
         if (readFileSync(lock, "utf8") === token) unlinkSync(lock);
       } catch {
@@ -97,18 +107,31 @@ function alive(pid: number): boolean {
   }
 }
 
-function releaseOf(file: string): number | undefined {
+/** What the last holder left: when it let go, and a write of its that got no answer. */
+interface Released {
+  releasedAt: number | undefined;
+  unanswered: Unanswered | undefined;
+}
+
+function recordOf(file: string): Released {
   try {
-    const at = (JSON.parse(readFileSync(file, "utf8")) as { releasedAt?: unknown }).releasedAt;
-    return typeof at === "number" && Number.isFinite(at) ? at : undefined;
+    const { releasedAt, unanswered } = JSON.parse(readFileSync(file, "utf8")) as {
+      releasedAt?: unknown;
+      unanswered?: { entry?: unknown; at?: unknown };
+    };
+    const { entry, at } = unanswered ?? {};
+    const write = typeof entry === "number" && typeof at === "string" ? { entry, at } : undefined;
+    const when =
+      typeof releasedAt === "number" && Number.isFinite(releasedAt) ? releasedAt : undefined;
+    return { releasedAt: when, unanswered: write };
   } catch {
-    return undefined;
+    return { releasedAt: undefined, unanswered: undefined };
   }
 }
 
-function written(file: string, releasedAt: number): void {
+function written(file: string, released: Released): void {
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify({ releasedAt }), { mode: 0o600 });
+  writeFileSync(temporary, JSON.stringify(released), { mode: 0o600 });
   renameSync(temporary, file);
 }
 
@@ -124,9 +147,14 @@ async function ownLease(key: string): Promise<Lease> {
     before.then(() => held),
   );
   await before;
-  const release = () => {
-    ownReleased.set(key, Date.now());
+  const last = ownReleased.get(key);
+  const release = (now?: Unanswered) => {
+    ownReleased.set(key, { releasedAt: Date.now(), unanswered: now ?? last?.unanswered });
     letGo();
   };
-  return { releasedAt: ownReleased.get(key), release };
+  return {
+    releasedAt: last?.releasedAt,
+    unanswered: last?.unanswered,
+    release,
+  };
 }

@@ -17,7 +17,7 @@ import type { IncidentInputs } from "../inputs";
 import { lacksOperationMessage, missingMessage } from "../messages";
 import { claimedRecord, declarationIn, type IncidentRecord } from "../record";
 import { notTaken } from "../taken";
-import { inWindow, type Unanswered, windowEnd } from "../unanswered";
+import { inWindow, latest, type Unanswered, windowEnd } from "../unanswered";
 import {
   type Carried,
   failed,
@@ -45,6 +45,8 @@ type Kept = Refusal["keep"];
 interface Entries extends Carried {
   inputs: WithEntries;
   olds: IncidentRecord | undefined;
+  /** A write another run sent under a lease this one took, which got no answer. */
+  heldBack?: Unanswered | undefined;
 }
 
 /** Looking for the incident a new definition opened, or opening it, under its lease. */
@@ -157,12 +159,14 @@ function intent(state: Entries): IncidentRecord | undefined {
 function stepOpening(state: Opening, answer: Answer): Moved {
   const failure = failed(answer);
   switch (state.phase) {
-    case "open-lease":
+    case "open-lease": {
       if (answer.kind !== "leased") return unexpected(state, answer);
-      return list({ ...state, releasedAt: answer.releasedAt }, false);
+      const heldBack = latest(state.heldBack, answer.unanswered);
+      return list({ ...state, releasedAt: answer.releasedAt, heldBack }, false);
+    }
     case "open-list": {
       if (failure) {
-        return refuse(state, failure.absent ? lacksOperationMessage(failure) : failure.text);
+        return refuseOpening(state, failure.absent ? lacksOperationMessage(failure) : failure.text);
       }
       if (answer.kind !== "listed") return unexpected(state, answer);
       // Another run let go of the lease after this run's list was read: it may have opened it.
@@ -178,7 +182,7 @@ function stepOpening(state: Opening, answer: Answer): Moved {
     case "open-take": {
       const incident = state.found;
       if (answer.kind !== "took" || incident === undefined) {
-        return refuse(state, takenTwiceMessage(labelOf(state), incident?.id ?? ""));
+        return refuseOpening(state, takenTwiceMessage(labelOf(state), incident?.id ?? ""));
       }
       const recorded = recordedEntriesOf(state.olds);
       const known = knownState(state, state.inputs, state.olds, incident.id, recorded);
@@ -196,6 +200,23 @@ function stepOpening(state: Opening, answer: Answer): Moved {
   }
 }
 
+/**
+ * A refusal of an opening. After a create that got no answer, the create is kept in the state
+ * (perhaps still being made) and said, so that no create is sent again within its window.
+ */
+function refuseOpening(state: Opening, why?: string): Moved {
+  const { sentAt } = state;
+  if (sentAt === undefined) return refuse(state, why ?? "");
+  const unanswered = { entry: 0, at: new Date(sentAt).toISOString() };
+  const claim = claimedRecord(state.inputs, new Date(intent(state)?.intentAt ?? unanswered.at));
+  const wait = `No create is sent again until the service shows it or until ${windowEnd(unanswered)}: a run before then reads again, and takes the incident if it shows.`;
+  const message =
+    why === undefined
+      ? `${labelOf(state)}: the service did not answer the request that opens it, sent at ${unanswered.at}, and does not show it opened. ${wait}`
+      : `${why} The request that opens it, sent at ${unanswered.at}, got no answer: ${wait}`;
+  return refuse(state, message, kept({ ...claim, unanswered }));
+}
+
 function list(state: Opening, fresh: boolean): Moved {
   return { state: { ...state, phase: "open-list" }, step: { kind: "list", fresh } };
 }
@@ -210,7 +231,7 @@ function searching(state: Opening & { search: Search }, now: number): Moved {
     intentAt: sent ?? intent(state)?.intentAt,
     now,
   });
-  if (decision.kind === "refuse") return refuse(state, decision.message);
+  if (decision.kind === "refuse") return refuseOpening(state, decision.message);
   if (decision.kind === "adopt") {
     const note =
       sent === undefined
@@ -226,17 +247,9 @@ function searching(state: Opening & { search: Search }, now: number): Moved {
       step: { kind: "take", incidentId: decision.incidentId },
     };
   }
-  if (sent !== undefined) {
-    // Not shown, and perhaps still being made: kept in the state, and not sent again.
-    const unanswered = { entry: 0, at: sent };
-    const claim = claimedRecord(state.inputs, new Date(intent(state)?.intentAt ?? sent));
-    return refuse(
-      state,
-      `${labelOf(state)}: the service did not answer the request that opens it, sent at ${sent}, and does not show it opened. No create is sent again until the service shows it or until ${windowEnd(unanswered)}: a run before then reads again, and takes the incident if it shows.`,
-      kept({ ...claim, unanswered }),
-    );
-  }
-  const unanswered = intent(state)?.unanswered;
+  if (sent !== undefined) return refuseOpening(state);
+  const held = state.heldBack?.entry === 0 ? state.heldBack : undefined;
+  const unanswered = latest(intent(state)?.unanswered, held);
   if (inWindow(unanswered, now) && unanswered !== undefined) {
     return refuse(
       state,
@@ -285,9 +298,17 @@ function stepKnown(state: Known, answer: Answer): Moved {
     return refuse(state, failure.absent ? missing : failure.text, keep);
   }
   switch (state.phase) {
-    case "known-lease":
+    case "known-lease": {
       // Other resources of the run then leave it be; it was this one's already.
-      return { state: { ...state, phase: "known-take" }, step: { kind: "take", incidentId } };
+      const heldBack = latest(
+        state.heldBack,
+        answer.kind === "leased" ? answer.unanswered : undefined,
+      );
+      return {
+        state: { ...state, phase: "known-take", heldBack },
+        step: { kind: "take", incidentId },
+      };
+    }
     case "known-take":
       if (state.answer) return plan(state, state.answer, answer.at);
       return { state: { ...state, phase: "known-get" }, step: { kind: "get", incidentId } };
@@ -357,8 +378,11 @@ function carryOn(state: Sending, now: number): Moved {
     const body = entryRequest(entry, { notify: false });
     return { state, step: { kind: "edit", incidentId, updateId: action.updateId, body } };
   }
-  const unanswered = state.olds?.incidentId === incidentId ? state.olds.unanswered : undefined;
-  if (unanswered?.entry === action.index && inWindow(unanswered, now)) {
+  const recorded = state.olds?.incidentId === incidentId ? state.olds.unanswered : undefined;
+  const unanswered = [recorded, state.heldBack].find(
+    (write) => write?.entry === action.index && inWindow(write, now),
+  );
+  if (unanswered !== undefined) {
     return refuse(
       state,
       `incident ${incidentId}: updates[${action.index}] is not posted yet: its post, sent at ${unanswered.at}, got no answer, and the service does not show it. It is not sent again until the service shows it or until ${windowEnd(unanswered)}; run again then.`,

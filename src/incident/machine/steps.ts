@@ -9,6 +9,7 @@ import type {
 } from "../../api/schemas";
 import type { IncidentService } from "../declaration";
 import type { IncidentRecord } from "../record";
+import type { Unanswered } from "../unanswered";
 
 /*
  * The steps of the machine and the answers fed back to it, as plain data: what the provider
@@ -78,8 +79,11 @@ export type Answer = Reply & { at: number };
 /** What a step got. */
 export type Reply =
   | { kind: "begin" }
-  /** `releasedAt`: when another holder last let go of the lease, if one ever did. */
-  | { kind: "leased"; releasedAt: number | undefined }
+  /**
+   * `releasedAt`: when a holder last let go of the lease, if one did; `unanswered`: a write
+   * one of them sent that got no answer, and may still be made.
+   */
+  | { kind: "leased"; releasedAt: number | undefined; unanswered?: Unanswered | undefined }
   /** `readAt`: when the read began; `inRun`: the incidents the run's other resources hold. */
   | { kind: "listed"; incidents: ServiceIncidents; readAt: number; inRun: ReadonlySet<string> }
   | { kind: "incident"; incident: IncidentResponse }

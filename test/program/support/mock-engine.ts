@@ -80,12 +80,6 @@ export class MockEngine {
     for (const [name, stored] of snapshot) this.state.set(name, stored);
   }
 
-  /** Changes an incident's stored state, as time passing would (a window ending). */
-  changeState(name: string, change: (state: IncidentState) => IncidentState): void {
-    const stored = this.state.get(name);
-    if (stored) this.state.set(name, { ...stored, state: change(stored.state) });
-  }
-
   /**
    * Runs `program` once as `pulumi up` (or `preview`), with `settings` added to the stack
    * config under `incident-sync:`.
