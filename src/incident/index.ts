@@ -3,6 +3,7 @@
  * the last apply (`IncidentRecord`) and an observation; the layers above carry them out.
  */
 export * from "./apply";
+export * from "./changed";
 export * from "./claim";
 export * from "./convergence";
 export * from "./creation";
