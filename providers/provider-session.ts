@@ -2,11 +2,10 @@ import { ApiError, createClient, type Lease, type MonitoringClient, takeLease } 
 import { type Reply, type Step, servicesNamedFromCatalog } from "../src/incident";
 import {
   API_KEY_SETTING,
-  apiErrorMessage,
   clientOptionsOf,
   configKey,
   definitionsDirectory,
-  runSettingsContext,
+  runErrorMessage,
   type StackSettings,
 } from "../src/settings";
 import { UserError } from "../src/user-error";
@@ -87,8 +86,8 @@ export async function send(
     return { at, ...(await carry(session, step, leases)) };
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
-    const text = error instanceof ApiError ? apiErrorMessage(error, runSettingsContext()) : "";
-    return { at, kind: "failed", error, text: text || error.message };
+    const text = error instanceof ApiError ? runErrorMessage(error) : error.message;
+    return { at, kind: "failed", error, text };
   }
 }
 

@@ -1,4 +1,4 @@
-export { apiErrorAdvice, apiErrorMessage } from "./api-error-advice";
+export { apiErrorAdvice, apiErrorMessage, runErrorMessage } from "./api-error-advice";
 export {
   type ConnectionSetting,
   type Enforce,
