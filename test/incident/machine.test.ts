@@ -475,6 +475,32 @@ describe("the step machine's transitions", () => {
     expect(after(phase, reply)).toMatchObject(expected);
   });
 
+  it("refuses, without `updates`, to reopen an incident its updates or its first PUT's answer show resolved, naming the update", () => {
+    // Was test/engine/plain-cli.test.ts's: a decision, with no engine to show.
+    const resolved = update("u9", "Fixed by the CDN change.", T0 - 60_000, "RESOLVED");
+    expect(after("status-read", { kind: "updates", updates: [resolved] })).toMatchObject({
+      kind: "refuse",
+      message: expect.stringMatching(
+        /^incident inc-1 was resolved on the status page at \S+ by update u9 \("Fixed by the CDN change\."\), but its definition says MONITORING/,
+      ),
+    });
+    // A PUT that only set the field resolved it: its answer shows it, and nothing reopens it.
+    const put = after("status-read", { kind: "updates", updates: [] });
+    expect(put).toMatchObject({
+      kind: "put",
+      body: expect.not.objectContaining({ lastUpdateStatus: "MONITORING" }),
+    });
+    const answered = incident("inc-1", [], { lastUpdateStatus: "RESOLVED" });
+    const moved = drive(status, [
+      { kind: "updates", updates: [] },
+      { kind: "incident", incident: answered },
+    ]);
+    expect(moved.step).toMatchObject({
+      kind: "refuse",
+      message: expect.stringContaining("would reopen the incident"),
+    });
+  });
+
   it("sends no second create within the window of one that got no answer, and says until when", () => {
     const sent = iso(T0);
     const olds = record(fresh, {
