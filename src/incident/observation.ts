@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { escapeLine, type IncidentStatus, type IncidentUpdate, type Service } from "../api/schemas";
+import { escapeLine, type IncidentUpdate, type Service } from "../api/schemas";
 import { changedAfter } from "./changed";
 import type { IncidentDeclaration } from "./declaration";
 import {

@@ -269,7 +269,7 @@ describe("the step machine, every phase against every answer", () => {
 
 /** The transitions that keep writes from being sent twice, one row each. */
 describe("the step machine's transitions", () => {
-  const after = (phase: keyof typeof PHASES, reply: Reply, at = T0 + 60_000) =>
+  const stepAfter = (phase: keyof typeof PHASES, reply: Reply, at = T0 + 60_000) =>
     drive(PHASES[phase]?.state as State, [reply], at).step;
   const shownBoth = incident("inc-new", [
     update("u0", first.message, T0),
@@ -472,20 +472,20 @@ describe("the step machine's transitions", () => {
       { kind: "refuse" },
     ],
   ])("%s", (_title, phase, reply, expected) => {
-    expect(after(phase, reply)).toMatchObject(expected);
+    expect(stepAfter(phase, reply)).toMatchObject(expected);
   });
 
   it("refuses, without `updates`, to reopen an incident its updates or its first PUT's answer show resolved, naming the update", () => {
     // Was test/engine/plain-cli.test.ts's: a decision, with no engine to show.
     const resolved = update("u9", "Fixed by the CDN change.", T0 - 60_000, "RESOLVED");
-    expect(after("status-read", { kind: "updates", updates: [resolved] })).toMatchObject({
+    expect(stepAfter("status-read", { kind: "updates", updates: [resolved] })).toMatchObject({
       kind: "refuse",
       message: expect.stringMatching(
         /^incident inc-1 was resolved on the status page at \S+ by update u9 \("Fixed by the CDN change\."\), but its definition says MONITORING/,
       ),
     });
     // A PUT that only set the field resolved it: its answer shows it, and nothing reopens it.
-    const put = after("status-read", { kind: "updates", updates: [] });
+    const put = stepAfter("status-read", { kind: "updates", updates: [] });
     expect(put).toMatchObject({
       kind: "put",
       body: expect.not.objectContaining({ lastUpdateStatus: "MONITORING" }),

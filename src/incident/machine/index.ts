@@ -3,7 +3,8 @@ import type { DeclaredEntry } from "../entries";
 import type { IncidentInputs } from "../inputs";
 import type { IncidentRecord } from "../record";
 import { afterProbe, type Carried, type Probe, type RunContext, unexpected } from "./context";
-import { beginEntries, type EntriesApply, stepEntries } from "./entries";
+import { type Known, type Sending, stepKnown, stepSending } from "./entries";
+import { beginEntries, type Opening, stepOpening } from "./opening";
 import {
   beginClaim,
   beginDiff,
@@ -51,7 +52,9 @@ export type Operation =
 export type State =
   | Operation
   | StatusApply
-  | EntriesApply
+  | Opening
+  | Known
+  | Sending
   | Removal
   | Refresh
   | Claim
@@ -116,8 +119,16 @@ export function next(state: State, answer: Answer): { state: State; step: Step }
     case "resolve-post":
     case "resolve-reread":
       return stepRemoval(state, answer);
+    case "known-lease":
+    case "known-take":
+    case "known-get":
+    case "known-put":
+      return stepKnown(state, answer);
+    case "send":
+    case "reread":
+      return stepSending(state, answer);
     default:
-      return stepEntries(state, answer);
+      return stepOpening(state, answer);
   }
 }
 
