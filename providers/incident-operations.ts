@@ -1,55 +1,41 @@
-import { resolve } from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError } from "../src/api";
+import type { Lease } from "../src/api";
 import {
   checkInputs,
-  claimedRecord,
-  decideDiff,
-  decideRemoval,
   type IncidentInputs,
   type IncidentRecord,
-  missingMessage,
-  missingOnRemoveMessage,
-  type Observation,
-  observationFor,
-  observe,
-  putResolved,
-  refreshedRecord,
-  refreshRead,
-  resolvingUpdate,
-  servicesNamedFromCatalog,
-  unnamedServices,
+  next,
+  type State,
 } from "../src/incident";
-import { API_KEY_SETTING, configKey, readStackSettings, SETTINGS } from "../src/settings";
-import { applyIncident, findOpened, put } from "./apply-incident";
-import type { IncidentProvider } from "./incident-state";
-import { projectRoot } from "./project-root";
+import { API_KEY_SETTING, configKey, readStackSettings } from "../src/settings";
 import {
-  client,
   createRunSession,
-  exists,
-  inPulumiTerms,
   inRun,
-  listUpdates,
+  PROVIDER_SOURCE,
   type ProviderSession,
   type RunSession,
-  readIncident,
   runOf,
+  send,
 } from "./provider-session";
 
 /*
- * Each Pulumi call mapped to `src/incident`'s decisions, carried out by `apply-incident.ts`.
- * Providers stored by earlier releases call these functions with a session of their own.
+ * Each Pulumi call as an operation of `src/incident`'s machine, carried out step by step:
+ * the machine decides, `send` sends. Providers stored by earlier releases call these
+ * functions with a session of their own.
  */
 
-export type { IncidentState } from "./incident-state";
-export type { IncidentInputs, IncidentProvider, ProviderSession, RunSession };
-export { client, createRunSession };
+/** The state of an applied incident: `IncidentRecord`, internal to the package. */
+export type IncidentState = IncidentRecord;
+/** The provider as the dynamic provider plugin calls it, and the session it keeps. */
+export type IncidentProvider = pulumi.dynamic.ResourceProvider<IncidentInputs, IncidentRecord> &
+  ProviderSession;
+export type { IncidentInputs, ProviderSession, RunSession };
+export { createRunSession };
 
 /**
  * A provider with a session of its own: what the text stored in every incident's state
- * (`PROVIDER_SOURCE` in `incident.ts`) hands the dynamic provider plugin, which calls it once
- * per distinct stored text in a plugin process, and `configure` once on what it returns.
+ * (`PROVIDER_SOURCE`) hands the dynamic provider plugin, which calls it once per distinct
+ * stored text in a plugin process, and `configure` once on what it returns.
  */
 export function provider(run?: RunSession): IncidentProvider {
   const self: IncidentProvider = {
@@ -72,10 +58,7 @@ export interface ConfigureRequest {
   config: { get(key: string): string | undefined };
 }
 
-export async function configure(
-  session: ProviderSession,
-  request: ConfigureRequest,
-): Promise<void> {
+export async function configure(session: ProviderSession, request: ConfigureRequest) {
   session.settings = readStackSettings((name) => request.config.get(configKey(name)));
   session.apiKey = request.config.get(configKey(API_KEY_SETTING));
   if (!session.apiKey) {
@@ -98,151 +81,74 @@ export async function check(
   return checked;
 }
 
-/**
- * A refusal (a reopen, a posted entry removed) is a change here, not an error: the engine
- * stops the whole run on a diff error, while the update step refuses that incident alone.
- */
-export async function diff(
-  session: ProviderSession,
-  olds: IncidentRecord,
-  news: IncidentInputs,
-): Promise<pulumi.dynamic.DiffResult> {
-  if (news.claimOnly) return { changes: false };
-  const source = observationFor(olds, news);
-  const observation =
-    "read" in source ? await observationRead(session, source.read, news) : source.observation;
-  const decision = decideDiff(olds, news, observation, session.settings?.enforce ?? "observed");
-  return {
-    changes: decision.changes,
-    replaces: decision.replace ? ["incidentId"] : [],
-    // Two resources never manage one incident: the old one lets go before the new one adopts.
-    deleteBeforeReplace: decision.replace,
-  };
+export async function diff(session: ProviderSession, olds: IncidentRecord, news: IncidentInputs) {
+  const enforce = session.settings?.enforce ?? "observed";
+  const { changes, replace } = await carryOut(session, { op: "diff", olds, news, enforce });
+  // Two resources never manage one incident: the old one lets go before the new one adopts.
+  return { changes, replaces: replace ? ["incidentId"] : [], deleteBeforeReplace: replace };
 }
 
-/** Observation, not desired state: a read that fails leaves the diff to what git changed. */
-async function observationRead(
-  session: ProviderSession,
-  incidentId: string,
-  declared: IncidentInputs,
-): Promise<Observation | undefined> {
-  try {
-    const incident = await client(session).incidents.get(incidentId);
-    return observe(incident.incidentUpdates, incident, declared);
-  } catch (error) {
-    if (error instanceof ApiError) return undefined;
-    throw error;
-  }
+/** Adopts the declared incident or opens a new one; in the claim run, only records it. */
+export async function create(session: ProviderSession, inputs: IncidentInputs) {
+  const { id, record } = inputs.claimOnly
+    ? await carryOut(session, { op: "claim", inputs })
+    : await carryOut(session, { op: "apply", inputs, olds: undefined });
+  return { id, outs: record };
 }
 
-/**
- * Adopts the declared incident, or opens a new one. In the claim run it is only recorded: an
- * id that exists (a read shows it), or the intent to open a new incident and when, so a run
- * stopped midway finds what it opened.
- */
-export async function create(
-  session: ProviderSession,
-  inputs: IncidentInputs,
-): Promise<pulumi.dynamic.CreateResult<IncidentRecord>> {
-  if (inputs.claimOnly) {
-    // The program's read of this run shows it exists; else one read of its own says.
-    const seen = inputs.observed?.kind === "read";
-    if (inputs.incidentId && !seen && !(await exists(session, inputs.incidentId))) {
-      throw new Error(missingMessage(inputs.incidentId, session.settings?.accountId));
-    }
-    return {
-      id: inputs.incidentId ?? `new:${inputs.resource ?? ""}`,
-      outs: claimedRecord(inputs, new Date()),
-    };
-  }
-  const state = await applyIncident(session, inputs, undefined);
-  return { id: state.incidentId, outs: state };
-}
-
-export async function update(
-  session: ProviderSession,
-  olds: IncidentRecord,
-  news: IncidentInputs,
-): Promise<pulumi.dynamic.UpdateResult<IncidentRecord>> {
-  return { outs: await applyIncident(session, news, olds) };
+export async function update(session: ProviderSession, olds: IncidentRecord, news: IncidentInputs) {
+  const { record } = await carryOut(session, { op: "apply", inputs: news, olds });
+  return { outs: record };
 }
 
 /** `pulumi refresh`: the live status from the incident's updates, by the one rule. */
-export async function read(
-  session: ProviderSession,
-  id: string,
-  props: IncidentRecord | undefined,
-): Promise<pulumi.dynamic.ReadResult<IncidentRecord>> {
+export async function read(session: ProviderSession, id: string, props?: IncidentRecord) {
   if (!props) return { id };
-  const what = refreshRead(props, id);
-  if (what.read === "nothing") return { id, props };
-  const updates =
-    what.read === "updates"
-      ? await listUpdates(session, what.incidentId)
-      : (await readIncident(session, what.incidentId)).incidentUpdates;
-  return { id, props: refreshedRecord(props, what.incidentId, updates, new Date()) };
+  return { id, props: (await carryOut(session, { op: "refresh", id, record: props })).record };
 }
 
-/** What `remove` did and why, for the engine's log and for tests. */
-export type RemoveOutcome = "released" | "released-redeclared" | "resolved";
-
-/** Deletes a resource as `decideRemoval` says: release, or resolve by PUT or by a last update. */
-export async function remove(
-  session: ProviderSession,
-  props: IncidentRecord,
-): Promise<RemoveOutcome> {
-  const removal = decideRemoval(props, inRun(session));
-  if (removal.kind === "release") {
-    // The plugin has no channel to the engine's log but its stderr, shown with the deletion.
-    if (removal.notice) process.stderr.write(`incident-sync: ${removal.notice}\n`);
-    return removal.redeclared ? "released-redeclared" : "released";
-  }
-  if (removal.kind === "find-opened") {
-    const opened = await findOpened(
-      session,
-      { ...props, updates: props.updates ?? [] },
-      props.intentAt,
-    );
-    return opened === undefined ? "released" : resolveWithUpdate(session, opened);
-  }
-  const named = removal.via === "put" ? await withCatalogNames(session, props) : props;
-  if (removal.unlessMissing && !(await exists(session, props.incidentId))) return "released";
-  if (removal.via === "update") return resolveWithUpdate(session, props.incidentId);
-  const answer = await put(session, named, "RESOLVED", missingOnRemoveMessage, false);
-  return putResolved(answer) ? "resolved" : resolveWithUpdate(session, props.incidentId);
+/** Deletes a resource as the machine's removal decides: release, or resolve. */
+export async function remove(session: ProviderSession, record: IncidentRecord) {
+  return (await carryOut(session, { op: "remove", record })).outcome;
 }
 
-/** Posts the last update of a removed incident with `updates`, unless it is resolved already. */
-async function resolveWithUpdate(
-  session: ProviderSession,
-  incidentId: string,
-): Promise<RemoveOutcome> {
-  const last = resolvingUpdate((await readIncident(session, incidentId)).incidentUpdates);
-  if (last === undefined) return "resolved";
-  await client(session)
-    .incidents.postUpdate(incidentId, last)
-    .catch(async (error: unknown) => {
-      throw await inPulumiTerms(error, incidentId, session);
-    });
-  return "resolved";
-}
+type Operation = Extract<State, { op: string }>;
+type Asked = Operation extends infer O ? (O extends Operation ? Omit<O, "context"> : never) : never;
+type Result = Extract<ReturnType<typeof next>["step"], { kind: "done" }>["result"];
 
 /**
- * State written before service names were required (0.1, 0.2) may hold a service without one,
- * and a deleted definition cannot give it: the services catalog of the definitions directory
- * (the plugin runs in the project directory) names it.
+ * Runs an operation to its end: each step sent, its answer fed back. A refusal is the one
+ * error a Pulumi user reads, with what was done before it kept (Pulumi's partial failure),
+ * so the state still records an incident opened or an update posted.
  */
-async function withCatalogNames(
+async function carryOut<O extends Asked>(
   session: ProviderSession,
-  props: IncidentRecord,
-): Promise<IncidentRecord> {
-  if (unnamedServices(props.services).length === 0) return props;
-  const dir = resolve(
-    projectRoot(),
-    session.settings?.definitionsDir ?? SETTINGS.definitionsDir.default,
-  );
-  return {
-    ...props,
-    services: await servicesNamedFromCatalog(props.incidentId, props.services, dir),
-  };
+  operation: O,
+): Promise<Extract<Result, { op: O["op"] }>> {
+  const leases: Lease[] = [];
+  let unanswered: IncidentRecord["unanswered"];
+  const context = { accountId: session.settings?.accountId ?? "", inRun: inRun(session) };
+  let state = { ...operation, context } as State;
+  let answer: Parameters<typeof next>[1] = { kind: "begin", at: Date.now() };
+  try {
+    for (;;) {
+      const moved = next(state, answer);
+      const { step } = moved;
+      state = moved.state;
+      if (step.kind !== "done" && step.kind !== "refuse") {
+        answer = await send(session, step, leases);
+        continue;
+      }
+      // The plugin has no channel to the engine's log but its stderr.
+      for (const note of step.notes) process.stderr.write(`incident-sync: ${note}\n`);
+      if (step.kind === "done") return step.result as Extract<Result, { op: O["op"] }>;
+      unanswered = step.keep?.record.unanswered;
+      const properties = step.keep && { ...step.keep.record, __provider: PROVIDER_SOURCE };
+      const kept = step.keep ? { id: step.keep.id, properties, reasons: [step.message] } : {};
+      throw Object.assign(new Error(step.message), kept);
+    }
+  } finally {
+    // The next holder learns of a write that got no answer, which may still be made.
+    for (const lease of leases.reverse()) lease.release(unanswered);
+  }
 }

@@ -1,73 +1,30 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { IncidentStatus, Severity } from "../src/api";
-import {
-  DEFAULT_ON_REMOVE,
-  type DeclaredEntry,
-  INCIDENT_TYPE,
-  type IncidentService,
-  type Observation,
-} from "../src/incident";
+import { DEFAULT_ON_REMOVE, INCIDENT_TYPE, type IncidentInputs } from "../src/incident";
 import { PACKAGE_VERSION } from "../src/package-version";
-import type { IncidentState } from "./incident-state";
+import type { IncidentState } from "./incident-operations";
+import { PROVIDER_SOURCE } from "./provider-session";
 
-export type { DeclaredEntry, IncidentService } from "../src/incident";
-export type { IncidentInputs, IncidentProvider, IncidentState } from "./incident-state";
+export type { IncidentInputs, IncidentProvider, IncidentState } from "./incident-operations";
+export { PROVIDER_SOURCE };
 
-/**
- * The provider every incident's state stores: a line that loads the operations by package name
- * from the project directory (`createRequire`: the plugin compiles it with no file name), so
- * the state holds no code, path or key, and the current checkout's code always runs.
- */
-export const PROVIDER_SOURCE =
-  'exports.handler = () => require("node:module").createRequire(require("node:path").join(process.cwd(), "package.json"))("incident-sync/provider-operations").provider();';
+/** A service as applied: its id and its name (which the API requires in every service object). */
+export type IncidentService = IncidentInputs["services"][number];
+/** One entry of `updates`: what customers read, posted once. */
+export type DeclaredEntry = NonNullable<IncidentInputs["updates"]>[number];
+
+/** What a program declares: the provider's inputs, `onRemove` defaulted, each a Pulumi input. */
+type Declared = Omit<IncidentInputs, "providerVersion" | "onRemove" | "claimOnly"> &
+  Partial<Pick<IncidentInputs, "onRemove">> & { claimOnly?: boolean };
+type InputOf<T> = [NonNullable<T>] extends [readonly (infer E)[]]
+  ? pulumi.Input<pulumi.Input<E>[]> | Extract<T, undefined>
+  : pulumi.Input<T>;
 
 /**
  * Inputs of one status-page incident, mapped to `PUT /v1/status-pages/incidents/{incidentId}`,
  * and with `updates` to the updates posted on it (and to its creation, without `incidentId`).
  */
-export interface IncidentArgs {
-  /**
-   * Path identifier of an existing incident to adopt; changing it replaces the resource. Left
-   * out, the incident is new: the first apply opens it, and its id is the `incidentId` output.
-   */
-  incidentId?: pulumi.Input<string>;
-  /** A new incident's resource name, which messages name it by until it exists. */
-  resource?: pulumi.Input<string>;
-  name: pulumi.Input<string>;
-  severity: pulumi.Input<Severity>;
-  status: pulumi.Input<IncidentStatus>;
-  /**
-   * Affected services, at least one, each with its name: the service's API requires `id`,
-   * `name` and `accountId` (from the stack config) in every service object it is sent, so the
-   * provider's check refuses a service without a name.
-   */
-  services: pulumi.Input<pulumi.Input<IncidentService>[]>;
-  /** Passed to the API as is. */
-  duration?: pulumi.Input<number | null>;
-  /** `release` (default) leaves the incident as it is when the resource is deleted; `resolve` PUTs RESOLVED. */
-  onRemove?: pulumi.Input<"release" | "resolve">;
-  /** Allows moving a RESOLVED incident back to an open status. */
-  reopen?: pulumi.Input<boolean>;
-  /**
-   * What customers read, oldest first: each entry is posted once, in order, notifying the
-   * subscribers when it says so; the status is the last entry's. Required without `incidentId`.
-   */
-  updates?: pulumi.Input<pulumi.Input<DeclaredEntry>[]>;
-  /**
-   * What the program read of the incident's updates in this run (`observe(updates)`), so the
-   * diff sees status changes and posts made on the status page. Optional: without it only
-   * git changes are applied.
-   */
-  observed?: pulumi.Input<Observation>;
-  /** A new incident: observations of the service's incidents that may be it, by id. */
-  candidates?: pulumi.Input<Record<string, Observation> | undefined>;
-  /**
-   * Record the incident in the state without applying it: `incident-sync up`'s claim run, so
-   * a killed run cannot forget what it adopted (`src/incident/claim.ts`). The next update
-   * adopts it.
-   */
-  claimOnly?: pulumi.Input<boolean>;
-}
+export type IncidentArgs = { [K in keyof Declared]: InputOf<Declared[K]> };
 
 /** Version of this package, an input of every incident so a new provider release is applied. */
 export const PROVIDER_VERSION: string = PACKAGE_VERSION;

@@ -1,4 +1,3 @@
-import type * as pulumi from "@pulumi/pulumi";
 import type {
   ConfigureRequest,
   IncidentInputs,
@@ -20,37 +19,23 @@ process.stderr.write(`${LEGACY_DEPRECATION}\n`);
 // process serves one stack, so the session configure filled is the one they need.
 let configured: ProviderSession = {};
 
-export async function configure(
-  session: ProviderSession,
-  request: ConfigureRequest,
-): Promise<void> {
+export async function configure(session: ProviderSession, request: ConfigureRequest) {
   configured = session;
   await operations.configure(session, request);
 }
 
-export function check(
-  olds: Partial<IncidentInputs>,
-  news: Record<string, unknown>,
-): Promise<pulumi.dynamic.CheckResult<IncidentInputs>> {
-  return operations.check(configured, olds, news);
-}
+export const check = (olds: Partial<IncidentInputs>, news: Record<string, unknown>) =>
+  operations.check(configured, olds, news);
 
-export function diff(
-  olds: IncidentState,
-  news: IncidentInputs,
-): Promise<pulumi.dynamic.DiffResult> {
-  return operations.diff(configured, olds, news);
-}
+export const diff = (olds: IncidentState, news: IncidentInputs) =>
+  operations.diff(configured, olds, news);
 
 export const create = operations.create;
 
 /** 0.1 did not pass the old state: the incident is applied as on adoption. */
-export async function update(
-  session: ProviderSession,
-  news: IncidentInputs,
-): Promise<pulumi.dynamic.UpdateResult<IncidentState>> {
-  return { outs: (await operations.create(session, news)).outs };
-}
+export const update = async (session: ProviderSession, news: IncidentInputs) => ({
+  outs: (await operations.create(session, news)).outs,
+});
 
 export const read = operations.read;
 export const remove = operations.remove;

@@ -1,38 +1,34 @@
-import {
-  ApiError,
-  createClient,
-  type IncidentResponse,
-  type IncidentUpdate,
-  type ListedIncident,
-  type MonitoringClient,
-  NotFoundError,
-  type SkippedIncident,
-} from "../src/api";
-import { lacksOperationMessage, missingMessage } from "../src/incident";
+import { ApiError, createClient, type Lease, type MonitoringClient, takeLease } from "../src/api";
+import { type Reply, type Step, servicesNamedFromCatalog } from "../src/incident";
 import {
   API_KEY_SETTING,
-  apiErrorMessage,
   clientOptionsOf,
   configKey,
-  runSettingsContext,
+  definitionsDirectory,
+  runErrorMessage,
   type StackSettings,
 } from "../src/settings";
+import { UserError } from "../src/user-error";
+
+type Listed = Omit<Extract<Reply, { kind: "listed" }>, "inRun">;
+
+/**
+ * The provider every incident's state stores: a line that loads the operations by package name
+ * from the project directory (`createRequire`: the plugin compiles it with no file name), so
+ * the state holds no code, path or key, and the current checkout's code always runs.
+ */
+export const PROVIDER_SOURCE =
+  'exports.handler = () => require("node:module").createRequire(require("node:path").join(process.cwd(), "package.json"))("incident-sync/provider-operations").provider();';
 
 /**
  * What one run of the engine tells the provider across its resources: the incident ids the
  * program declares (`check` sees every one before the engine deletes those no longer
- * declared), those a create took, and the service's incidents, read once when one is opened.
+ * declared), those a resource took, and the service's incidents, read once when one is opened.
  */
 export interface RunSession {
   readonly declared: Set<string>;
   readonly taken: Set<string>;
-  incidents?: Promise<ServiceIncidents> | undefined;
-}
-
-/** The service's incidents as listed: those read, and those the contract's schema refused. */
-export interface ServiceIncidents {
-  entries: ListedIncident[];
-  skipped: SkippedIncident[];
+  incidents?: Promise<Listed> | undefined;
 }
 
 export function createRunSession(): RunSession {
@@ -41,11 +37,9 @@ export function createRunSession(): RunSession {
 
 /** What one provider instance keeps in the plugin process: never serialized, never in state. */
 export interface ProviderSession {
-  /** The stack settings, from `configure`. */
+  /** The stack settings and the secret API key, from `configure`; the client, on first use. */
   settings?: StackSettings;
-  /** The API key, from the secret stack config in `configure`. */
   apiKey?: string;
-  /** The client of this plugin process, made on first use after `configure`. */
   api?: MonitoringClient;
   /** The run it serves; a provider stored by an earlier release gets the plugin's (`runOf`). */
   run?: RunSession;
@@ -67,108 +61,99 @@ export function inRun(session: ProviderSession): Set<string> {
 
 // One client per plugin process, shared by every resource: one rate limit and one
 // concurrency cap, and no per-resource setup.
-export function client(session: ProviderSession): MonitoringClient {
-  if (session.api) return session.api;
-  if (!session.settings || !session.apiKey) {
+function client(session: ProviderSession): MonitoringClient {
+  const { settings, apiKey } = session;
+  if (!settings || !apiKey) {
     throw new Error(
       `The incident provider has no connection: set ${configKey("baseUrl")}, ${configKey("accountId")} and the secret ${configKey(API_KEY_SETTING)} in the stack config.`,
     );
   }
-  session.api = createClient(clientOptionsOf(session.settings, session.apiKey));
+  session.api ??= createClient(clientOptionsOf(settings, apiKey));
   return session.api;
 }
 
-/** Every incident the service lists, read once for the run; an odd entry is kept apart. */
-export function listedIncidents(
+/**
+ * Sends one step of the machine and answers what came back. A failure the person running it
+ * can act on is an answer too, its message put in the stack's terms here, once.
+ */
+export async function send(
   session: ProviderSession,
-  fresh = false,
-): Promise<ServiceIncidents> {
+  step: Exclude<Step, { kind: "done" | "refuse" }>,
+  leases: Lease[],
+): Promise<Reply & { at: number }> {
+  const at = Date.now();
+  try {
+    return { at, ...(await carry(session, step, leases)) };
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    const text = error instanceof ApiError ? runErrorMessage(error) : error.message;
+    return { at, kind: "failed", error, text };
+  }
+}
+
+async function carry(
+  session: ProviderSession,
+  step: Parameters<typeof send>[1],
+  leases: Lease[],
+): Promise<Reply> {
+  const api = () => client(session).incidents;
+  const { settings } = session;
+  switch (step.kind) {
+    case "lease": {
+      const scope = { baseUrl: settings?.baseUrl ?? "", accountId: settings?.accountId };
+      const lease = await takeLease(scope, step.key);
+      leases.push(lease);
+      return { kind: "leased", releasedAt: lease.releasedAt, unanswered: lease.unanswered };
+    }
+    case "list":
+      return { ...(await listed(session, step.fresh)), inRun: inRun(session) };
+    case "get":
+      return { kind: "incident", incident: await api().get(step.incidentId) };
+    case "list-updates":
+      return { kind: "updates", updates: await api().listUpdates(step.incidentId) };
+    case "take": {
+      const { taken } = runOf(session);
+      const took = !taken.has(step.incidentId);
+      taken.add(step.incidentId);
+      return { kind: took ? "took" : "taken" };
+    }
+    case "catalog": {
+      const dir = definitionsDirectory(settings);
+      return {
+        kind: "named",
+        services: await servicesNamedFromCatalog(step.incidentId, step.services, dir),
+      };
+    }
+    case "open":
+      return { kind: "incident", incident: await api().create(step.body) };
+    case "put":
+      return { kind: "incident", incident: await api().update(step.incidentId, step.body) };
+    case "post":
+      return { kind: "update", update: await api().postUpdate(step.incidentId, step.body) };
+    case "edit": {
+      const { incidentId, updateId, body } = step;
+      return { kind: "update", update: await api().changeUpdate(incidentId, updateId, body) };
+    }
+  }
+}
+
+/** Every incident the service lists, read once for the run (again when `fresh`). */
+function listed(session: ProviderSession, fresh: boolean): Promise<Listed> {
   const run = runOf(session);
   if (fresh) run.incidents = undefined;
   run.incidents ??= (async () => {
-    const all: ServiceIncidents = { entries: [], skipped: [] };
+    const readAt = Date.now();
+    const incidents: Listed["incidents"] = { entries: [], skipped: [] };
     for await (const page of client(session).incidents.pages()) {
-      all.entries.push(...page.entries);
-      all.skipped.push(...page.skipped);
+      incidents.entries.push(...page.entries);
+      incidents.skipped.push(...page.skipped);
     }
-    return all;
+    return { kind: "listed" as const, incidents, readAt };
   })();
   const read = run.incidents;
-  // A failed read is not kept: the next create reads again.
+  // A failed read is not kept: the next opening reads again.
   read.catch(() => {
     if (run.incidents === read) run.incidents = undefined;
   });
   return read;
-}
-
-/** The incident with its updates, or a clear error naming it. */
-export async function readIncident(
-  session: ProviderSession,
-  incidentId: string,
-): Promise<IncidentResponse> {
-  try {
-    return await client(session).incidents.get(incidentId);
-  } catch (error) {
-    throw await inPulumiTerms(error, incidentId, session);
-  }
-}
-
-/** The incident's updates, or a clear error naming it. */
-export async function listUpdates(
-  session: ProviderSession,
-  incidentId: string,
-): Promise<IncidentUpdate[]> {
-  try {
-    return await client(session).incidents.listUpdates(incidentId);
-  } catch (error) {
-    throw await inPulumiTerms(error, incidentId, session);
-  }
-}
-
-/** Whether the incident exists: its updates read, or a 404. */
-export async function exists(session: ProviderSession, incidentId: string): Promise<boolean> {
-  try {
-    await client(session).incidents.listUpdates(incidentId);
-    return true;
-  } catch (error) {
-    if (error instanceof NotFoundError) return false;
-    throw await inPulumiTerms(error, incidentId, session);
-  }
-}
-
-/**
- * An API failure as a Pulumi user reads it: a 404 says the incident does not exist (or, when
- * the spec's own read of it works, that the service lacks the operation), and the advice names
- * the stack config (`incident-sync:apiKey`), not the CLI's flags.
- */
-export async function inPulumiTerms(
-  error: unknown,
-  incidentId: string,
-  session: ProviderSession,
-): Promise<unknown> {
-  if (error instanceof NotFoundError || (error instanceof ApiError && error.status === 405)) {
-    if (error.operation === "incidents.listUpdates" || error.operation === "incidents.update") {
-      return new Error(missingMessage(incidentId, session.settings?.accountId));
-    }
-    const found = await client(session)
-      .incidents.listUpdates(incidentId)
-      .then(
-        () => true,
-        () => false,
-      );
-    return new Error(
-      found
-        ? lacksOperationMessage(error)
-        : missingMessage(incidentId, session.settings?.accountId),
-    );
-  }
-  if (error instanceof ApiError) return new Error(apiErrorMessage(error, runSettingsContext()));
-  return error;
-}
-
-/** A 404 or 405 from an operation beyond the spec: the service does not have it. */
-export function lacksOperation(error: unknown): Error | undefined {
-  return error instanceof ApiError && (error.status === 404 || error.status === 405)
-    ? new Error(lacksOperationMessage(error))
-    : undefined;
 }

@@ -52,6 +52,18 @@ export function shapeIncident(incident: IncidentResponse, shaping: Shaping) {
   };
 }
 
+/** A create's answer: the incident, with its updates as `createAnswer` leaves them. */
+export function shapeCreated(
+  incident: IncidentResponse,
+  shaping: Shaping & Pick<Behaviour, "createAnswer">,
+) {
+  const shaped = shapeIncident(incident, shaping);
+  if (shaping.createAnswer === "without-updates") return { ...shaped, incidentUpdates: [] };
+  if (shaping.createAnswer === "full") return shaped;
+  const updates = shaped.incidentUpdates.map(({ id: _id, ...update }) => update);
+  return { ...shaped, incidentUpdates: updates };
+}
+
 export function shapeIncidentList(list: IncidentList, shaping: Shaping) {
   return { ...list, entries: list.entries.map((entry) => shapeIncident(entry, shaping)) };
 }

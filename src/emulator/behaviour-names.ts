@@ -1,7 +1,7 @@
 /*
  * The names of the emulator's behaviours, without zod: the CLI's `--put-status`, `--list-order`,
- * `--rate-window`, `--unknown-check`, `--account-header`, `--answers` and
- * `--reference-operations` flags read them at start-up, before any command is loaded
+ * `--rate-window`, `--unknown-check`, `--account-header`, `--answers`, `--create-answer`,
+ * `--create-delay` and `--reference-operations` flags read them at start-up, before any command is loaded
  * (behaviour.ts holds the rules and their schemas).
  */
 
@@ -31,6 +31,15 @@ export const ACCOUNT_HEADERS = ["optional", "required"] as const;
 
 /** Answers with every field the emulator knows, or only those the service's contract requires. */
 export const ANSWERS = ["full", "lean"] as const;
+
+/**
+ * What a create answers: the incident as made, or without the ids of its updates, or without
+ * its updates (`incidentUpdates: []`), as a service may that adds them after answering.
+ */
+export const CREATE_ANSWERS = ["full", "without-update-ids", "without-updates"] as const;
+
+/** The longest a create may be held before it is carried out, in ms (`--create-delay`). */
+export const CREATE_DELAY_MAX_MS = 120_000;
 
 /** `--rate-window 600/60s`: at most N requests per S seconds, per API key. */
 export const RATE_WINDOW_PATTERN = /^(\d{1,6})\/(\d{1,5})s$/;

@@ -3,6 +3,8 @@ import {
   ACCOUNT_HEADERS,
   ANSWERS,
   BEHAVIOUR_ENV,
+  CREATE_ANSWERS,
+  CREATE_DELAY_MAX_MS,
   LIST_ORDERS,
   PUT_STATUS_ENV,
   PUT_STATUSES,
@@ -99,6 +101,30 @@ export const Answers = z
   );
 export type Answers = z.infer<typeof Answers>;
 
+/**
+ * What a create answers (the contract promises the incident, not that its updates carry
+ * their ids): `full`, `without-update-ids`, or `without-updates` (`incidentUpdates: []`).
+ * The incident is made in full either way; a read shows it.
+ */
+export const CreateAnswer = z
+  .enum(CREATE_ANSWERS)
+  .describe(
+    "What a create answers: full, without-update-ids (its updates without their ids), or without-updates (incidentUpdates: []); the incident is made in full either way.",
+  );
+export type CreateAnswer = z.infer<typeof CreateAnswer>;
+
+/**
+ * How long the service holds a create before it carries it out and answers, in ms: a slow
+ * service, or past the client's timeout one that makes the incident after the client gave up.
+ */
+export const CreateDelayMs = z
+  .int()
+  .min(0)
+  .max(CREATE_DELAY_MAX_MS)
+  .describe(
+    "How long a create is held before it is carried out and answered, in ms; past the client's timeout it is made after the client gave up.",
+  );
+
 /** The emulator's behaviour where the service's is unknown. */
 export const Behaviour = z.strictObject({
   putStatus: PutStatus,
@@ -108,6 +134,8 @@ export const Behaviour = z.strictObject({
   unknownCheck: UnknownCheck,
   accountHeader: AccountHeader,
   answers: Answers,
+  createAnswer: CreateAnswer,
+  createDelayMs: CreateDelayMs,
 });
 export type Behaviour = z.infer<typeof Behaviour>;
 
@@ -123,6 +151,8 @@ export const DEFAULT_BEHAVIOUR: Behaviour = {
   unknownCheck: "not-found",
   accountHeader: "optional",
   answers: "full",
+  createAnswer: "full",
+  createDelayMs: 0,
 };
 
 /** The PUT behaviour the environment asks for, else `fallback`; a value it does not know throws. */

@@ -130,6 +130,8 @@ function cleanDiagnostic(message: string): string {
       // biome-ignore lint/suspicious/noControlCharactersInRegex: colour codes are what is removed.
       .replace(/\u001b\[[0-9;]*m|<\{%[^%]*%\}>/g, "")
       .replace(/^error: /, "")
+      // A failure that kept what it made (a partial failure): the engine lists its one reason.
+      .replace(/^1 error occurred:\s*\*\s*/, "")
       .replace(/^Running program '[^']*' failed with an unhandled exception:\n/, "")
       // A failure of the provider's check: the reason is what a person needs.
       .replace(/^\S+ resource '[^']*': property \S+ value \{.*?\} has a problem: /, "")

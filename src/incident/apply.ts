@@ -7,7 +7,7 @@ import {
 import { safeLine } from "../safe-text";
 import { reopenMessage, statusToSend } from "./convergence";
 import { type IncidentDeclaration, incidentLabel } from "./declaration";
-import { type DeclaredEntry, entryChanges } from "./entries";
+import { type DeclaredEntry, entryChanges, foundPosted } from "./entries";
 import { type EntryPlan, planEntries, type RecordedEntries } from "./entry-plan";
 import type { IncidentInputs } from "./inputs";
 import { reopenRefused } from "./lifecycle";
@@ -116,6 +116,22 @@ export function recordedEntriesOf(olds: IncidentRecord | undefined): RecordedEnt
     : { entries: [], ids: [] };
 }
 
+/**
+ * The entries a stopped run posted on an incident claimed before it: those of the claim (the
+ * declaration as it was then) that the incident shows, in order, so that an entry edited in
+ * git since is changed in place, not posted again.
+ */
+export function claimedEntriesOn(
+  olds: IncidentRecord,
+  incident: Pick<IncidentResponse, "incidentUpdates">,
+): RecordedEntries {
+  const entries = olds.updates ?? [];
+  const indexes = entries.map((_, index) => index);
+  const found = foundPosted(entries, indexes, incident.incidentUpdates, { known: new Set() });
+  const ids = indexes.flatMap((index) => found.get(index) ?? []);
+  return { entries: entries.slice(0, ids.length), ids };
+}
+
 /** Why a declaration that dropped `updates:` is refused: posted entries stay on the page. */
 export function droppedEntriesRefusal(
   inputs: Pick<IncidentInputs, "incidentId" | "resource" | "updates">,
@@ -171,11 +187,15 @@ export function planEntriesOn(
 export function entriesRecord(
   declaration: Applying & { updates: DeclaredEntry[] },
   providerVersion: string,
-  done: { ids: string[]; posted: readonly IncidentUpdate[]; incident: IncidentResponse },
+  done: {
+    ids: string[];
+    posted: readonly IncidentUpdate[];
+    incident?: Pick<IncidentResponse, "updated_at"> | undefined;
+  },
   now: Date,
 ): IncidentRecord {
   const times = done.posted.flatMap((update) => (update.created_at ? [update.created_at] : []));
-  const appliedAt = times.sort().at(-1) ?? done.incident.updated_at ?? now.toISOString();
+  const appliedAt = times.sort().at(-1) ?? done.incident?.updated_at ?? now.toISOString();
   const status = declaration.updates.at(-1)?.status ?? declaration.status;
   return {
     ...declaration,

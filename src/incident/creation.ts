@@ -1,4 +1,5 @@
 import type { IncidentUpdate } from "../api/schemas";
+import { normalizeMessage, sameMessage } from "../definitions/same-incident";
 import { safeLine } from "../safe-text";
 import { type IncidentDeclaration, incidentLabel } from "./declaration";
 import { type DeclaredEntry, earliest, isPostingOf, preview } from "./entries";
@@ -39,15 +40,59 @@ export type CreationDecision =
   /** A match too old to be taken for sure: the person decides. */
   | { kind: "refuse"; message: string };
 
-/** Whether an incident is the opening of this declaration: its name and its first update. */
+/**
+ * What identifies the incident a definition without `id` opened: its name and its first
+ * entry. The one rule of "the incident this definition opened", for the program's reads and
+ * the provider's search alike.
+ */
+export interface Opening {
+  name: string;
+  first: DeclaredEntry;
+}
+
+/** The opening a declaration looks for; none without `updates`. */
+export function openingOf(declaration: {
+  name: string;
+  updates?: readonly DeclaredEntry[] | undefined;
+}): Opening | undefined {
+  const first = declaration.updates?.[0];
+  return first === undefined ? undefined : { name: declaration.name, first };
+}
+
+/**
+ * The openings a new incident looks for: its declaration's, and the one its state recorded
+ * before the create was sent (a claim's intent, a create that got no answer), which an edit of
+ * the name or the first message since must not lose.
+ */
+export function openingsSought(
+  declaration: { name: string; updates?: readonly DeclaredEntry[] | undefined },
+  recorded: { name: string; updates?: readonly DeclaredEntry[] | undefined } | undefined,
+): Opening[] {
+  const now = openingOf(declaration);
+  const then = recorded && openingOf(recorded);
+  const all = [now, then].flatMap((opening) => (opening ? [opening] : []));
+  return all.filter(
+    (opening, index) => all.findIndex((other) => sameOpening(other, opening)) === index,
+  );
+}
+
+function sameOpening(a: Opening, b: Opening): boolean {
+  return a.name === b.name && sameMessage(a.first.message, b.first.message);
+}
+
+/** An opening as one text, the same for every way of writing the same message. */
+export function openingKey(opening: Opening): string {
+  return `${opening.name}\n${normalizeMessage(opening.first.message)}`;
+}
+
+/** Whether an incident is the given opening: its name, and its first update is that entry. */
 export function isOpeningOf(
-  candidate: Pick<CreationCandidate, "name" | "incidentUpdates">,
-  declaration: Pick<IncidentDeclaration, "name">,
-  first: DeclaredEntry,
+  candidate: { name: string; incidentUpdates: readonly IncidentUpdate[] },
+  opening: Opening,
 ): boolean {
   return (
-    candidate.name === declaration.name &&
-    earliest(candidate.incidentUpdates).some((update) => isPostingOf(update, first))
+    candidate.name === opening.name &&
+    earliest(candidate.incidentUpdates).some((update) => isPostingOf(update, opening.first))
   );
 }
 
@@ -76,7 +121,7 @@ export function decideCreation(
     return {
       kind: "adopt",
       incidentId: own.id,
-      note: `${what} is on the status page already as ${safeLine(own.id)}, opened at ${safeLine(own.created_at)} with its name and first message, and this stack's state does not record it; it is taken, not opened again.`,
+      note: `${what} is on the status page already as ${safeLine(own.id)}, opened at ${safeLine(own.created_at)} with its name and first message, and this stack's state does not record it (another stack of this definition may have opened it); it is taken, not opened again.`,
     };
   }
   // A resolved look-alike is a past incident written the same way (a recurring one): opening
@@ -91,8 +136,8 @@ export function decideCreation(
 }
 
 /**
- * The service's incidents that may be this declaration's opening, before their updates are read:
- * of its name and taken by nothing of this run; and the entries the list could not read that may be.
+ * The service's incidents that may be one of these openings, before their updates are read: of
+ * its name and taken by nothing of this run; and the entries the list could not read that may be.
  */
 export function namesakes<T extends { id: string; name: string }>(
   listed: {
@@ -104,18 +149,15 @@ export function namesakes<T extends { id: string; name: string }>(
       problem: string;
     }[];
   },
-  declaration: Pick<IncidentDeclaration, "name">,
+  openings: readonly Opening[],
   inRun: ReadonlySet<string>,
 ): { named: T[]; unreadable: string[] } {
   const free = (id: string | undefined) => id === undefined || !inRun.has(id);
+  const names = new Set(openings.map((opening) => opening.name));
   return {
-    named: listed.entries.filter(
-      (incident) => incident.name === declaration.name && free(incident.id),
-    ),
+    named: listed.entries.filter((incident) => names.has(incident.name) && free(incident.id)),
     unreadable: listed.skipped
-      .filter(
-        (entry) => (entry.name === undefined || entry.name === declaration.name) && free(entry.id),
-      )
+      .filter((entry) => (entry.name === undefined || names.has(entry.name)) && free(entry.id))
       .map(
         (entry) => `${safeLine(entry.id ?? `entry ${entry.index}`)} (${safeLine(entry.problem)})`,
       ),
@@ -135,21 +177,29 @@ export function takenTwiceMessage(name: string, incidentId: string): string {
   return `${name}: incident ${safeLine(incidentId)}, on the status page with this name and first message and not recorded in this stack's state, is taken by another definition of this stack with the same name and first message. Give one of them another first message.`;
 }
 
-/** Of incidents read whole, those that are the opening of this declaration (`isOpeningOf`). */
+/**
+ * Of incidents read whole, those that are the opening sought: the name of one of `openings`
+ * and the first update of one, in either combination, as an apply stopped between the PUT of
+ * a new name and the edit of the first entry leaves them.
+ */
 export function openingsAmong(
   incidents: readonly {
     id: string;
     name: string;
     created_at: string;
+    lastUpdateStatus?: string | null | undefined;
     incidentUpdates?: readonly IncidentUpdate[] | undefined;
   }[],
-  declaration: Pick<IncidentDeclaration, "name">,
-  first: DeclaredEntry,
+  openings: readonly Opening[],
 ): CreationCandidate[] {
   return incidents.flatMap((incident) => {
     const { incidentUpdates } = incident;
     if (incidentUpdates === undefined) return [];
     const candidate = { ...incident, incidentUpdates };
-    return isOpeningOf(candidate, declaration, first) ? [candidate] : [];
+    const named = openings.some((opening) => opening.name === incident.name);
+    const opened = openings.some((opening) =>
+      isOpeningOf({ ...candidate, name: opening.name }, opening),
+    );
+    return named && opened ? [candidate] : [];
   });
 }

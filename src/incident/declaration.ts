@@ -26,21 +26,33 @@ export interface IncidentService {
  * provider and are never sent.
  */
 export interface IncidentDeclaration {
-  /** The incident to adopt; absent: a new incident, which the first apply creates. */
+  /**
+   * Path identifier of an existing incident to adopt; changing it replaces the resource. Left
+   * out, the incident is new: the first apply opens it, and its id is the `incidentId` output.
+   */
   incidentId?: string;
-  /** A new incident's resource name (without `incidentId`), which names it until it exists. */
+  /** A new incident's resource name (without `incidentId`), which messages name it by until it exists. */
   resource?: string;
   name: string;
   severity: Severity;
   /** With `updates`, the last entry's. */
   status: IncidentStatus;
+  /**
+   * Affected services, at least one, each with its name: the service's API requires `id`,
+   * `name` and `accountId` (from the stack config) in every service object it is sent, so the
+   * provider's check refuses a service without a name.
+   */
   services: IncidentService[];
+  /** Passed to the API as is. */
   duration?: number | null;
+  /** `release` (default) leaves the incident as it is when the resource is deleted; `resolve` resolves it. */
   onRemove: "release" | "resolve";
+  /** Allows moving a RESOLVED incident back to an open status. */
   reopen?: boolean;
   /**
-   * What customers read, oldest first, each posted once. Absent: the status is applied with
-   * `PUT`'s `lastUpdateStatus`, and nothing is posted.
+   * What customers read, oldest first: each entry is posted once, in order, notifying the
+   * subscribers when it says so; the status is the last entry's. Required without
+   * `incidentId`. Absent: the status is applied with `PUT`'s `lastUpdateStatus`.
    */
   updates?: DeclaredEntry[];
 }

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { IncidentStatus, type IncidentUpdate } from "../api/schemas";
+import { changedAfter } from "./changed";
 import type { IncidentDeclaration } from "./declaration";
 import {
+  type AppliedStatus,
   hasStatus,
   type LiveStatus,
   liveStatusOf,
@@ -62,7 +64,7 @@ export interface DriftInput {
   /** The incident's updates as read (any order). */
   updates: readonly IncidentUpdate[];
   /** What the last apply set, when known (the state, `--applied`). */
-  applied?: { status: IncidentStatus; at: string } | undefined;
+  applied?: AppliedStatus | undefined;
   /** Updates published after this count as posted outside git; null: every update does. */
   since: string | null;
   /** Name, severity and services as read after the last apply, to compare with `declared`. */
@@ -117,12 +119,18 @@ export function unreadDrift(
 }
 
 /**
- * Whether an incident has drifted from git: its live status is not the declared one (or is
- * unknown), or a declared field shows otherwise. Updates posted outside git that keep the
- * declared status are ordinary activity, not drift.
+ * The one verdict of an incident's drift: `drifted` when its live status is not the declared
+ * one or a declared field shows otherwise, `missing` or `unknown` when it could not tell, else
+ * `in-sync`. Updates posted outside git that keep the declared status are ordinary activity.
  */
-export function hasDrifted(drift: IncidentDrift): boolean {
-  return drift.state !== "in-sync" || (drift.fields?.length ?? 0) > 0;
+export function driftVerdict(drift: Pick<IncidentDrift, "state" | "fields">): DriftState {
+  if (drift.state !== "in-sync") return drift.state;
+  return (drift.fields?.length ?? 0) > 0 ? "drifted" : "in-sync";
+}
+
+/** Whether an incident has drifted from git, or cannot be told to be in sync (`driftVerdict`). */
+export function hasDrifted(drift: Pick<IncidentDrift, "state" | "fields">): boolean {
+  return driftVerdict(drift) !== "in-sync";
 }
 
 /** The declared fields the status page shows otherwise, with both values. */
@@ -153,7 +161,5 @@ export function changedSinceApply(
   read: { updated_at?: string | null | undefined; created_at?: string | null | undefined },
   appliedAt: string,
 ): boolean {
-  const changed = Date.parse(read.updated_at ?? read.created_at ?? "");
-  const applied = Date.parse(appliedAt);
-  return !(Number.isFinite(changed) && Number.isFinite(applied) && changed <= applied);
+  return changedAfter(read.updated_at ?? read.created_at, appliedAt);
 }

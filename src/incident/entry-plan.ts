@@ -47,10 +47,13 @@ export function planEntries(
   // A posted entry whose id the service's answer did not give is known by its text as posted.
   const known = new Set(recorded.ids.filter(Boolean));
   const unnamed = recorded.entries.flatMap((_, index) => (recorded.ids[index] ? [] : [index]));
+  // Its text as recorded, or as declared: a run stopped after an edit of it in place.
   const learned = new Map(
     unnamed.flatMap((index) => {
-      const entry = recorded.entries[index] as DeclaredEntry;
-      const [id] = foundPosted([entry], [0], live.updates, { known }).values();
+      const texts = [recorded.entries[index], declared[index]].flatMap((entry) => entry ?? []);
+      const [id] = texts.flatMap((entry) => [
+        ...foundPosted([entry], [0], live.updates, { known }).values(),
+      ]);
       if (id !== undefined) known.add(id);
       return id === undefined ? [] : [[index, id] as const];
     }),

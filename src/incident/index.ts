@@ -3,6 +3,7 @@
  * the last apply (`IncidentRecord`) and an observation; the layers above carry them out.
  */
 export * from "./apply";
+export * from "./changed";
 export * from "./claim";
 export * from "./convergence";
 export * from "./creation";
@@ -14,6 +15,7 @@ export * from "./entry-plan";
 export * from "./inputs";
 export * from "./lifecycle";
 export * from "./live-status";
+export * from "./machine";
 export * from "./messages";
 export * from "./mirror";
 export * from "./observation";
@@ -23,3 +25,4 @@ export * from "./removal";
 export * from "./resource-type";
 export * from "./state-text";
 export * from "./taken";
+export * from "./unanswered";

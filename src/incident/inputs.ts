@@ -16,14 +16,20 @@ import { Observation } from "./observation";
 export interface IncidentInputs extends IncidentDeclaration {
   /** The incident-sync release that declared them: a new release re-applies and re-records. */
   providerVersion: string;
-  /** What the program read of the incident in this run (absent when it was not read). */
+  /**
+   * What the program read of the incident in this run (`observe(updates)`), so the diff sees
+   * status changes and posts made on the status page; absent, only git's changes apply.
+   */
   observed?: Observation;
   /**
    * A new incident (no `incidentId`): what the program read of the service's incidents that
    * may be the one it opened, by id. The provider takes the one its state names.
    */
   candidates?: Record<string, Observation>;
-  /** Record the incident in the state, apply nothing: the claim run of `claim.ts`. */
+  /**
+   * Record the incident in the state without applying it: `incident-sync up`'s claim run, so
+   * a killed run cannot forget what it adopted (`claim.ts`). The next update adopts it.
+   */
   claimOnly?: true;
 }
 

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { type IncidentStatus, type IncidentUpdate, knownStatus } from "../api/schemas";
 
 /*
@@ -42,19 +43,44 @@ export interface LiveStatus {
   unrecognized?: string;
 }
 
+/** What the last apply set, and when (its server time): the rule's other input. */
+export interface AppliedStatus {
+  status: IncidentStatus;
+  at: string;
+}
+
 /** What the last apply set: its status, at the server time of its PUT. */
 export function appliedStatus(status: IncidentStatus, at: string): LiveStatus {
   return { status, source: "applied", at };
 }
 
-/** The newest update that carries a status, as far as the rule and its messages need it. */
-export interface StatusUpdate {
+/**
+ * The newest update that carries a status, as far as the rule and its messages need it; an
+ * observation keeps it in the state as is.
+ */
+export const StatusUpdate = z.object({
   /** As the server sent it: a status we do not know is kept, and read as unknown. */
-  status: string;
+  status: z.string(),
   /** When it was published (`publishedAt`, ISO 8601; the epoch when it has no date). */
-  at: string;
-  updateId: string | null;
-  description: string;
+  at: z.string(),
+  updateId: z.string().nullable(),
+  description: z.string(),
+});
+export type StatusUpdate = z.infer<typeof StatusUpdate>;
+
+/** The live status as the stack's outputs show it: since when, only when an update says so. */
+export interface LiveOutput {
+  status: IncidentStatus | null;
+  source: LiveStatus["source"];
+  since: string | null;
+}
+
+export function liveOutput(live: LiveStatus): LiveOutput {
+  return {
+    status: live.status,
+    source: live.source,
+    since: live.source === "update" ? live.at : null,
+  };
 }
 
 /** The newest update that carries a status, or undefined. */
@@ -75,7 +101,7 @@ export function newestStatusUpdate(updates: readonly IncidentUpdate[]): StatusUp
  */
 export function liveStatusFrom(
   newest: StatusUpdate | undefined,
-  applied?: { status: IncidentStatus; at: string },
+  applied?: AppliedStatus,
 ): LiveStatus {
   const after =
     newest && (!applied || (Date.parse(newest.at) || 0) > (Date.parse(applied.at) || 0));
@@ -93,7 +119,7 @@ export function liveStatusFrom(
 /** The live status of an incident from its updates (`liveStatusFrom` on the newest). */
 export function liveStatusOf(
   updates: readonly IncidentUpdate[],
-  applied?: { status: IncidentStatus; at: string },
+  applied?: AppliedStatus,
 ): LiveStatus {
   const candidates = applied ? updatesAfter(updates, applied.at) : updates;
   return liveStatusFrom(newestStatusUpdate(candidates), applied);

@@ -1,22 +1,17 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { escapeLine, type IncidentStatus, type IncidentUpdate, type Service } from "../api/schemas";
+import { escapeLine, type IncidentUpdate, type Service } from "../api/schemas";
+import { changedAfter } from "./changed";
 import type { IncidentDeclaration } from "./declaration";
 import {
+  type AppliedStatus,
   type LiveStatus,
   liveStatusFrom,
   newestFirst,
   newestStatusUpdate,
   publishedAt,
+  StatusUpdate,
 } from "./live-status";
-
-/** The newest update with a status, as an observation keeps it (`StatusUpdate`). */
-const ObservedStatus = z.object({
-  status: z.string(),
-  at: z.string(),
-  updateId: z.string().nullable(),
-  description: z.string(),
-});
 
 /**
  * What the program read of an incident in this run, an input of its provider: only what an
@@ -26,7 +21,7 @@ export const Observation = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("read"),
     newestAt: z.string().nullable(),
-    status: ObservedStatus.nullable(),
+    status: StatusUpdate.nullable(),
     /** Name, severity and services as the status page shows them (`fieldsDigest`). */
     fields: z.string().optional(),
     /** The service's time of the incident's last change, when it gave one. */
@@ -121,7 +116,7 @@ export function observe(
  */
 export function liveStatusObserved(
   observation: Observation | undefined,
-  applied?: { status: IncidentStatus; at: string },
+  applied?: AppliedStatus,
 ): LiveStatus | undefined {
   if (observation?.kind !== "read") return undefined;
   return liveStatusFrom(observation.status ?? undefined, applied);
@@ -147,8 +142,6 @@ export function fieldsChangedSince(
   },
 ): boolean {
   if (observation?.kind !== "read" || observation.fields === undefined) return false;
-  const changed = Date.parse(observation.changedAt ?? "");
-  const appliedAt = Date.parse(applied.appliedAt);
-  if (Number.isFinite(changed) && Number.isFinite(appliedAt) && changed <= appliedAt) return false;
+  if (!changedAfter(observation.changedAt, applied.appliedAt)) return false;
   return observation.fields !== fieldsDigest(applied);
 }

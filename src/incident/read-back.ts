@@ -3,17 +3,14 @@ import type { IncidentDeclaration } from "./declaration";
 import { changedSinceApply, driftOf, type IncidentDrift } from "./drift";
 import { type LiveStatus, newestFirst } from "./live-status";
 import type { ObservedFields } from "./observation";
+import type { IncidentRecord } from "./record";
 import { updateForState } from "./state-text";
 
-/** What the last apply left of an incident, as its resource's outputs give it. */
-export interface AppliedReadBack {
-  /** The incident's id (a new incident's, once opened; empty before). */
-  incidentId: string;
-  status: IncidentStatus;
-  appliedAt: string;
-  /** Updates the apply made that the read before it had not seen. */
-  appliedUpdates: IncidentUpdate[];
-}
+/** What the last apply left of an incident, as its resource's outputs give it: its record's. */
+export type AppliedReadBack = Pick<
+  IncidentRecord,
+  "incidentId" | "status" | "appliedAt" | "appliedUpdates"
+>;
 
 /** What the program read of an incident before the apply. */
 export interface IncidentRead {

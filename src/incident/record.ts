@@ -5,6 +5,7 @@ import type { IncidentDeclaration } from "./declaration";
 import type { IncidentInputs } from "./inputs";
 import { type LiveStatus, liveStatusOf } from "./live-status";
 import type { Observation } from "./observation";
+import type { Unanswered } from "./unanswered";
 
 /**
  * What the stack records of an applied incident (the provider's state, internal to the
@@ -33,6 +34,11 @@ export interface IncidentRecord extends IncidentDeclaration {
   claimed?: true;
   /** A new incident claimed before it was opened: when, so a run stopped midway finds it. */
   intentAt?: string;
+  /**
+   * A create or post sent that got no answer, which the service may still carry out: nothing
+   * sends it again until a read shows it or its window has passed (`unanswered.ts`).
+   */
+  unanswered?: Unanswered;
 }
 
 /** The declaration an apply records: the inputs without this run's observations. */

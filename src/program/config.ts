@@ -1,9 +1,9 @@
-import { isAbsolute, resolve } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { type ClaimPhase, claimPhaseOf } from "../incident";
 import {
   API_KEY_SETTING,
   checkSettingKeys,
+  definitionsDirectory,
   readStackSettings,
   StackConfigError,
   type StackSettings,
@@ -41,12 +41,11 @@ export function readProgramConfig(projectDir: string = projectDirectory()): Prog
     checkSettingKeys(Object.keys(pulumi.runtime.allConfig()));
     return readStackSettings((name) => config.get(name));
   });
-  const dir = settings.definitionsDir;
   return {
     settings,
     apiKey: config.requireSecret(API_KEY_SETTING),
     projectDir,
-    definitionsDir: isAbsolute(dir) ? dir : resolve(projectDir, dir),
+    definitionsDir: definitionsDirectory(settings, projectDir),
     phase: claimPhaseOf(),
   };
 }

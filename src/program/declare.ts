@@ -7,17 +7,22 @@ import {
   ADOPTIONS_AT_RISK_WARNING,
   adoptionsAtRisk,
   type ClaimPhase,
-  type DeclaredEntry,
   declarationOf,
   type IncidentDeclaration,
   incidentLabel,
   type Observation,
   observe,
+  openingOf,
   STATE_TEXT_LIMIT,
   updatesCutForState,
 } from "../incident";
 import type { StackSettings } from "../settings";
-import { type IncidentReads, type ReadIncident, readIncidents } from "./incident-reads";
+import {
+  type FreshIncident,
+  type IncidentReads,
+  type ReadIncident,
+  readIncidents,
+} from "./incident-reads";
 import { type ReadBack, readBack, settle } from "./read-backs";
 
 /** One definition, its resource, and this run's read of the incident. */
@@ -46,7 +51,7 @@ export interface DeclareOptions {
   phase?: ClaimPhase | undefined;
 }
 
-/** The most candidates a new incident passes to its provider: the newest of its name. */
+/** The most candidates a new incident passes to its provider (inputs are kept in the state). */
 const CANDIDATES_MAX = 5;
 
 /**
@@ -81,11 +86,11 @@ function isRead(loaded: LoadedDefinition, options: DeclareOptions): boolean {
 
 function wantedOf(definitions: readonly LoadedDefinition[]) {
   const ids: string[] = [];
-  const fresh: { resource: string; name: string; first: DeclaredEntry }[] = [];
+  const fresh: FreshIncident[] = [];
   for (const { definition } of definitions) {
-    const first = definition.updates?.[0];
+    const opening = openingOf(definition);
     if (definition.id !== undefined) ids.push(definition.id);
-    else if (first) fresh.push({ resource: definition.resource, name: definition.name, first });
+    else if (opening) fresh.push({ resource: definition.resource, ...opening });
   }
   return { ids, fresh };
 }

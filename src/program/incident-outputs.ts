@@ -8,6 +8,7 @@ import {
   driftEntry,
   hasDrifted,
   incidentLabel,
+  liveOutput,
   statusPageAfterApply,
   unreadDrift,
 } from "../incident";
@@ -143,13 +144,7 @@ export function incidentReadBack(
       services: declaration.services,
     },
     applied: { status: applied.status, at: applied.appliedAt },
-    live: seen
-      ? {
-          status: seen.live.status,
-          source: seen.live.source,
-          since: seen.live.source === "update" ? seen.live.at : null,
-        }
-      : unavailable,
+    live: seen ? liveOutput(seen.live) : unavailable,
   };
   return {
     id,

@@ -5,7 +5,7 @@ import {
   type ListedIncident,
   type MonitoringClient,
 } from "../api";
-import { type DeclaredEntry, oldestFirst, sameMessage } from "../incident";
+import { isOpeningOf, type Opening } from "../incident";
 import { type ReadBack, settle } from "./read-backs";
 
 /** One incident as this run read it: its updates, and its fields when the read gave them. */
@@ -29,18 +29,16 @@ export interface WantedIncidents {
   fresh: readonly FreshIncident[];
 }
 
-/** A declared new incident, as the list is searched for it. */
-export interface FreshIncident {
+/** A declared new incident, as the list is searched for it: its resource, and its opening. */
+export interface FreshIncident extends Opening {
   resource: string;
-  name: string;
-  first: DeclaredEntry;
 }
 
 /** What a run read of the service's incidents: by id, and the candidates of new ones. */
 export interface IncidentReads {
   /** The read of a declared id. */
   byId(id: string): ReadBack<ReadIncident>;
-  /** The listed incidents that may be the new one of `resource`: its name, or its first message. */
+  /** The listed incidents that are the opening of the new one of `resource` (`isOpeningOf`). */
   candidatesOf(resource: string): ReadIncident[];
   /** Requests the reads took, for the run's figures. */
   readonly requests: number;
@@ -75,7 +73,7 @@ export async function readIncidents(
           if (read === undefined) continue;
           if (ids.has(entry.id)) found.set(entry.id, read);
           for (const fresh of wanted.fresh) {
-            if (mayBe(read, entry.name, fresh)) {
+            if (isOpeningOf({ name: entry.name, incidentUpdates: read.updates }, fresh)) {
               candidates.set(fresh.resource, [...(candidates.get(fresh.resource) ?? []), read]);
             }
           }
@@ -135,11 +133,4 @@ function readOfResponse(incident: IncidentResponse): ReadIncident {
     created_at: incident.created_at,
     updated_at: incident.updated_at,
   };
-}
-
-/** Whether a listed incident may be a new one: its name, or its first update's message. */
-function mayBe(read: ReadIncident, name: string, fresh: FreshIncident): boolean {
-  if (name === fresh.name) return true;
-  const [first] = oldestFirst(read.updates);
-  return first !== undefined && sameMessage(first.description, fresh.first.message);
 }

@@ -1,6 +1,7 @@
 // The schemas alone, not the client: `incident-sync up`'s report loads this module too.
 import { IncidentStatus, type IncidentUpdate } from "../api/schemas";
-import type { DriftEntry, IncidentService } from "../incident";
+import type { AppliedStatus, DriftEntry, IncidentService, LiveOutput } from "../incident";
+import { driftVerdict } from "../incident/drift";
 import type { OutputsMode } from "../settings";
 import type { ErrorGroupsReadBack, HeartbeatReadBack, Unavailable } from "./read-backs";
 
@@ -22,11 +23,9 @@ export interface IncidentOutput {
     services: IncidentService[];
   };
   /** The status the last apply set (or a refresh found), and the server time of that apply. */
-  applied: { status: IncidentStatus; at: string };
+  applied: AppliedStatus;
   /** The live status this run read: `source` says where from; `unavailable` when the read failed. */
-  live:
-    | { status: IncidentStatus | null; source: "update" | "applied" | "none"; since: string | null }
-    | Unavailable;
+  live: LiveOutput | Unavailable;
 }
 
 /** An entry of the `drift` output: the one drift model's, built in `src/incident`. */
@@ -105,7 +104,7 @@ export function summaryOf(
   for (const incident of incidents) {
     declared[incident.output.declared.status] += 1;
     live[incident.live] += 1;
-    if (incident.drift && incident.drift.liveStatus !== "unknown") drifted += 1;
+    if (incident.drift && driftVerdict(incident.drift) === "drifted") drifted += 1;
   }
   return { outputs, incidents: incidents.length, declared, live, drifted };
 }

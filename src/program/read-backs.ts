@@ -9,7 +9,7 @@ import {
   NotFoundError,
 } from "../api";
 import { checkAbsence, heartbeatAbsence } from "../reports/evidence/absent";
-import { apiErrorMessage, runSettingsContext } from "../settings";
+import { runErrorMessage } from "../settings";
 
 /** How far back heartbeat events are read. */
 export const HEARTBEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -65,13 +65,7 @@ export async function settle<T>(read: () => Promise<T>): Promise<ReadBack<T>> {
     return { ok: true, value: await read() };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    // Under Pulumi the settings are the stack config's, unless incident-sync up had them from
-    // its command line: the advice names those.
-    return {
-      ok: false,
-      missing: error instanceof NotFoundError,
-      reason: apiErrorMessage(error, runSettingsContext()),
-    };
+    return { ok: false, missing: error instanceof NotFoundError, reason: runErrorMessage(error) };
   }
 }
 

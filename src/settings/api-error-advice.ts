@@ -2,6 +2,7 @@ import { type ApiError, DeadlineError, RateLimitError } from "../api";
 import { httpErrorMessage } from "../api/errors/http-errors";
 import { SETTINGS } from "./catalog";
 import type { SettingsContext } from "./names";
+import { runSettingsContext } from "./run-context";
 import { settingName } from "./setting-name";
 
 /**
@@ -55,4 +56,12 @@ export function apiErrorMessage(error: ApiError, context: SettingsContext = "cli
   if (advice === undefined) return error.message;
   if (error.status === undefined) return `${error.message} ${advice}`;
   return httpErrorMessage({ ...error, status: error.status }, advice);
+}
+
+/**
+ * An API error as a run of the engine says it, the program's and the provider's alike: the
+ * advice names the settings as that run was given them (stack config, or the command line's).
+ */
+export function runErrorMessage(error: ApiError): string {
+  return apiErrorMessage(error, runSettingsContext());
 }

@@ -1,4 +1,4 @@
-export { apiErrorAdvice, apiErrorMessage } from "./api-error-advice";
+export { apiErrorAdvice, apiErrorMessage, runErrorMessage } from "./api-error-advice";
 export {
   type ConnectionSetting,
   type Enforce,
@@ -11,6 +11,7 @@ export {
   type WholeNumberBounds,
 } from "./catalog";
 export { cliSettingName, type SettingsContext, settingEnv, settingFlag } from "./names";
+export { definitionsDirectory, projectRoot } from "./project-root";
 export {
   RUN_DEADLINE_VARIABLE,
   runDeadlineOf,

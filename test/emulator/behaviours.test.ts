@@ -158,6 +158,54 @@ describe("answers: lean answers leave out every field the contract does not prom
   });
 });
 
+describe("createAnswer and createDelayMs: what a create answers, and when it is made", () => {
+  const create = (emulator: Emulator) =>
+    call(emulator.app, "POST", "/v1/status-pages/incidents", {
+      body: {
+        name: "Checkout fails",
+        severity: "MAJOR",
+        services: [service("svc-checkout")],
+        incidentUpdates: [
+          {
+            description: "We are looking into it.",
+            status: "INVESTIGATING",
+            notifySubscribers: true,
+          },
+        ],
+      },
+    });
+  type Created = { id: string; incidentUpdates: { id?: string; description: string }[] };
+
+  it("answers without the updates' ids, or without the updates, while making the incident in full", async () => {
+    emulator = demoEmulator({ behaviour: { createAnswer: "without-update-ids" } });
+    const lacking = (await create(emulator)).json as Created;
+    expect(lacking.incidentUpdates).toEqual([
+      expect.objectContaining({ description: "We are looking into it." }),
+    ]);
+    expect(lacking.incidentUpdates[0]).not.toHaveProperty("id");
+    emulator.control.setBehaviour({ createAnswer: "without-updates" });
+    const empty = (await create(emulator)).json as Created;
+    expect(empty.incidentUpdates).toEqual([]);
+    const read = (await call(emulator.app, "GET", `/v1/status-pages/incidents/${empty.id}`))
+      .json as Created;
+    expect(read.incidentUpdates).toEqual([
+      expect.objectContaining({ id: expect.any(String), description: "We are looking into it." }),
+    ]);
+    const sent = emulator.control.notifications(DEMO_ACCOUNT);
+    expect(
+      sent.filter((notification) => notification.description === "We are looking into it."),
+    ).toHaveLength(2);
+  });
+
+  it("holds a create before it makes it and answers", async () => {
+    emulator = demoEmulator({ behaviour: { createDelayMs: 200 } });
+    const began = Date.now();
+    const created = await create(emulator);
+    expect(created.status).toBe(201);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(190);
+  });
+});
+
 describe("choosing the behaviours", () => {
   it("reads INCIDENT_SYNC_EMULATOR_BEHAVIOUR as JSON, under the option and over the default", async () => {
     vi.stubEnv(BEHAVIOUR_ENV, JSON.stringify({ listOrder: "oldest-first", answers: "lean" }));

@@ -201,32 +201,6 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
   );
 
   it(
-    "refuses to reopen an incident resolved on the status page, naming it and the update that resolved it",
-    async () => {
-      emulator.emulator.control.appendIncidentUpdate(
-        emulator.demo.accountId,
-        "inc-checkout-latency",
-        {
-          description: "Fixed by the CDN change.",
-          status: "RESOLVED",
-        },
-      );
-      const up = await run("pulumi up --yes --skip-preview");
-      expect(up.code).not.toBe(0);
-      expect(up.output).toMatch(
-        /incident inc-checkout-latency was resolved on the status page at \S+ by update \S+ \("Fixed by the CDN change\."\), but its definition says INVESTIGATING/,
-      );
-      expect(live().get("inc-checkout-latency")?.status).toBe("RESOLVED");
-      editDefinition("storefront.yaml", (text) =>
-        text.replace("status: INVESTIGATING", "status: RESOLVED"),
-      );
-      const accepted = await run("pulumi up --yes --skip-preview");
-      expect(accepted.output).toContain("~ 1 updated");
-    },
-    timeout,
-  );
-
-  it(
     "after a pulumi up killed with kill -9, the README's block clears the lock it left and applies",
     async () => {
       editDefinition("api-errors.yaml", (text) =>

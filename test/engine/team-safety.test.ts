@@ -210,28 +210,6 @@ describe("plain pulumi for a team: two stacks, renames, settings", () => {
   );
 
   it(
-    "removes an incident from a stack when the stack leaves its stacks list, by its onRemove",
-    async () => {
-      write("per-stack.yaml", perStack.replace("stacks: [prod]", "stacks: [staging]"));
-      const prod = await up("prod");
-      expect(prod.code, prod.output).toBe(0);
-      expect(prod.output).toContain("- 1 deleted");
-      expect(await resources("prod")).toEqual(["api-error-rate"]);
-      const staging = await up("staging");
-      expect(staging.output).toContain("+ 1 created");
-      expect(await resources("staging")).toEqual([
-        "api-error-rate",
-        "inc-db-maintenance",
-        "inc-login-failures",
-      ]);
-      expect(readFileSync(join(checkout, "Pulumi.prod.yaml"), "utf8")).not.toContain(
-        emulator.demo.apiKey,
-      );
-    },
-    timeout,
-  );
-
-  it(
     "incident-sync up claims and applies only what its stack declares",
     async () => {
       write(

@@ -120,6 +120,25 @@ describe("incidents declared in code with declareIncidentStack", () => {
     ]);
   });
 
+  it("removes an incident from the stack once its stacks list drops the stack, by its onRemove", async () => {
+    // Was test/engine/team-safety.test.ts's: the stack filter and the removal are decisions.
+    const scoped = (stacks: string[]): IncidentDefinitionInput[] => [
+      { ...(incidents[0] as IncidentDefinitionInput), onRemove: "resolve", stacks },
+      { ...(incidents[1] as IncidentDefinitionInput), stacks },
+    ];
+    expect((await engine.run(program(scoped(["unit"])))).error).toBeUndefined();
+    const live = () => started.stack.live();
+    const released = live().get("inc-login-failures");
+    expect(live().get("inc-checkout-latency")?.status).toBe("INVESTIGATING");
+    const moved = await engine.run(program(scoped(["prod"])));
+    expect(moved.error).toBeUndefined();
+    expect(changesOf(moved)).toEqual({ delete: 2 });
+    expect(engine.stateOf("inc-checkout-latency")).toBeUndefined();
+    // onRemove: resolve resolves it; the default, release, leaves the other as it was.
+    expect(live().get("inc-checkout-latency")?.status).toBe("RESOLVED");
+    expect(live().get("inc-login-failures")).toEqual(released);
+  });
+
   it("fails the run on an invalid definition with every problem, as validate lists a file's", async () => {
     const broken = [
       ...incidents,

@@ -44,25 +44,13 @@ let warned = false;
 /**
  * The budget every client of this machine shares for one key and base URL: a small file in
  * `$XDG_RUNTIME_DIR/incident-sync/rate-budget`, else `<tmp>/incident-sync-<uid>/rate-budget`
- * (a directory only this user may enter), named by an HMAC of the URL and the key under a
- * secret kept beside it, so the name reveals neither. Changes take a lock file for a few
- * syscalls. Where no such directory can be had, the budget is this process's own, with a
- * warning.
+ * (a directory only this user may enter), named by an HMAC of the URL and the key
+ * (`sharedFile`), so the name reveals neither. Changes take a lock file for a few syscalls.
+ * Where no such directory can be had, the budget is this process's own, with a warning.
  */
 export function sharedStore(baseUrl: string, apiKey: string): BudgetStore {
-  const dir = budgetDirectory();
-  if (dir === undefined) return memoryStore();
-  let name: string;
-  try {
-    name = createHmac("sha256", secretOf(dir))
-      .update(`${baseUrl}\n${apiKey}`)
-      .digest("hex")
-      .slice(0, 32);
-  } catch (error) {
-    cannotShare(error);
-    return memoryStore();
-  }
-  const file = join(dir, `${name}.json`);
+  const file = sharedFile("rate-budget", `${baseUrl}\n${apiKey}`);
+  if (file === undefined) return memoryStore();
   const known = stores.get(file);
   if (known) return known;
   const store = orOwn(fileStore(file));
@@ -91,8 +79,26 @@ function cannotShare(error: unknown): void {
   if (warned) return;
   warned = true;
   process.emitWarning(
-    `incident-sync: the rate limit cannot be shared with other processes (${error instanceof Error ? error.message : String(error)}); this process keeps to it alone.`,
+    `incident-sync: the rate limit and leases cannot be shared with other processes (${error instanceof Error ? error.message : String(error)}); this process keeps to them alone.`,
   );
+}
+
+/**
+ * A file of the user's own directory that every process of this machine finds by `text`
+ * (`<folder>/<name>.json`), named by an HMAC under a secret kept beside the budgets, so the name
+ * reveals nothing of the text; undefined where no such directory can be had (with a warning).
+ */
+export function sharedFile(folder: "rate-budget" | "leases", text: string): string | undefined {
+  const dir = sharedDirectory(folder);
+  const budgets = sharedDirectory("rate-budget");
+  if (dir === undefined || budgets === undefined) return undefined;
+  try {
+    const name = createHmac("sha256", secretOf(budgets)).update(text).digest("hex").slice(0, 32);
+    return join(dir, `${name}.json`);
+  } catch (error) {
+    cannotShare(error);
+    return undefined;
+  }
 }
 
 function fileStore(file: string): BudgetStore {
@@ -158,11 +164,16 @@ function staleLock(lock: string): boolean {
   return true;
 }
 
-let directory: string | null | undefined;
+const directories = new Map<string, string | null>();
 
-/** The user's own directory for budgets, made and checked once per process. */
-function budgetDirectory(): string | undefined {
-  if (directory !== undefined) return directory ?? undefined;
+/**
+ * The user's own directory for what processes share (`rate-budget`, `leases`): under
+ * `$XDG_RUNTIME_DIR/incident-sync`, else `<tmp>/incident-sync-<uid>`, made and checked once.
+ */
+function sharedDirectory(folder: string): string | undefined {
+  const known = directories.get(folder);
+  if (known !== undefined) return known ?? undefined;
+  let directory: string | null;
   try {
     const runtime = process.env.XDG_RUNTIME_DIR;
     const base =
@@ -178,7 +189,7 @@ function budgetDirectory(): string | undefined {
     if ((owner.mode & 0o077) !== 0 && uid !== undefined) {
       throw new Error(`${base} may be entered by other users`);
     }
-    const dir = join(base, "rate-budget");
+    const dir = join(base, folder);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     sweep(dir);
     directory = dir;
@@ -186,6 +197,7 @@ function budgetDirectory(): string | undefined {
     directory = null;
     cannotShare(error);
   }
+  directories.set(folder, directory);
   return directory ?? undefined;
 }
 
@@ -216,7 +228,7 @@ function secretOf(dir: string): Buffer {
   return secret;
 }
 
-/** Ledgers and locks no run has touched for a day are removed. */
+/** Files and locks no run has touched for a day are removed. */
 function sweep(dir: string): void {
   const old = Date.now() - OLD_LEDGER_MS;
   for (const name of readdirSync(dir)) {

@@ -13,6 +13,7 @@ export type {
   IncidentsApi,
   SkippedIncident,
 } from "./incidents";
+export { type Lease, takeLease } from "./lease";
 export type { ClientOptions, RetryEvent, RetryOptions } from "./options";
 export { THROTTLED_RETRIES_MAX } from "./retry-policy";
 export type { ServicesApi } from "./services";

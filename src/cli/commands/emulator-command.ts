@@ -2,6 +2,8 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import {
   ACCOUNT_HEADERS,
   ANSWERS,
+  CREATE_ANSWERS,
+  CREATE_DELAY_MAX_MS,
   LIST_ORDERS,
   PUT_STATUS_ENV,
   PUT_STATUSES,
@@ -150,6 +152,18 @@ export function emulatorCommand(): Command {
     )
     .addOption(
       new Option(
+        "--create-answer <shape>",
+        "what a create answers: the incident in full, without-update-ids, or without-updates (incidentUpdates: []); the incident is made in full either way (default: full)",
+      ).argParser(oneOf(CREATE_ANSWERS)),
+    )
+    .addOption(
+      new Option(
+        "--create-delay <ms>",
+        "how long a create is held before it is carried out and answered; past the client's timeout it is made after the client gave up (default: 0)",
+      ).argParser(integer("--create-delay", 0, CREATE_DELAY_MAX_MS)),
+    )
+    .addOption(
+      new Option(
         "--reference-operations <behaviour>",
         "whether the incident operations beyond the spec's excerpt (create, read, list, post and change updates) exist: available, or answered not-found (404) or method-not-allowed (405), as a service with only the excerpt would (default: available)",
       ).argParser(oneOf(REFERENCE_OPERATIONS)),
@@ -167,7 +181,8 @@ PUT that changes lastUpdateStatus posts a "Status changed" update, only sets the
 ignores it; --list-order the order of events and updates; --rate-window a rate limit answered
 429 without Retry-After; --unknown-check 404 or [] for a check that does not exist;
 --account-header whether the account header is required; --answers full or lean answers;
---reference-operations whether the service has the operations that create incidents and post
+--create-answer whether a create's answer gives its updates' ids, or its updates at all;
+--create-delay how long a create is held before it is made; --reference-operations whether the service has the operations that create incidents and post
 updates. Every update
 sent to subscribers is kept: GET /_control/accounts/<account>/notifications. Every /v1 request is
 counted by operation and status: GET /_control/stats (DELETE resets it).
@@ -182,6 +197,7 @@ Examples:
   $ incident-sync emulator --put-status ignores --list-order oldest-first --answers lean
   $ incident-sync emulator --rate-window 600/60s --unknown-check empty --account-header required
   $ incident-sync emulator --reference-operations not-found
+  $ incident-sync emulator --create-answer without-updates --create-delay 12000
 
   Then, with the printed key:
   $ curl -H 'Authorization: Bearer demo-key' http://127.0.0.1:4010/v1/error-groups/checks/chk-api`,

@@ -7,6 +7,7 @@ import {
 import type {
   ACCOUNT_HEADERS,
   ANSWERS,
+  CREATE_ANSWERS,
   LIST_ORDERS,
   PUT_STATUSES,
   REFERENCE_OPERATIONS,
@@ -39,6 +40,8 @@ export interface EmulatorFlags {
   unknownCheck?: (typeof UNKNOWN_CHECKS)[number];
   accountHeader?: (typeof ACCOUNT_HEADERS)[number];
   answers?: (typeof ANSWERS)[number];
+  createAnswer?: (typeof CREATE_ANSWERS)[number];
+  createDelay?: number;
   format: "text" | "json";
 }
 
@@ -51,6 +54,8 @@ function behaviourFlags(options: EmulatorFlags): Partial<Behaviour> {
     ...(options.unknownCheck ? { unknownCheck: options.unknownCheck } : {}),
     ...(options.accountHeader ? { accountHeader: options.accountHeader } : {}),
     ...(options.answers ? { answers: options.answers } : {}),
+    ...(options.createAnswer ? { createAnswer: options.createAnswer } : {}),
+    ...(options.createDelay === undefined ? {} : { createDelayMs: options.createDelay }),
   };
 }
 

@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import { honoPath, PUBLIC_ROUTES, ROUTES, type Route } from "../../api/routes";
 import {
+  shapeCreated,
   shapeErrorGroup,
   shapeEvents,
   shapeIncident,
@@ -71,10 +72,11 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
 
   on(ROUTES.createIncident, async (c) => {
     const body = await readJsonBody(c, ROUTES.createIncident.body.schema, PUBLIC_BODY_LIMIT);
-    return c.json(
-      shapeIncident(stores.incidents.create(account(c), body, nowMs()), behaviour()),
-      201,
-    );
+    // Held, then made, whether the client still waits or not (`createDelayMs`).
+    const { createDelayMs } = behaviour();
+    if (createDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, createDelayMs));
+    const created = stores.incidents.create(account(c), body, nowMs());
+    return c.json(shapeCreated(created, behaviour()), 201);
   });
 
   on(ROUTES.listIncidents, (c) => {

@@ -1,5 +1,11 @@
 import type { IncidentStatus, IncidentUpdate } from "../../api/schemas";
-import { driftOf, incidentLabel, unreadDrift } from "../../incident";
+import {
+  type AppliedStatus,
+  driftOf,
+  driftVerdict,
+  incidentLabel,
+  unreadDrift,
+} from "../../incident";
 import { mapConcurrent } from "../shared/async-streams";
 import { lastCommitTime } from "./git-baseline";
 import {
@@ -30,7 +36,7 @@ export interface DriftOptions {
    * What the last apply set, by incident id (`--applied`, `readAppliedFile`): with it an update
    * older than the apply no longer speaks for the live status, whatever the service's PUT does.
    */
-  applied?: ReadonlyMap<string, { status: IncidentStatus; at: string; resource?: string }>;
+  applied?: ReadonlyMap<string, AppliedStatus & { resource?: string }>;
   /** Only updates after this time count as posted outside git; overrides the git baseline. */
   since?: Date;
   /** Tells whether an error means the incident does not exist (404). */
@@ -63,7 +69,7 @@ export async function computeDrift(
     (a, b) => (order.get(a.file + String(a.line)) ?? 0) - (order.get(b.file + String(b.line)) ?? 0),
   );
   const count = (state: DefinitionDrift["state"]) =>
-    results.filter((r) => r.state === state).length;
+    results.filter((r) => driftVerdict(r) === state).length;
   const updates = results.flatMap((r) => r.updatesOutsideGit);
   const summary = {
     definitions: results.length,

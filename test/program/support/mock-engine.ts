@@ -68,6 +68,19 @@ export class MockEngine {
   }
 
   /**
+   * The whole state, to put back with `restore`: a run killed before the engine wrote its
+   * state (checkpoints skipped) leaves the state as it was before that run.
+   */
+  snapshot(): ReadonlyMap<string, Stored> {
+    return new Map(this.state);
+  }
+
+  restore(snapshot: ReadonlyMap<string, Stored>): void {
+    this.state.clear();
+    for (const [name, stored] of snapshot) this.state.set(name, stored);
+  }
+
+  /**
    * Runs `program` once as `pulumi up` (or `preview`), with `settings` added to the stack
    * config under `incident-sync:`.
    */
@@ -189,13 +202,26 @@ export class MockEngine {
     registered.add(args.name);
     const { __provider: _provider, ...news } = args.inputs as Record<string, unknown>;
     const prior = this.state.get(args.name);
-    // A failed step leaves the resource as it was, as the engine does; the run then fails
-    // (see `run`). Throwing here instead would reject every output of the resource at once.
-    const fail = (error: string): MockResourceResult => {
+    // A failed step leaves the resource as it was, as the engine does, unless the provider
+    // kept what it did (a partial failure: an error with `id` and `properties`, which the
+    // engine records as the resource's state); the run then fails (see `run`). Throwing here
+    // instead would reject every output of the resource at once.
+    const fail = (error: string, partial?: PartialFailure): MockResourceResult => {
       steps.push({ name: args.name, op: prior ? "update" : "create", error });
+      if (partial && checked.inputs) {
+        const { __provider: _stored, ...state } = partial.properties;
+        const id = prior?.id ?? partial.id;
+        this.state.set(args.name, {
+          id,
+          inputs: checked.inputs,
+          state: state as unknown as IncidentState,
+        });
+        return { id, state };
+      }
       return prior ? { id: prior.id, state: prior.state } : { id: undefined, state: news };
     };
     const checked = await operations.check(session, prior?.inputs ?? {}, news);
+    const failed = (error: unknown) => fail(messageOf(error), partialOf(error));
     if (!checked.inputs || (checked.failures?.length ?? 0) > 0) {
       return fail((checked.failures ?? []).map((failure) => failure.reason).join("; "));
     }
@@ -212,7 +238,7 @@ export class MockEngine {
         steps.push({ name: args.name, op: "create" });
         return { id: created.id, state };
       } catch (error) {
-        return fail(messageOf(error));
+        return failed(error);
       }
     }
     const diff = await operations.diff(session, prior.state, inputs);
@@ -236,7 +262,7 @@ export class MockEngine {
         this.state.set(args.name, { id: prior.id, inputs, state: updated.outs as IncidentState });
       }
     } catch (error) {
-      return fail(messageOf(error));
+      return failed(error);
     }
     steps.push({ name: args.name, op, ...(diffs ? { diffs } : {}) });
     const stored = this.state.get(args.name);
@@ -317,6 +343,17 @@ function changedKeys(olds: IncidentInputs, news: IncidentInputs): string[] {
     return JSON.stringify(rest);
   };
   return [...keys].filter((key) => seen(before, key) !== seen(after, key)).sort();
+}
+
+/** What the dynamic provider plugin hands the engine of a partial failure. */
+interface PartialFailure {
+  id: string;
+  properties: Record<string, unknown>;
+}
+
+function partialOf(error: unknown): PartialFailure | undefined {
+  const { id, properties } = (error ?? {}) as Partial<PartialFailure>;
+  return typeof id === "string" && id !== "" && properties ? { id, properties } : undefined;
 }
 
 function messageOf(error: unknown): string {

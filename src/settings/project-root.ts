@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { SETTINGS } from "./catalog";
 
 /**
  * The project directory, where Pulumi.yaml is, which `definitionsDir` is relative to: the
@@ -13,4 +14,12 @@ export function projectRoot(): string {
     if (existsSync(join(dir, "Pulumi.yaml")) || existsSync(join(dir, "Pulumi.yml"))) return dir;
     if (dirname(dir) === dir) return process.cwd();
   }
+}
+
+/** The definitions directory a stack's settings name, as an absolute path. */
+export function definitionsDirectory(
+  settings: { definitionsDir?: string | undefined } | undefined,
+  projectDir: string = projectRoot(),
+): string {
+  return resolve(projectDir, settings?.definitionsDir ?? SETTINGS.definitionsDir.default);
 }

@@ -1,0 +1,287 @@
+import type { IncidentResponse, IncidentUpdate } from "../../api/schemas";
+import {
+  type Applying,
+  claimedEntriesOn,
+  entriesRecord,
+  fieldsNeedPut,
+  foundNote,
+  lastApplyMs,
+  planEntriesOn,
+} from "../apply";
+import { entryRequest, requestOf } from "../declaration";
+import { type DeclaredEntry, foundPosted } from "../entries";
+import type { EntryAction, RecordedEntries } from "../entry-plan";
+import type { IncidentInputs } from "../inputs";
+import { missingMessage } from "../messages";
+import { declarationIn, type IncidentRecord } from "../record";
+import { notTaken } from "../taken";
+import { inWindow, latest, type Unanswered, windowEnd } from "../unanswered";
+import {
+  type Carried,
+  failed,
+  kept,
+  type Next,
+  type Probe,
+  probe,
+  refuse,
+  unexpected,
+} from "./context";
+import type { Answer, Refusal } from "./steps";
+
+/*
+ * An apply with `updates` once its incident is known: read it, PUT its fields when they
+ * differ, then post and edit its entries in order (opening.ts finds or opens it). A post is
+ * read back before anything is sent again; one whose answer never came is kept in the state,
+ * and not sent again until a read shows it or its window has passed.
+ */
+
+export type WithEntries = IncidentInputs & { updates: DeclaredEntry[] };
+type Declared = Applying & { updates: DeclaredEntry[] };
+type Kept = Refusal["keep"];
+
+export interface Entries extends Carried {
+  inputs: WithEntries;
+  olds: IncidentRecord | undefined;
+  /** A write another run sent under a lease this one took, which got no answer. */
+  heldBack?: Unanswered | undefined;
+}
+
+/** The incident known: read it, PUT its fields, plan its entries. */
+export interface Known extends Entries {
+  phase: "known-lease" | "known-take" | "known-get" | "known-put";
+  declaration: Declared;
+  /** This operation opened it: the create sent its fields and its first entry. */
+  opened: boolean;
+  recorded: RecordedEntries;
+  posted: IncidentUpdate[];
+  /** The create's answer, when it gave what the record needs: no read is due. */
+  answer?: IncidentResponse;
+}
+
+/** Carrying out the plan of entries, one action at a time. */
+export interface Sending extends Omit<Known, "phase"> {
+  phase: "send" | "reread";
+  incident: IncidentResponse;
+  actions: EntryAction[];
+  /** The action under way. */
+  next: number;
+  ids: string[];
+  posted: IncidentUpdate[];
+  /** A create or a post was made in this operation: it is kept, whatever follows. */
+  wrote: boolean;
+  /** A post answered without an id, being read back: it is made either way. */
+  answered?: IncidentUpdate;
+  /** When a post whose answer never came was sent (ms), being read back. */
+  sentAt?: number;
+}
+
+type Moved = Next<Known | Sending | Probe>;
+
+export function knownState(
+  carried: Carried,
+  inputs: WithEntries,
+  olds: IncidentRecord | undefined,
+  incidentId: string,
+  recorded: RecordedEntries,
+  opened?: IncidentUpdate[],
+): Known {
+  const declaration = { ...declarationIn(inputs), incidentId, updates: inputs.updates };
+  return {
+    ...carried,
+    phase: "known-lease",
+    inputs,
+    olds,
+    declaration,
+    recorded,
+    posted: opened ?? [],
+    opened: opened !== undefined,
+  };
+}
+
+export function stepKnown(state: Known, answer: Answer): Moved {
+  const { incidentId } = state.declaration;
+  const failure = failed(answer);
+  const keep = state.opened ? keepOf(state, state.posted, answer.at) : undefined;
+  if (failure?.absent && state.phase === "known-get") {
+    return probe(state, incidentId, "", failure, keep);
+  }
+  if (failure) {
+    const missing = missingMessage(incidentId, state.context.accountId || undefined);
+    return refuse(state, failure.absent ? missing : failure.text, keep);
+  }
+  switch (state.phase) {
+    case "known-lease": {
+      // Other resources of the run then leave it be; it was this one's already.
+      const heldBack = latest(
+        state.heldBack,
+        answer.kind === "leased" ? answer.unanswered : undefined,
+      );
+      return {
+        state: { ...state, phase: "known-take", heldBack },
+        step: { kind: "take", incidentId },
+      };
+    }
+    case "known-take":
+      if (state.answer) return plan(state, state.answer, answer.at);
+      return { state: { ...state, phase: "known-get" }, step: { kind: "get", incidentId } };
+    case "known-get":
+      if (answer.kind !== "incident") return unexpected(state, answer);
+      if (!state.opened && fieldsNeedPut(state.declaration, answer.incident)) {
+        const body = requestOf(state.declaration, { accountId: state.context.accountId });
+        return { state: { ...state, phase: "known-put" }, step: { kind: "put", incidentId, body } };
+      }
+      return plan(state, answer.incident, answer.at);
+    case "known-put": {
+      if (answer.kind !== "incident") return unexpected(state, answer);
+      const refusal = notTaken(incidentId, state.declaration, undefined, answer.incident);
+      if (refusal !== undefined) return refuse(state, refusal);
+      return plan(state, answer.incident, answer.at);
+    }
+  }
+}
+
+function plan(state: Known, incident: IncidentResponse, now: number): Moved {
+  const { olds } = state;
+  const claimed = olds?.claimed && !state.opened;
+  const recorded = claimed ? claimedEntriesOn(olds, incident) : state.recorded;
+  const planned = planEntriesOn(state.declaration, incident, recorded, lastApplyMs(state.olds));
+  const sending: Sending = {
+    ...state,
+    recorded,
+    phase: "send",
+    incident,
+    actions: planned.actions,
+    next: 0,
+    ids: [...recorded.ids],
+    wrote: state.opened,
+  };
+  if (planned.refusal) return refuse(sending, planned.refusal, keepSent(sending, now));
+  return carryOn(sending, now);
+}
+
+/** The next action of the plan, or the record once none is left. */
+function carryOn(state: Sending, now: number): Moved {
+  const action = state.actions[state.next];
+  const { declaration } = state;
+  const { incidentId } = declaration;
+  if (action === undefined) {
+    const record = entriesRecord(declaration, state.inputs.providerVersion, state, new Date(now));
+    return {
+      state,
+      step: { kind: "done", result: { op: "apply", id: incidentId, record }, notes: state.notes },
+    };
+  }
+  const entry = declaration.updates[action.index] as DeclaredEntry;
+  if (action.kind === "found") {
+    const ids = [...state.ids];
+    ids[action.index] = action.updateId;
+    const update = state.incident.incidentUpdates.find((shown) => shown.id === action.updateId);
+    // The first entry of the incident this operation opened, its id read back.
+    const own = state.wrote && action.index === 0 && state.posted.length === 0 && update;
+    const notes = own
+      ? state.notes
+      : [...state.notes, foundNote(incidentId, action.index, action.updateId)];
+    return carryOn(
+      { ...state, ids, next: state.next + 1, posted: own ? [own] : state.posted, notes },
+      now,
+    );
+  }
+  if (action.kind === "edit") {
+    const body = entryRequest(entry, { notify: false });
+    return { state, step: { kind: "edit", incidentId, updateId: action.updateId, body } };
+  }
+  const recorded = state.olds?.incidentId === incidentId ? state.olds.unanswered : undefined;
+  const unanswered = [recorded, state.heldBack].find(
+    (write) => write?.entry === action.index && inWindow(write, now),
+  );
+  if (unanswered !== undefined) {
+    return refuse(
+      state,
+      `incident ${incidentId}: updates[${action.index}] is not posted yet: its post, sent at ${unanswered.at}, got no answer, and the service does not show it. It is not sent again until the service shows it or until ${windowEnd(unanswered)}; run again then.`,
+      keepSent(state, now, unanswered),
+    );
+  }
+  return {
+    state,
+    step: { kind: "post", incidentId, body: entryRequest(entry, { notify: entry.notify }) },
+  };
+}
+
+export function stepSending(state: Sending, answer: Answer): Moved {
+  const action = state.actions[state.next] as EntryAction;
+  const { incidentId } = state.declaration;
+  const failure = failed(answer);
+  if (state.phase === "reread") return reread(state, action, answer);
+  if (action.kind === "edit") {
+    if (failure?.absent) return probe(state, incidentId, "", failure, keepSent(state, answer.at));
+    if (failure) return refuse(state, failure.text, keepSent(state, answer.at));
+    if (answer.kind !== "update") return unexpected(state, answer);
+    return made(state, answer.update, answer.update.id ?? action.updateId, answer.at);
+  }
+  if (failure?.unknown) {
+    return {
+      state: { ...state, phase: "reread", sentAt: answer.at },
+      step: { kind: "get", incidentId },
+    };
+  }
+  const prefix = `incident ${incidentId}: updates[${action.index}] was not posted: `;
+  if (failure?.absent) return probe(state, incidentId, prefix, failure, keepSent(state, answer.at));
+  if (failure) return refuse(state, `${prefix}${failure.text}`, keepSent(state, answer.at));
+  if (answer.kind !== "update") return unexpected(state, answer);
+  if (answer.update.id) return made(state, answer.update, answer.update.id, answer.at);
+  // Posted, yet the answer names no id: a read may give it; the entry is posted either way.
+  return {
+    state: { ...state, phase: "reread", answered: answer.update },
+    step: { kind: "get", incidentId },
+  };
+}
+
+/** A post read back: found (its id learned), made without an id, or not known to be made. */
+function reread(state: Sending, action: EntryAction, answer: Answer): Moved {
+  const shown = answer.kind === "incident" ? answer.incident.incidentUpdates : [];
+  const known = new Set(state.ids.filter(Boolean));
+  const id = foundPosted(state.declaration.updates, [action.index], shown, { known }).get(
+    action.index,
+  );
+  const found = id === undefined ? undefined : shown.find((update) => update.id === id);
+  if (found !== undefined) return made(state, found, id ?? "", answer.at);
+  if (state.answered !== undefined) return made(state, state.answered, "", answer.at);
+  const unanswered = { entry: action.index, at: new Date(state.sentAt ?? answer.at).toISOString() };
+  return refuse(
+    state,
+    `incident ${state.declaration.incidentId}: updates[${action.index}] may not have been posted: the service did not answer the post sent at ${unanswered.at}, and does not show it yet. It is not sent again until the service shows it or until ${windowEnd(unanswered)}: a run before then reads again before it posts.`,
+    keepSent(state, answer.at, unanswered),
+  );
+}
+
+function made(state: Sending, update: IncidentUpdate, id: string, now: number): Moved {
+  const action = state.actions[state.next] as EntryAction;
+  const ids = [...state.ids];
+  ids[action.index] = id;
+  const { answered: _answered, sentAt: _sentAt, ...rest } = state;
+  const wrote = state.wrote || action.kind === "post";
+  const next = { ...rest, phase: "send" as const, ids, next: state.next + 1, wrote };
+  return carryOn({ ...next, posted: [...state.posted, update] }, now);
+}
+
+/** What a refusal keeps once anything was made, or a post got no answer: never lost. */
+function keepSent(state: Sending, now: number, unanswered?: Unanswered): Kept {
+  if (!state.wrote && unanswered === undefined) return undefined;
+  return keepOf(state, state.posted, now, state.ids, state.incident, unanswered);
+}
+
+/** The record of the entries made so far: what the status page holds, and nothing more. */
+function keepOf(
+  state: Known | Sending,
+  posted: IncidentUpdate[],
+  now: number,
+  ids: string[] = state.recorded.ids,
+  incident?: IncidentResponse,
+  unanswered?: Unanswered,
+): Kept {
+  const { declaration } = state;
+  const done = { ...declaration, updates: declaration.updates.slice(0, ids.length) };
+  const sent = { ids, posted, incident };
+  const record = entriesRecord(done, state.inputs.providerVersion, sent, new Date(now));
+  return kept(unanswered ? { ...record, unanswered } : record);
+}

@@ -1,0 +1,165 @@
+import { openingsSought } from "../creation";
+import { requestOf, unnamedServices } from "../declaration";
+import { lacksOperationMessage, missingOnRemoveMessage } from "../messages";
+import type { IncidentRecord } from "../record";
+import { decideRemoval, putResolved, resolvingUpdate } from "../removal";
+import { notTaken } from "../taken";
+import { type Carried, failed, type Next, type Probe, probe, refuse, unexpected } from "./context";
+import { afterRead, nextRead, type Search, searchDecision, searchIn } from "./search";
+import type { Answer, RemoveOutcome, Step } from "./steps";
+
+/*
+ * Deleting a resource, as `decideRemoval` says: let go, or resolve by PUT, falling back to a
+ * posted update when the service's PUT did not take RESOLVED, or with `updates` by a last
+ * update; an incident claimed and never recorded is looked for first.
+ */
+
+export interface Removal extends Carried {
+  phase:
+    | "find-list"
+    | "find-read"
+    | "catalog"
+    | "exists"
+    | "put"
+    | "resolve-lease"
+    | "resolve-get"
+    | "resolve-post"
+    | "resolve-reread";
+  record: IncidentRecord;
+  /** The incident to resolve with a last update. */
+  incidentId: string;
+  /** The removal resolves it by PUT (not with a last update at once). */
+  viaPut: boolean;
+  search?: Search;
+}
+
+type Moved = Next<Removal | Probe>;
+
+export function beginRemoval(carried: Carried, record: IncidentRecord): Moved {
+  const removal = decideRemoval(record, carried.context.inRun);
+  const state: Removal = {
+    ...carried,
+    phase: "exists",
+    record,
+    incidentId: record.incidentId,
+    viaPut: removal.kind === "resolve" && removal.via === "put",
+  };
+  if (removal.kind === "release") {
+    const notes = removal.notice ? [...carried.notes, removal.notice] : carried.notes;
+    return done({ ...state, notes }, removal.redeclared ? "released-redeclared" : "released");
+  }
+  if (removal.kind === "find-opened") {
+    return { state: { ...state, phase: "find-list" }, step: { kind: "list", fresh: false } };
+  }
+  const unnamed = state.viaPut && unnamedServices(record.services).length > 0;
+  if (unnamed) {
+    const { incidentId, services } = record;
+    return {
+      state: { ...state, phase: "catalog" },
+      step: { kind: "catalog", incidentId, services },
+    };
+  }
+  return afterNames(state);
+}
+
+function done(state: Removal, outcome: RemoveOutcome): Moved {
+  return { state, step: { kind: "done", result: { op: "remove", outcome }, notes: state.notes } };
+}
+
+/** A claimed incident is resolved only if it exists: the killed run may not have adopted it. */
+function afterNames(state: Removal): Moved {
+  if (state.record.claimed) {
+    const step: Step = { kind: "list-updates", incidentId: state.incidentId };
+    return { state: { ...state, phase: "exists" }, step };
+  }
+  return resolve(state);
+}
+
+function resolve(state: Removal): Moved {
+  if (!state.viaPut) return resolveWithUpdate(state, state.incidentId);
+  const { record } = state;
+  const body = requestOf(record, { accountId: state.context.accountId, status: "RESOLVED" });
+  return {
+    state: { ...state, phase: "put" },
+    step: { kind: "put", incidentId: record.incidentId, body },
+  };
+}
+
+function resolveWithUpdate(state: Removal, incidentId: string): Moved {
+  return {
+    state: { ...state, phase: "resolve-lease", incidentId },
+    step: { kind: "lease", key: `incident:${incidentId}` },
+  };
+}
+
+export function stepRemoval(state: Removal, answer: Answer): Moved {
+  const failure = failed(answer);
+  const { incidentId } = state;
+  switch (state.phase) {
+    case "find-list":
+    case "find-read": {
+      if (failure && state.phase === "find-list") {
+        return refuse(state, failure.absent ? lacksOperationMessage(failure) : failure.text);
+      }
+      const search =
+        state.search === undefined
+          ? answer.kind === "listed"
+            ? searchIn(answer, openingsSought(state.record, undefined))
+            : undefined
+          : afterRead(state.search, answer);
+      if (search === undefined) return unexpected(state, answer);
+      const read = nextRead(search);
+      if (read) return { state: { ...state, phase: "find-read", search }, step: read };
+      const intentAt = state.record.intentAt;
+      const decision = searchDecision(search, state.record, { intentAt, now: answer.at });
+      if (decision.kind !== "adopt") return done(state, "released");
+      return resolveWithUpdate(state, decision.incidentId);
+    }
+    case "catalog":
+      if (answer.kind !== "named") return refuse(state, failure?.text ?? "");
+      return afterNames({ ...state, record: { ...state.record, services: answer.services } });
+    case "exists":
+      if (failure?.absent) return done(state, "released");
+      if (failure) return refuse(state, failure.text);
+      return resolve(state);
+    case "put": {
+      if (failure) {
+        const missing = missingOnRemoveMessage(incidentId, state.context.accountId || undefined);
+        return refuse(state, failure.absent ? missing : failure.text);
+      }
+      if (answer.kind !== "incident") return unexpected(state, answer);
+      const refusal = notTaken(incidentId, state.record, undefined, answer.incident);
+      if (refusal !== undefined) return refuse(state, refusal);
+      if (putResolved(answer.incident)) return done(state, "resolved");
+      // A PUT that did not take RESOLVED: resolved with an update, as the service's tools do.
+      return resolveWithUpdate(state, incidentId);
+    }
+    case "resolve-lease":
+      return { state: { ...state, phase: "resolve-get" }, step: { kind: "get", incidentId } };
+    case "resolve-get":
+    case "resolve-reread": {
+      if (failure?.absent) return probe(state, incidentId, "", failure);
+      if (failure) return refuse(state, failure.text);
+      if (answer.kind !== "incident") return unexpected(state, answer);
+      const last = resolvingUpdate(answer.incident.incidentUpdates);
+      if (last === undefined) return done(state, "resolved");
+      if (state.phase === "resolve-reread") {
+        return refuse(
+          state,
+          `incident ${incidentId}: the update that resolves it got no answer, and the service does not show it resolved: the next run reads again before it posts.`,
+        );
+      }
+      return {
+        state: { ...state, phase: "resolve-post" },
+        step: { kind: "post", incidentId, body: last },
+      };
+    }
+    case "resolve-post":
+      if (failure?.unknown) {
+        return { state: { ...state, phase: "resolve-reread" }, step: { kind: "get", incidentId } };
+      }
+      if (failure?.absent) return probe(state, incidentId, "", failure);
+      if (failure) return refuse(state, failure.text);
+      return done(state, "resolved");
+  }
+}

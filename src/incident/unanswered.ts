@@ -1,0 +1,38 @@
+/*
+ * Creating an incident and posting an update are not idempotent, and a request that got no
+ * answer (a timeout, a 5xx) may still be carried out by the service. Such a write is kept in
+ * the state, and nothing sends it again until a read shows it or its window has passed.
+ */
+
+/**
+ * How long a write whose outcome is unknown may still be carried out by the service: a
+ * request held longer than this by any proxy or server would have been cut long before.
+ */
+export const OUTCOME_WINDOW_MS = 10 * 60 * 1000;
+
+/** A write sent whose answer never came, as the state keeps it. */
+export interface Unanswered {
+  /** The entry of `updates` it carried; with no `incidentId`, the create that opens it. */
+  entry: number;
+  /** When it was sent (the provider's clock), ISO 8601. */
+  at: string;
+}
+
+/** When a write sent at `unanswered.at` can no longer be carried out (ISO 8601). */
+export function windowEnd(unanswered: Unanswered): string {
+  return new Date((Date.parse(unanswered.at) || 0) + OUTCOME_WINDOW_MS).toISOString();
+}
+
+/** Whether `now` (ms) is still inside the window of an unanswered write. */
+export function inWindow(unanswered: Unanswered | undefined, now: number): boolean {
+  return unanswered !== undefined && now < (Date.parse(unanswered.at) || 0) + OUTCOME_WINDOW_MS;
+}
+
+/** Of two unanswered writes, the one sent last: the other was settled before it was sent. */
+export function latest(
+  a: Unanswered | undefined,
+  b: Unanswered | undefined,
+): Unanswered | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  return Date.parse(b.at) > Date.parse(a.at) ? b : a;
+}

@@ -1,0 +1,559 @@
+import { describe, expect, it } from "vitest";
+import {
+  type DeclaredEntry,
+  type IncidentInputs,
+  type IncidentRecord,
+  OUTCOME_WINDOW_MS,
+  type Reply,
+  type State,
+  type Step,
+} from "../../src/incident";
+import {
+  context,
+  drive,
+  entriesInputs,
+  FAILURES,
+  failed,
+  incident,
+  iso,
+  record,
+  statusInputs,
+  T0,
+  update,
+} from "./support/machine";
+
+/*
+ * The step machine of src/incident, with no engine and no server: every phase it can reach,
+ * fed every answer a step can get, and the transitions that keep a write from being sent twice.
+ */
+
+const fresh = entriesInputs();
+const [first, second] = fresh.updates as [DeclaredEntry, DeclaredEntry];
+const opening = { op: "apply", inputs: fresh, olds: undefined, context } as const;
+/** The incident a create made: its first entry, with an id. */
+const made = incident("inc-new", [update("u0", first.message ?? "", T0, "INVESTIGATING")]);
+const listed = (entries: ReturnType<typeof incident>[] = [], readAt = T0): Reply => ({
+  kind: "listed",
+  incidents: { entries, skipped: [] },
+  readAt,
+  inRun: new Set(),
+});
+const leased: Reply = { kind: "leased", releasedAt: undefined };
+const took: Reply = { kind: "took" };
+
+/** A known incident whose first entry was posted and recorded; the second is new. */
+const known = entriesInputs({ incidentId: undefined });
+const knownRecord = record(known, {
+  incidentId: "inc-new",
+  updates: known.updates?.slice(0, 1),
+  updateIds: ["u0"],
+});
+const applying = { op: "apply", inputs: known, olds: knownRecord, context } as const;
+const status = {
+  op: "apply",
+  inputs: statusInputs(),
+  olds: record(statusInputs()),
+  context,
+} as const;
+const removing = (changes: Partial<IncidentRecord>, inputs: IncidentInputs = statusInputs()) =>
+  ({ op: "remove", record: record(inputs, changes), context }) as const;
+
+/** Every phase the machine reaches, by the answers that lead there, and the step it waits on. */
+const PHASES: Record<string, { state: State; step: Step }> = {
+  "open-lease": drive(opening, []),
+  "open-list": drive(opening, [leased]),
+  "open-list after another holder": drive(opening, [{ kind: "leased", releasedAt: T0 + 500 }]),
+  "open-read": drive(opening, [leased, listed([{ ...made, incidentUpdates: undefined } as never])]),
+  "open-take": drive(opening, [leased, listed([made])]),
+  opening: drive(opening, [leased, listed()]),
+  "open-list after a create got no answer": drive(opening, [
+    leased,
+    listed(),
+    failed(FAILURES.timeout()),
+  ]),
+  "known-take after a create": drive(opening, [
+    leased,
+    listed(),
+    { kind: "incident", incident: made },
+  ]),
+  "known-get after a create answered without ids": drive(opening, [
+    leased,
+    listed(),
+    { kind: "incident", incident: { ...made, incidentUpdates: [] } },
+    took,
+  ]),
+  "send (post)": drive(opening, [leased, listed(), { kind: "incident", incident: made }, took]),
+  "reread after a post got no answer": drive(opening, [
+    leased,
+    listed(),
+    { kind: "incident", incident: made },
+    took,
+    failed(FAILURES.timeout()),
+  ]),
+  "reread after a post answered without its id": drive(opening, [
+    leased,
+    listed(),
+    { kind: "incident", incident: made },
+    took,
+    { kind: "update", update: update(undefined, second.message ?? "", T0 + 5_000) },
+  ]),
+  "known-lease": drive(applying, []),
+  "known-take": drive(applying, [leased]),
+  "known-get": drive(applying, [leased, took]),
+  "known-put": drive(applying, [
+    leased,
+    took,
+    { kind: "incident", incident: { ...made, name: "Renamed" } },
+  ]),
+  "send (edit)": drive(
+    {
+      ...applying,
+      olds: { ...knownRecord, updates: [{ ...first, message: "Old words. [e0]" }] },
+    },
+    [
+      leased,
+      took,
+      {
+        kind: "incident",
+        incident: incident("inc-new", [update("u0", "Old words. [e0]", T0 - 60_000)]),
+      },
+    ],
+  ),
+  probe: drive(applying, [leased, took, failed(FAILURES["not-found"]())]),
+  "status-read": drive(status, []),
+  "status-put": drive(status, [{ kind: "updates", updates: [] }]),
+  put: drive(removing({}), []),
+  catalog: drive(removing({ services: [{ id: "svc-api" }] }), []),
+  exists: drive(removing({ claimed: true }), []),
+  "resolve-lease": drive(
+    removing({ incidentId: "inc-new" }, entriesInputs({ onRemove: "resolve" })),
+    [],
+  ),
+  "resolve-get": drive(
+    removing({ incidentId: "inc-new" }, entriesInputs({ onRemove: "resolve" })),
+    [leased],
+  ),
+  "resolve-post": drive(
+    removing({ incidentId: "inc-new" }, entriesInputs({ onRemove: "resolve" })),
+    [leased, { kind: "incident", incident: made }],
+  ),
+  "resolve-reread": drive(
+    removing({ incidentId: "inc-new" }, entriesInputs({ onRemove: "resolve" })),
+    [leased, { kind: "incident", incident: made }, failed(FAILURES.timeout())],
+  ),
+  "find-list": drive(
+    removing({ claimed: true, intentAt: iso(T0) }, entriesInputs({ onRemove: "resolve" })),
+    [],
+  ),
+  "find-read": drive(
+    removing({ claimed: true, intentAt: iso(T0) }, entriesInputs({ onRemove: "resolve" })),
+    [listed([{ ...made, incidentUpdates: undefined } as never])],
+  ),
+  "refresh-updates": drive(
+    { op: "refresh", id: "inc-1", record: record(statusInputs()), context },
+    [],
+  ),
+  "refresh-incident": drive(
+    { op: "refresh", id: "inc-new", record: { ...knownRecord }, context },
+    [],
+  ),
+  claim: drive({ op: "claim", inputs: statusInputs(), context }, []),
+  diff: drive({ op: "diff", olds: knownRecord, news: known, enforce: "observed", context }, []),
+};
+
+/** Every answer a step can get. */
+const REPLIES: Record<string, Reply> = {
+  leased,
+  "leased after another holder": { kind: "leased", releasedAt: T0 + 500 },
+  "listed, nothing": listed(),
+  "listed, the opening": listed([made]),
+  incident: { kind: "incident", incident: made },
+  "incident, no updates": { kind: "incident", incident: { ...made, incidentUpdates: [] } },
+  updates: { kind: "updates", updates: made.incidentUpdates },
+  update: { kind: "update", update: update("u1", second.message ?? "", T0 + 5_000) },
+  "update, no id": { kind: "update", update: update(undefined, second.message ?? "", T0 + 5_000) },
+  named: { kind: "named", services: [{ id: "svc-api", name: "Public API" }] },
+  took,
+  taken: { kind: "taken" },
+  ...Object.fromEntries(
+    Object.entries(FAILURES).map(([name, make]) => [`failed: ${name}`, failed(make())]),
+  ),
+};
+
+/** What the step that leads to a state may be answered with (what `send` can answer). */
+const ANSWERS: Record<Step["kind"], Reply["kind"][]> = {
+  lease: ["leased"],
+  list: ["listed", "failed"],
+  get: ["incident", "failed"],
+  "list-updates": ["updates", "failed"],
+  take: ["took", "taken"],
+  catalog: ["named", "failed"],
+  open: ["incident", "failed"],
+  put: ["incident", "failed"],
+  post: ["update", "failed"],
+  edit: ["update", "failed"],
+  done: [],
+  refuse: [],
+};
+
+const WRITES = new Set(["open", "post", "edit", "put"]);
+
+describe("the step machine, every phase against every answer", () => {
+  it("reaches every phase it has, each waiting on a step that is not the end", () => {
+    const phases = new Set(
+      Object.values(PHASES).map(({ state }) => ("phase" in state ? state.phase : "start")),
+    );
+    expect([...phases].sort()).toEqual(
+      [
+        "catalog",
+        "claim",
+        "diff",
+        "exists",
+        "find-list",
+        "find-read",
+        "known-get",
+        "known-lease",
+        "known-put",
+        "known-take",
+        "open-lease",
+        "open-list",
+        "open-read",
+        "open-take",
+        "opening",
+        "probe",
+        "put",
+        "refresh-incident",
+        "refresh-updates",
+        "reread",
+        "resolve-get",
+        "resolve-lease",
+        "resolve-post",
+        "resolve-reread",
+        "send",
+        "status-put",
+        "status-read",
+      ].sort(),
+    );
+    for (const { step } of Object.values(PHASES))
+      expect(["done", "refuse"]).not.toContain(step.kind);
+  });
+
+  it.each(Object.entries(PHASES))(
+    "%s: each answer gives a step, and no write is sent again",
+    (_phase, reached) => {
+      for (const [reply, answer] of Object.entries(REPLIES)) {
+        const { step } = drive(reached.state, [answer], T0 + 60_000) as { step: Step };
+        const said = `answered ${reply}, it stepped ${JSON.stringify(step).slice(0, 200)}`;
+        if (!ANSWERS[reached.step.kind].includes(answer.kind)) {
+          // An answer the step cannot get is a bug of the provider, never a reason to write.
+          expect(step, said).toMatchObject({
+            kind: "refuse",
+            message: expect.stringContaining("a bug"),
+          });
+          continue;
+        }
+        if (WRITES.has(reached.step.kind) && answer.kind === "failed") {
+          // A write that failed is read back or ends the operation; it is never sent again.
+          expect(["get", "list", "list-updates", "refuse", "done"], said).toContain(step.kind);
+          if (step.kind === "done") expect(reached.step.kind, said).toBe("put");
+        }
+        if (step.kind === "refuse" && step.keep) {
+          const { record: kept } = step.keep;
+          expect(kept.updateIds?.length ?? 0, said).toBeLessThanOrEqual(kept.updates?.length ?? 0);
+          expect(step.keep.id, said).not.toBe("");
+        }
+      }
+    },
+  );
+});
+
+/** The transitions that keep writes from being sent twice, one row each. */
+describe("the step machine's transitions", () => {
+  const stepAfter = (phase: keyof typeof PHASES, reply: Reply, at = T0 + 60_000) =>
+    drive(PHASES[phase]?.state as State, [reply], at).step;
+  const shownBoth = incident("inc-new", [
+    update("u0", first.message, T0),
+    update("u1", second.message, T0 + 2_000, "IDENTIFIED"),
+  ]);
+  const lean = { ...made, incidentUpdates: undefined } as never;
+
+  it.each<[string, keyof typeof PHASES, Reply, Record<string, unknown>]>([
+    ["lists after taking the lease", "open-lease", leased, { kind: "list", fresh: false }],
+    ["opens when the list shows no opening", "open-list", listed(), { kind: "open" }],
+    [
+      "takes the opening the list shows",
+      "open-list",
+      listed([made]),
+      { kind: "take", incidentId: "inc-new" },
+    ],
+    [
+      "lists afresh when another holder let go of the lease after this run's list was read",
+      "open-list after another holder",
+      listed([], T0 - 1),
+      { kind: "list", fresh: true },
+    ],
+    [
+      "reads a namesake the list gave without its updates",
+      "open-list",
+      listed([lean]),
+      { kind: "get", incidentId: "inc-new" },
+    ],
+    [
+      "opens nothing while a namesake cannot be read",
+      "open-read",
+      failed(FAILURES["server-error"]()),
+      { kind: "refuse", message: expect.stringContaining("cannot be read") },
+    ],
+    [
+      "reads the list again after a create got no answer",
+      "opening",
+      failed(FAILURES.timeout()),
+      { kind: "list", fresh: true },
+    ],
+    [
+      "reads the list again after a create answered 5xx",
+      "opening",
+      failed(FAILURES["server-error"]()),
+      { kind: "list", fresh: true },
+    ],
+    [
+      "stops after a create refused",
+      "opening",
+      failed(FAILURES["rate-limited"]()),
+      { kind: "refuse" },
+    ],
+    [
+      "says a service without the create lacks it",
+      "opening",
+      failed(FAILURES["not-found"]()),
+      { kind: "refuse", message: expect.stringContaining("does not offer the operations") },
+    ],
+    [
+      "takes what a create made before it posts anything",
+      "opening",
+      { kind: "incident", incident: made },
+      { kind: "take", incidentId: "inc-new" },
+    ],
+    [
+      "takes the incident the list shows after a create got no answer",
+      "open-list after a create got no answer",
+      listed([made]),
+      { kind: "take", incidentId: "inc-new" },
+    ],
+    [
+      "keeps a create the list does not show, and when it was sent",
+      "open-list after a create got no answer",
+      listed(),
+      {
+        kind: "refuse",
+        keep: expect.objectContaining({
+          id: "new:checkout-down",
+          record: expect.objectContaining({ unanswered: { entry: 0, at: iso(T0 + 3_000) } }),
+        }),
+      },
+    ],
+    [
+      "reads back a create answered without its update's id before anything else",
+      "known-get after a create answered without ids",
+      { kind: "incident", incident: made },
+      { kind: "post" },
+    ],
+    [
+      "posts the second entry once the create's answer gave the first's id",
+      "known-take after a create",
+      took,
+      {
+        kind: "post",
+        body: expect.objectContaining({ description: second.message, notifySubscribers: true }),
+      },
+    ],
+    [
+      "reads back a post that got no answer",
+      "send (post)",
+      failed(FAILURES.timeout()),
+      { kind: "get", incidentId: "inc-new" },
+    ],
+    [
+      "reads back a post answered without its id",
+      "send (post)",
+      { kind: "update", update: update(undefined, second.message, T0) },
+      { kind: "get" },
+    ],
+    [
+      "stops after a post refused, keeping the incident it opened",
+      "send (post)",
+      failed(FAILURES.refused()),
+      { kind: "refuse", keep: expect.objectContaining({ id: "inc-new" }) },
+    ],
+    [
+      "takes the post the read shows",
+      "reread after a post got no answer",
+      { kind: "incident", incident: shownBoth },
+      { kind: "done" },
+    ],
+    [
+      "keeps a post the read does not show, and when it was sent",
+      "reread after a post got no answer",
+      { kind: "incident", incident: made },
+      {
+        kind: "refuse",
+        keep: expect.objectContaining({
+          record: expect.objectContaining({ unanswered: { entry: 1, at: iso(T0 + 5_000) } }),
+        }),
+      },
+    ],
+    [
+      "counts a post answered without its id as made, whatever the read shows",
+      "reread after a post answered without its id",
+      { kind: "incident", incident: made },
+      { kind: "done" },
+    ],
+    [
+      "PUTs fields the status page shows otherwise before any entry",
+      "known-get",
+      { kind: "incident", incident: { ...made, name: "Renamed" } },
+      { kind: "put" },
+    ],
+    [
+      "posts the new entry of a known incident",
+      "known-get",
+      { kind: "incident", incident: made },
+      { kind: "post" },
+    ],
+    [
+      "says whether a 404 is a missing incident",
+      "probe",
+      failed(FAILURES["not-found"]()),
+      { kind: "refuse", message: expect.stringContaining("does not exist") },
+    ],
+    [
+      "or an operation the service lacks",
+      "probe",
+      { kind: "updates", updates: [] },
+      { kind: "refuse", message: expect.stringContaining("does not offer the operations") },
+    ],
+    [
+      "resolves with an update when a PUT did not take RESOLVED",
+      "put",
+      { kind: "incident", incident: incident("inc-1", [], { lastUpdateStatus: "MONITORING" }) },
+      { kind: "lease", key: "incident:inc-1" },
+    ],
+    [
+      "is done when the PUT took RESOLVED",
+      "put",
+      { kind: "incident", incident: incident("inc-1", [], { lastUpdateStatus: "RESOLVED" }) },
+      { kind: "done" },
+    ],
+    [
+      "lets go of a claimed incident that does not exist",
+      "exists",
+      failed(FAILURES["not-found"]()),
+      { kind: "done", result: { op: "remove", outcome: "released" } },
+    ],
+    [
+      "reads back a resolving update that got no answer",
+      "resolve-post",
+      failed(FAILURES.timeout()),
+      { kind: "get" },
+    ],
+    [
+      "is done when the read shows it resolved",
+      "resolve-reread",
+      {
+        kind: "incident",
+        incident: incident("inc-new", [update("u9", "This incident is resolved.", T0, "RESOLVED")]),
+      },
+      { kind: "done" },
+    ],
+    [
+      "posts no second resolving update in one run",
+      "resolve-reread",
+      { kind: "incident", incident: made },
+      { kind: "refuse" },
+    ],
+  ])("%s", (_title, phase, reply, expected) => {
+    expect(stepAfter(phase, reply)).toMatchObject(expected);
+  });
+
+  it("refuses, without `updates`, to reopen an incident its updates or its first PUT's answer show resolved, naming the update", () => {
+    // Was test/engine/plain-cli.test.ts's: a decision, with no engine to show.
+    const resolved = update("u9", "Fixed by the CDN change.", T0 - 60_000, "RESOLVED");
+    expect(stepAfter("status-read", { kind: "updates", updates: [resolved] })).toMatchObject({
+      kind: "refuse",
+      message: expect.stringMatching(
+        /^incident inc-1 was resolved on the status page at \S+ by update u9 \("Fixed by the CDN change\."\), but its definition says MONITORING/,
+      ),
+    });
+    // A PUT that only set the field resolved it: its answer shows it, and nothing reopens it.
+    const put = stepAfter("status-read", { kind: "updates", updates: [] });
+    expect(put).toMatchObject({
+      kind: "put",
+      body: expect.not.objectContaining({ lastUpdateStatus: "MONITORING" }),
+    });
+    const answered = incident("inc-1", [], { lastUpdateStatus: "RESOLVED" });
+    const moved = drive(status, [
+      { kind: "updates", updates: [] },
+      { kind: "incident", incident: answered },
+    ]);
+    expect(moved.step).toMatchObject({
+      kind: "refuse",
+      message: expect.stringContaining("would reopen the incident"),
+    });
+  });
+
+  it("sends no second create within the window of one that got no answer, and says until when", () => {
+    const sent = iso(T0);
+    const olds = record(fresh, {
+      claimed: true,
+      intentAt: sent,
+      unanswered: { entry: 0, at: sent },
+    });
+    const within = drive({ ...opening, olds }, [leased, listed()], T0 + OUTCOME_WINDOW_MS - 5_000);
+    expect(within.step).toMatchObject({
+      kind: "refuse",
+      message: expect.stringContaining(`until ${iso(T0 + OUTCOME_WINDOW_MS)}`),
+    });
+    const past = drive({ ...opening, olds }, [leased, listed()], T0 + OUTCOME_WINDOW_MS);
+    expect(past.step.kind).toBe("open");
+  });
+
+  it("sends no second post within the window of one that got no answer, and takes it if shown", () => {
+    const olds = { ...knownRecord, unanswered: { entry: 1, at: iso(T0) } };
+    const replies: Reply[] = [leased, took, { kind: "incident", incident: made }];
+    expect(drive({ ...applying, olds }, replies, T0 + 1_000).step).toMatchObject({
+      kind: "refuse",
+      message: expect.stringContaining("is not posted yet"),
+    });
+    const shown: Reply[] = [leased, took, { kind: "incident", incident: shownBoth }];
+    expect(drive({ ...applying, olds }, shown, T0 + 1_000).step).toMatchObject({
+      kind: "done",
+      result: { record: { updateIds: ["u0", "u1"] } },
+    });
+  });
+
+  it("finds an opening by the identity its state recorded after the name and first message were edited, and changes the first entry in place", () => {
+    const olds = record(fresh, { claimed: true, intentAt: iso(T0 - 60_000) });
+    const edited = entriesInputs({
+      name: "Checkout payments fail",
+      updates: [{ ...first, message: "Payments fail at checkout. [e0]" }, second],
+    });
+    const start = { op: "apply", inputs: edited, olds, context } as const;
+    const found = [leased, listed([made])];
+    expect(drive(start, found).step).toEqual({ kind: "take", incidentId: "inc-new" });
+    const read: Reply[] = [...found, took, leased, took, { kind: "incident", incident: made }];
+    expect(drive(start, read).step).toMatchObject({ kind: "put" });
+    const renamed = { ...made, name: "Checkout payments fail" };
+    expect(drive(start, [...read, { kind: "incident", incident: renamed }]).step).toMatchObject({
+      kind: "edit",
+      updateId: "u0",
+      body: expect.objectContaining({ notifySubscribers: false }),
+    });
+  });
+
+  it("refuses a second resource of the run that finds the opening another took", () => {
+    expect(drive(opening, [leased, listed([made]), { kind: "taken" }]).step).toMatchObject({
+      kind: "refuse",
+      message: expect.stringContaining("taken by another definition"),
+    });
+  });
+});
