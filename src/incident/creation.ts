@@ -121,7 +121,7 @@ export function decideCreation(
     return {
       kind: "adopt",
       incidentId: own.id,
-      note: `${what} is on the status page already as ${safeLine(own.id)}, opened at ${safeLine(own.created_at)} with its name and first message, and this stack's state does not record it (another stack of this definition may have opened it); it is taken, not opened again.`,
+      note: `${what} is on the status page already as ${safeLine(own.id)}, opened at ${safeLine(own.created_at)} with its name and first message, and this stack's state does not record it; it is taken, not opened again (another stack of this definition may have opened it).`,
     };
   }
   // A resolved look-alike is a past incident written the same way (a recurring one): opening

@@ -17,7 +17,6 @@ export * from "./lifecycle";
 export * from "./live-status";
 export * from "./machine";
 export * from "./messages";
-export * from "./mirror";
 export * from "./observation";
 export * from "./read-back";
 export * from "./record";

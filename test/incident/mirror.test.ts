@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { IncidentUpdate } from "../../src/api/schemas";
-import { type MirroredIncident, mirrorOf } from "../../src/incident";
+import { type MirroredIncident, mirrorOf } from "../../src/incident/mirror";
 
 const CATALOG = new Map([["svc-api", "Public API"]]);
 

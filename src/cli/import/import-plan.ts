@@ -1,7 +1,7 @@
 import type { Service, StatusPage } from "../../api/schemas";
 import { CATALOG_FILES, ServiceCatalog } from "../../definitions";
 import { type CatalogGroup, catalogYaml, definitionYaml } from "../../definitions/yaml-write";
-import { type MirroredIncident, mirrorOf } from "../../incident";
+import { type MirroredIncident, mirrorOf } from "../../incident/mirror";
 import type { NewFile } from "../../project-write";
 import { uniqueFileName } from "./file-name";
 
