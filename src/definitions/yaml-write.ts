@@ -1,45 +1,13 @@
 import { isDeepStrictEqual } from "node:util";
 import { Document, parse, type Scalar, type YAMLMap, type YAMLSeq } from "yaml";
 import { escapeHidden } from "../safe-text";
+import { listedService, type WrittenDefinition } from "./written-definition";
 
 /*
  * YAML written for people to keep in git (what `import` writes): a comment at the top, keys in
  * the order the docs show them, a message of several lines as a literal block, so it reads as
  * it shows on the status page. Every text is checked to read back exactly as given.
  */
-
-/** One entry of `updates` as written. */
-export interface WrittenEntry {
-  readonly status: string;
-  readonly message: string;
-  readonly at?: string | undefined;
-  /** A comment above the entry. */
-  readonly comment?: string | undefined;
-}
-
-/** A service of a definition: by id with its name in a comment when the catalog names it. */
-export interface WrittenService {
-  readonly id: string;
-  readonly name: string;
-  /** `catalog`: listed by id alone; `here`: written `{ id, name }`. */
-  readonly named: "catalog" | "here";
-}
-
-/** A service as a definition lists it: a bare id, or `{ id, name }`. */
-export function listedService(service: WrittenService): string | { id: string; name: string } {
-  return service.named === "catalog" ? service.id : { id: service.id, name: service.name };
-}
-
-/** A definition as written: only the fields it sets, each as the docs name it. */
-export interface WrittenDefinition {
-  readonly id: string;
-  readonly name: string;
-  readonly severity: string;
-  readonly status?: string | undefined;
-  readonly reopen?: true | undefined;
-  readonly services: readonly WrittenService[];
-  readonly updates?: readonly WrittenEntry[] | undefined;
-}
 
 /** A group of the catalog, with the comment above it. */
 export interface CatalogGroup {

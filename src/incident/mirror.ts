@@ -12,7 +12,7 @@ import {
   type WrittenDefinition,
   type WrittenEntry,
   type WrittenService,
-} from "../definitions/yaml-write";
+} from "../definitions/written-definition";
 
 /*
  * The definition that mirrors an incident as the service shows it (`incident-sync import`):

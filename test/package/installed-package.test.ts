@@ -509,11 +509,10 @@ describe("the packed package, installed in a new project", () => {
           MONITORING_API_KEY: "team-key-0123456789",
         });
         expect(run.code, run.stdout + run.stderr).toBe(0);
-        // The open incident imported and adopted, the resolved one left out, and the team's
-        // own incident opened on the service.
+        // The examples gone, the open incident imported and adopted, the resolved one left out.
         expect(run.stdout).toContain("  incidents/elevated-error-rate-on-the-public-api.yaml");
         expect(run.stdout).toContain("Left out 1 resolved incident: --all imports them too.");
-        expect(run.stdout).toContain("Stack prod: changes applied (1 adopted, 1 opened;");
+        expect(run.stdout).toContain("Stack prod: changes applied (1 adopted;");
         // Adopting it posted none of its updates again: customers read each once.
         expect(live.emulator.control.stats().byOperation.postIncidentUpdate).toBeUndefined();
         const updates = await fetch(
