@@ -102,7 +102,11 @@ export async function runDrift(options: DriftCommandOptions, io: CommandIo): Pro
   }
   if (stackRead?.read === false) {
     io.stderr.write(
-      `incident-sync drift: the state of stack ${options.stack} could not be read (${stackRead.why}); ${report.summary.unchecked} incident(s) could not be checked, and those with an id were checked by their updates alone.\n`,
+      `incident-sync drift: the state of stack ${options.stack} could not be read (${safeLine(stackRead.why)}); ${report.summary.unchecked} incident(s) could not be checked, and those with an id were checked by their updates alone.\n`,
+    );
+  } else if (report.summary.unchecked > 0) {
+    io.stderr.write(
+      `incident-sync drift: ${report.summary.unchecked} incident(s) could not be checked (the report says why of each)${options.stack === undefined && fromFile === undefined ? "; --stack <name> reads the ids of the incidents a stack opened from its state" : ""}.\n`,
     );
   }
   if (report.drift) return ExitCode.Changes;
