@@ -5,9 +5,10 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createClient } from "../../src/api";
 import { runDrift } from "../../src/cli/commands/drift";
+import { runReportIncident } from "../../src/cli/commands/report-incident";
 import type { RunningEmulator } from "../../src/emulator";
 import { INCIDENT_TYPE } from "../../src/incident/resource-type";
-import { DriftReport } from "../../src/reports";
+import { DriftReport, IncidentReport } from "../../src/reports";
 import {
   ACCOUNT,
   API_KEY,
@@ -149,6 +150,31 @@ describe("drift --stack reads the stack's state", () => {
       },
     ]);
     expect(report.definitions[0]?.fields).toBeUndefined();
+  });
+
+  test("report incident links an incident up opened to its definition by the id the stack's state holds", async () => {
+    const report = async (extra: object) => {
+      const capture = captureIo(apiEnv(running), project);
+      const code = await runReportIncident(
+        { ids: [incidentId], dir: "incidents", margin: "1h", format: "json", ...extra },
+        capture.io,
+      );
+      expect(code).toBe(0);
+      return {
+        report: IncidentReport.parse(JSON.parse(capture.stdout())),
+        stderr: capture.stderr(),
+      };
+    };
+    const linked = await report({ stack: "prod", state: "state" });
+    expect(linked.report.incidents[0]?.definition).toMatchObject({
+      file: "incidents/card-payments.yaml",
+      name: "Some card payments are declined",
+    });
+    const unread = await report({ stack: "staging", state: "state" });
+    expect(unread.report.incidents[0]?.definition).toBeNull();
+    expect(unread.stderr).toContain(
+      "Note: the state of stack staging could not be read (stack staging of project drift-stack-test has no state in",
+    );
   });
 
   test("a stack whose state cannot be read: drift says how many incidents it could not check and exits 4", async () => {

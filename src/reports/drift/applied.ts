@@ -65,6 +65,8 @@ export interface StackRecords {
   posted: Map<string, ReadonlySet<string>>;
   /** Resource names of new incidents claimed and not yet opened. */
   unopened: string[];
+  /** By resource name, the incident id the state holds (opened or adopted). */
+  ids: Map<string, string>;
 }
 
 /** The applied file cannot be read or is neither form it may take; says which and how to make it. */
@@ -109,7 +111,12 @@ export async function readAppliedInput(file: string): Promise<StackRecords> {
           : { ...entry.applied, resource: entry.resource },
       ]),
     );
-    return { applied, posted: new Map(), unopened: [] };
+    const ids = new Map(
+      Object.entries(parsed.data).flatMap(([id, entry]) =>
+        entry.resource === undefined ? [] : [[entry.resource, id] as const],
+      ),
+    );
+    return { applied, posted: new Map(), unopened: [], ids };
   }
   // `pulumi stack output --json` of a stack that exports only the summary: no `incidents`.
   if (isObject(json) && "summary" in json && !("incidents" in json)) {
@@ -145,7 +152,12 @@ export function stackRecordsOf(
   resources: readonly unknown[],
   refuse: (urn: string | undefined, why: string) => never,
 ): StackRecords {
-  const records: StackRecords = { applied: new Map(), posted: new Map(), unopened: [] };
+  const records: StackRecords = {
+    applied: new Map(),
+    posted: new Map(),
+    unopened: [],
+    ids: new Map(),
+  };
   for (const item of resources) {
     const resource = StateResource.safeParse(item);
     if (!resource.success || resource.data.type !== INCIDENT_TYPE) continue;
@@ -159,6 +171,7 @@ export function stackRecordsOf(
       if (name) records.unopened.push(name);
       continue;
     }
+    if (name) records.ids.set(name, incidentId);
     const posted = [
       ...(updateIds ?? []),
       ...(appliedUpdates ?? []).flatMap((update) => (update.id ? [update.id] : [])),
