@@ -34,11 +34,24 @@ export async function readStackRecords(source: StackStateSource): Promise<StackR
       why: "no backend is named: pass --state <dir>, or set PULUMI_BACKEND_URL (or backend.url in Pulumi.yaml)",
     };
   }
+  return backendUrl.startsWith("file://")
+    ? recordsOf(() => fileResources(backendUrl, project.name, stack))
+    : exportedStackRecords({ ...source, project, backendUrl });
+}
+
+/**
+ * The same records asked of the engine (`pulumi stack export`), as any backend but a
+ * `file://` one is read; a `file://` backend's gives what its file gives.
+ */
+export function exportedStackRecords(
+  source: StackStateSource & { project: { dir: string }; backendUrl: string },
+): Promise<StackRead> {
+  return recordsOf(() => engineResources(source, source.project.dir, source.backendUrl));
+}
+
+async function recordsOf(resources: () => unknown[] | Promise<unknown[]>): Promise<StackRead> {
   try {
-    const resources = backendUrl.startsWith("file://")
-      ? fileResources(backendUrl, project.name, stack)
-      : await engineResources(source, project.dir, backendUrl);
-    return { read: true, ...stackRecordsOf(resources, refuse) };
+    return { read: true, ...stackRecordsOf(await resources(), refuse) };
   } catch (error) {
     return { read: false, why: (error as Error).message };
   }

@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "../../src/api";
+import { exportedStackRecords, readStackRecords } from "../../src/cli/stack-records";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
-import { resolveEngine } from "../../src/engine";
+import { LOCAL_DEMO_PASSPHRASE, resolveEngine } from "../../src/engine";
 import { DriftReport } from "../../src/reports";
 import { runCli } from "../cli/run-cli";
 import { copyCheckout, reuseBuild } from "./support/checkout";
@@ -43,7 +44,7 @@ describe("incident-sync drift --stack after up", () => {
   });
 
   it(
-    "is clean after up opened an incident, then names an update posted and a name changed on the status page",
+    "is clean after up opened an incident (the state read from its file as through the engine), then names an update posted and a name changed on the status page",
     async () => {
       const up = await runCli(["up", "--emulator"], project);
       expect(up.exitCode, up.stderr).toBe(0);
@@ -86,6 +87,18 @@ describe("incident-sync drift --stack after up", () => {
       expect(opened?.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(opened?.updatesOutsideGit).toEqual([]);
       const incidentId = opened?.id ?? "";
+
+      // One reader of the state: the file a `file://` backend keeps, and the engine's export
+      // that any other backend is read through, give the same records.
+      const source = {
+        stack: "dev",
+        project: { dir: project, name: "incident-sync" },
+        backendUrl: `file://${join(project, ".incident-sync", "engine", "backend")}`,
+        passphrase: LOCAL_DEMO_PASSPHRASE,
+      };
+      const fromFile = await readStackRecords(source);
+      expect(fromFile.read && fromFile.ids.get("card-payments-declined")).toBe(incidentId);
+      expect(await exportedStackRecords(source)).toEqual(fromFile);
 
       // Someone acts on the status page, through the service's public API.
       const api = createClient({
