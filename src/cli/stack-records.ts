@@ -1,6 +1,9 @@
+import path from "node:path";
 import { bareStackName } from "../definitions/stack-name";
 import { openProjectStack } from "../engine";
 import { type StackRecords, stackRecordsOf } from "../reports";
+import type { CommandIo } from "./io";
+import { projectStacks } from "./project-stacks";
 import { fileBackendResources } from "./stack-state";
 
 /** Where a stack's state is: the project (its `Pulumi.yaml`) and its backend. */
@@ -13,6 +16,26 @@ export interface StackStateSource {
   backendUrl: string | undefined;
   /** For a passphrase backend the engine opens. */
   passphrase?: string | undefined;
+}
+
+/**
+ * Where a command's `--stack` keeps its state: the project above the definitions, and
+ * `--state <dir>`, else `PULUMI_BACKEND_URL`, else `backend.url` of `Pulumi.yaml`.
+ */
+export function stackStateSource(
+  stack: string,
+  state: string | undefined,
+  definitionsDir: string,
+  io: Pick<CommandIo, "cwd" | "env">,
+): StackStateSource {
+  const found = projectStacks(definitionsDir, io.env, stack);
+  const project = found.project;
+  return {
+    stack,
+    project: project?.name === undefined ? undefined : { dir: project.dir, name: project.name },
+    backendUrl: state ? `file://${path.resolve(io.cwd, state)}` : found.backendUrl,
+    passphrase: io.env.PULUMI_CONFIG_PASSPHRASE,
+  };
 }
 
 /** What a stack's state says of its incidents, or why it could not be read. */

@@ -177,6 +177,13 @@ describe("drift --stack reads the stack's state", () => {
     );
   });
 
+  test("--state without --stack is refused: it names where a stack's state is, not which stack", async () => {
+    const capture = captureIo(apiEnv(running), project);
+    await expect(runDrift({ format: "json", state: "state" }, capture.io)).rejects.toThrow(
+      "--state names where a stack's state is: give the stack with --stack.",
+    );
+  });
+
   test("a stack whose state cannot be read: drift says how many incidents it could not check and exits 4", async () => {
     const { code, report, stderr } = await drift({ stack: "staging", state: "state" });
     expect(code).toBe(4);

@@ -17,8 +17,8 @@ import { resolveApiConnection } from "../api-connection";
 import type { ApiFlags } from "../api-options";
 import { ExitCode } from "../exit-codes";
 import type { CommandIo } from "../io";
-import { projectStacks } from "../project-stacks";
-import { readStackRecords, type StackRead } from "../stack-records";
+import { readStackRecords, stackStateSource } from "../stack-records";
+import { UsageError } from "../usage-error";
 import { DefinitionsDir } from "./definitions-dir";
 
 export interface DriftCommandOptions extends ApiFlags {
@@ -54,16 +54,20 @@ export async function runDrift(options: DriftCommandOptions, io: CommandIo): Pro
     from: path.resolve(io.cwd, options.dir ?? SETTINGS.definitionsDir.default),
     stack: options.stack,
   });
+  if (options.state !== undefined && options.stack === undefined) {
+    throw new UsageError("--state names where a stack's state is: give the stack with --stack.");
+  }
   const fromFile = options.applied
     ? await readAppliedInput(path.resolve(io.cwd, options.applied))
     : undefined;
   const loaded = await dir.load();
   if (loaded.problems.length > 0) throw new InvalidDefinitionsError(dir.given, loaded.problems);
   // --applied is the stack's state already; else --stack reads it.
+  const stack = fromFile === undefined ? options.stack : undefined;
   const stackRead =
-    fromFile === undefined && options.stack !== undefined
-      ? await readStack(options.stack, options.state, dir.absolute, io)
-      : undefined;
+    stack === undefined
+      ? undefined
+      : await readStackRecords(stackStateSource(stack, options.state, dir.absolute, io));
   const records = fromFile ?? (stackRead?.read ? stackRead : undefined);
   const client = createClient(connection);
   const report = await computeDrift(
@@ -77,13 +81,14 @@ export async function runDrift(options: DriftCommandOptions, io: CommandIo): Pro
     {
       ...(since ? { since } : {}),
       ...(records ? { applied: records.applied, posted: records.posted } : {}),
-      ...(stackRead === undefined
+      ...(stack === undefined || stackRead === undefined
         ? {}
         : {
             stack: stackRead.read
-              ? { name: options.stack ?? "", read: true, unopened: stackRead.unopened }
-              : { name: options.stack ?? "", read: false, why: stackRead.why },
+              ? { name: stack, read: true, unopened: stackRead.unopened }
+              : { name: stack, read: false, why: stackRead.why },
           }),
+      ...(fromFile === undefined ? {} : { appliedFile: options.applied }),
       now,
       concurrency: connection.concurrency,
       warn: (line) => io.stderr.write(`incident-sync drift: warning: ${safeLine(line)}\n`),
@@ -113,21 +118,4 @@ export async function runDrift(options: DriftCommandOptions, io: CommandIo): Pro
   return report.summary.unchecked > 0 || stackRead?.read === false
     ? ExitCode.NotChecked
     : ExitCode.Ok;
-}
-
-/** The stack's state, where `--state`, `PULUMI_BACKEND_URL` or `Pulumi.yaml` say it is. */
-function readStack(
-  stack: string,
-  state: string | undefined,
-  definitionsDir: string,
-  io: CommandIo,
-): Promise<StackRead> {
-  const found = projectStacks(definitionsDir, io.env, stack);
-  const project = found.project;
-  return readStackRecords({
-    stack,
-    project: project?.name === undefined ? undefined : { dir: project.dir, name: project.name },
-    backendUrl: state ? `file://${path.resolve(io.cwd, state)}` : found.backendUrl,
-    passphrase: io.env.PULUMI_CONFIG_PASSPHRASE,
-  });
 }

@@ -15,8 +15,7 @@ import { resolveApiConnection } from "../api-connection";
 import type { ApiFlags } from "../api-options";
 import { ExitCode } from "../exit-codes";
 import type { CommandIo } from "../io";
-import { projectStacks } from "../project-stacks";
-import { readStackRecords } from "../stack-records";
+import { readStackRecords, stackStateSource } from "../stack-records";
 import { warnAboutHeartbeats, writeReport } from "./report-output";
 
 export interface ReportIncidentOptions extends ApiFlags {
@@ -61,16 +60,7 @@ async function openedIds(
   io: CommandIo,
 ): Promise<ReadonlyMap<string, string> | undefined> {
   const stack = options.stack ?? "";
-  const found = projectStacks(dir, io.env, stack);
-  const read = await readStackRecords({
-    stack,
-    project:
-      found.project?.name === undefined
-        ? undefined
-        : { dir: found.project.dir, name: found.project.name },
-    backendUrl: options.state ? `file://${path.resolve(io.cwd, options.state)}` : found.backendUrl,
-    passphrase: io.env.PULUMI_CONFIG_PASSPHRASE,
-  });
+  const read = await readStackRecords(stackStateSource(stack, options.state, dir, io));
   if (read.read) return read.ids;
   io.stderr.write(
     `Note: the state of stack ${stack} could not be read (${safeLine(read.why)}); an incident its up opened is reported without its definition.\n`,

@@ -58,6 +58,8 @@ export interface DriftOptions {
   stack?:
     | { name: string; read: true; unopened: readonly string[] }
     | { name: string; read: false; why: string };
+  /** The file `applied` was read from (`--applied`), named where a new incident is not in it. */
+  appliedFile?: string;
   /** Only updates after this time count as posted outside git; overrides the git baseline. */
   since?: Date;
   /** Tells whether an error means the incident does not exist (404). */
@@ -219,6 +221,8 @@ async function checkOne(
 /** Why a new incident (no `id`) could not be checked: what the stack's state said of it. */
 function uncheckedReason(item: DriftDefinition, options: DriftOptions): string {
   const { stack } = options;
+  if (stack === undefined && options.appliedFile !== undefined)
+    return `a new incident that --applied ${options.appliedFile} has no id for: the stack has not opened it yet, or the file is not this stack's`;
   if (stack === undefined)
     return "a new incident: its id is in the stack's state once the first up has opened it; pass --stack to read it";
   if (!stack.read) return `a new incident, and the stack's state could not be read: ${stack.why}`;
