@@ -26,7 +26,7 @@ interface DriftFlags extends ApiFlags {
 export function driftCommand(): Command {
   const command = new Command("drift")
     .description(
-      "Compare each definition's declared status with the live one and list updates posted outside git.",
+      "Compare each definition's status, name, severity and services with the status page, and list updates posted outside git.",
     )
     .addArgument(definitionsDirArgument())
     .addOption(
@@ -75,9 +75,9 @@ incident that neither names cannot be checked, and drift says so (exit 4).
 
 Updates "outside git" are those posted after the last commit that touched the definition
 file (or after --since); each is "expected" when its status matches the declaration (or it
-is a comment without a status), "drift" when it differs. Only the live status decides the
-exit code: an out-of-band update that was later put back to the declared status is listed,
-but is not drift.
+is a comment without a status), "drift" when it differs. Only the live status and the
+fields decide the exit code: an out-of-band update that was later put back to the declared
+status is listed, but is not drift.
 
 Formats: text (people), json (bots; the drift report schema), markdown (an issue or PR
 comment), github (workflow-command annotations on the definition files, plus a Markdown
