@@ -147,6 +147,8 @@ function driftReport(hostile: string): DriftReport {
       drifted: 1,
       missing: 0,
       unknown: 0,
+      fieldsDrifted: 0,
+      unchecked: 0,
       expectedUpdates: 0,
       driftUpdates: 1,
     },

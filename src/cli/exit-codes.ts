@@ -12,6 +12,11 @@ export const ExitCode = {
   /** There are changes, and some break the lifecycle policy (`plan`). */
   PolicyViolation: 3,
   /**
+   * No drift found, but not everything could be checked (`drift`): a new incident whose id is
+   * in a stack's state that was not read, or a `--stack` whose state could not be read.
+   */
+  NotChecked: 4,
+  /**
    * Stopped at the command's deadline (`--deadline`), as `timeout(1)` exits: every command that
    * reads or writes the API; `up`, `preview` and `refresh` after stopping the engine.
    */

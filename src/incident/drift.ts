@@ -69,14 +69,17 @@ export interface DriftInput {
   since: string | null;
   /** Name, severity and services as read after the last apply, to compare with `declared`. */
   fields?: ObservedFields | undefined;
+  /** Ids of the updates the stack's applies posted: git's entries, never outside it. */
+  posted?: ReadonlySet<string> | undefined;
 }
 
 /** The drift of an incident whose updates were read. */
 export function driftOf(input: DriftInput): IncidentDrift & { live: LiveStatus } {
   const { declared } = input;
   const live = liveStatusOf(input.updates, input.applied);
-  const outside =
-    input.since === null ? newestFirst(input.updates) : updatesAfter(input.updates, input.since);
+  const outside = (
+    input.since === null ? newestFirst(input.updates) : updatesAfter(input.updates, input.since)
+  ).filter((update) => !(update.id && input.posted?.has(update.id)));
   const fields =
     input.fields &&
     declared.name !== undefined &&

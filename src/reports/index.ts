@@ -1,4 +1,10 @@
-export { AppliedFileError, readAppliedFile } from "./drift/applied";
+export {
+  AppliedFileError,
+  readAppliedFile,
+  readAppliedInput,
+  type StackRecords,
+  stackRecordsOf,
+} from "./drift/applied";
 export {
   computeDrift,
   type DriftDefinition,

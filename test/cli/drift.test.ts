@@ -105,7 +105,7 @@ async function drift(format: "text" | "json" | "markdown" | "github", extra: obj
 }
 
 describe("drift", () => {
-  test("with --stack, checks only what that stack declares: an incident of another stack is not drift", async () => {
+  test("with --stack, checks only what that stack declares: an incident of another stack is not drift; a tree without a project has no state to read, which exits 4", async () => {
     const file = path.join(repo, "incidents", "staging-only.yaml");
     await writeFile(
       file,
@@ -115,9 +115,18 @@ describe("drift", () => {
       const everywhere = await drift("json");
       expect(everywhere.code).toBe(2);
       const prod = await drift("json", { stack: "prod" });
-      expect(prod.code).toBe(0);
+      expect(prod.code).toBe(4);
       const report = DriftReport.parse(JSON.parse(prod.stdout()));
       expect(report.definitions.map((d) => d.id)).toEqual(["inc-api", "inc-db"]);
+      expect(report.stack).toEqual({
+        name: "prod",
+        read: false,
+        reason: "no Pulumi.yaml was found above the definitions directory",
+      });
+      expect(prod.stderr()).toMatchInlineSnapshot(`
+        "incident-sync drift: the state of stack prod could not be read (no Pulumi.yaml was found above the definitions directory); 0 incident(s) could not be checked, and those with an id were checked by their updates alone.
+        "
+      `);
     } finally {
       await rm(file);
     }
@@ -317,9 +326,9 @@ describe("drift", () => {
       expect(denied.stdout).toBe("");
       expect(denied.stderr).not.toContain("not-the-key-9f8e7d");
       expect(denied.stderr).not.toContain(API_KEY);
-      // Incidents are read concurrently: whichever fails first is named.
-      expect(denied.stderr.replace(/inc-(api|db)/, "inc-…")).toMatchInlineSnapshot(`
-        "incident-sync drift: GET /v1/status-pages/incidents/inc-…/incident-updates failed: 401 Unauthorized: the API key is not valid. The API key was refused: check MONITORING_API_KEY or --api-key.
+      // The incident list is read first, once, for every incident.
+      expect(denied.stderr).toMatchInlineSnapshot(`
+        "incident-sync drift: GET /v1/status-pages/incidents?limit=100 failed: 401 Unauthorized: the API key is not valid. The API key was refused: check MONITORING_API_KEY or --api-key.
         "
       `);
     });
@@ -355,7 +364,7 @@ describe("drift", () => {
       const document = JSON.parse(denied.stdout) as { error: { type: string; message: string } };
       expect(document.error.type).toBe("UnauthorizedError");
       expect(document.error.message).toMatch(
-        /^GET \/v1\/status-pages\/incidents\/inc-(api|db)\/incident-updates failed: 401 Unauthorized: /,
+        /^GET \/v1\/status-pages\/incidents\?limit=100 failed: 401 Unauthorized: /,
       );
       expect(denied.stderr).toContain(document.error.message);
       expect(`${denied.stdout}${denied.stderr}`).not.toContain("not-the-key-9f8e7d");

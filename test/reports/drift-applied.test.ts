@@ -1,7 +1,11 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { AppliedFileError, readAppliedFile } from "../../src/reports/drift/applied";
+import {
+  AppliedFileError,
+  readAppliedFile,
+  readAppliedInput,
+} from "../../src/reports/drift/applied";
 import { tempDir } from "./support/harness";
 
 const INCIDENT = "pulumi-nodejs:dynamic/incident-sync:Incident";
@@ -80,6 +84,32 @@ describe("drift --applied", () => {
         ["inc-db", { status: "RESOLVED", at: "2025-12-24T08:00:00.000Z", resource: "inc-db" }],
       ]),
     );
+  });
+
+  it("reads from a stack export the updates each apply posted, the ids of incidents up opened and those claimed, not yet opened", async () => {
+    const file = await write("posted.json", {
+      version: 3,
+      deployment: {
+        resources: [
+          resource(INCIDENT, {
+            incidentId: "inc-opened",
+            status: "IDENTIFIED",
+            appliedAt: "2026-01-01T10:00:00.000Z",
+            updateIds: ["upd-1", "upd-2"],
+            appliedUpdates: [{ id: "upd-2" }, { id: "upd-3" }, { id: null }],
+          }),
+          {
+            ...resource(INCIDENT, { incidentId: "", status: "INVESTIGATING", appliedAt: "" }),
+            urn: `urn:pulumi:prod::incident-sync::${INCIDENT}::card-payments`,
+          },
+        ],
+      },
+    });
+    const records = await readAppliedInput(file);
+    expect(records.posted).toEqual(new Map([["inc-opened", new Set(["upd-1", "upd-2", "upd-3"])]]));
+    expect(records.ids).toEqual(new Map([["inc-opened", "inc-opened"]]));
+    expect(records.unopened).toEqual(["card-payments"]);
+    expect([...records.applied.keys()]).toEqual(["inc-opened"]);
   });
 
   it("reads an empty stack's export as no last apply", async () => {

@@ -62,6 +62,8 @@ describe("Markdown renderers keep text from definitions and the server inert", (
         drifted: 1,
         missing: 0,
         unknown: 0,
+        fieldsDrifted: 0,
+        unchecked: 0,
         expectedUpdates: 0,
         driftUpdates: 1,
       },

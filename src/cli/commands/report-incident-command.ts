@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { SETTINGS } from "../../settings/catalog";
 import { addApiOptions } from "../api-options";
 import { action } from "../run-command";
+import { stackOption } from "../stack-option";
 import { rendererFormat, requireFormatPackages } from "./report-format";
 import type { ReportIncidentOptions } from "./report-incident";
 import { addReportOutputOptions, type ReportOutputFlags } from "./report-options";
@@ -24,6 +25,15 @@ export function reportIncidentCommand(): Command {
       "--dir <dir>",
       "definitions directory; each incident's evidence (heartbeats, checks) is read from it",
       SETTINGS.definitionsDir.default,
+    )
+    .addOption(
+      stackOption(
+        "read this Pulumi stack's state (read-only) for the ids of the incidents its up opened, so each is linked to its definition",
+      ),
+    )
+    .option(
+      "--state <dir>",
+      "the stack's state directory (a file backend); default PULUMI_BACKEND_URL, else backend.url of Pulumi.yaml",
     )
     .option("--heartbeat <id...>", "evidence heartbeats to add (for incidents not under git)")
     .option("--check <id...>", "evidence checks to add (for incidents not under git)")
@@ -54,7 +64,8 @@ The window is the incident's first update to its resolution (or now), widened by
 the resolution are marked new. The live status is the newest update's status, else the
 declared one. The report is read whole before anything is written: on a failure stdout
 holds an error document in the chosen format ({"error": {…}} for JSON) and no file is
-written.
+written. An incident that up opened (a definition without an id) is linked to its
+definition, and its evidence read from it, with --stack: the stack's state holds its id.
 
 Exit codes: 0 written, 1 error (unknown incident, bad window, auth, network).
 
@@ -63,6 +74,7 @@ Examples:
   $ incident-sync report incident inc-api-errors inc-checkout-latency --margin 2h
   $ incident-sync report incident inc-legacy --check chk-api --heartbeat hb-nightly-backup --from 2d
   $ incident-sync report incident inc-api-errors --format csv --out timeline.csv
+  $ incident-sync report incident "$ID" --stack prod --state ./state   # an incident up opened
 `,
     )
     .action(

@@ -10,10 +10,12 @@ import {
   parseUntil,
   writeIncidentReport,
 } from "../../reports";
+import { safeLine } from "../../safe-text";
 import { resolveApiConnection } from "../api-connection";
 import type { ApiFlags } from "../api-options";
 import { ExitCode } from "../exit-codes";
 import type { CommandIo } from "../io";
+import { readStackRecords, stackStateSource } from "../stack-records";
 import { warnAboutHeartbeats, writeReport } from "./report-output";
 
 export interface ReportIncidentOptions extends ApiFlags {
@@ -27,6 +29,13 @@ export interface ReportIncidentOptions extends ApiFlags {
   margin: string;
   format: IncidentReportFormat;
   out?: string;
+  /**
+   * The stack whose state gives the ids of the incidents its `up` opened (definitions without
+   * `id`), so their reports link to their definitions.
+   */
+  stack?: string;
+  /** The stack's state directory (a `file://` backend). @default PULUMI_BACKEND_URL, else backend.url of Pulumi.yaml */
+  state?: string;
   /** The current time; a test may pin it. */
   now?: Date;
 }
@@ -42,6 +51,21 @@ function defined(loaded: LoadedDefinition, cwd: string): DefinedIncident {
     services: d.services.map((s) => (typeof s === "string" ? s : s.id)),
     evidence: { heartbeats: d.evidence?.heartbeats ?? [], checks: d.evidence?.checks ?? [] },
   };
+}
+
+/** The incident ids a stack's state holds, by resource name; a note when it cannot be read. */
+async function openedIds(
+  options: ReportIncidentOptions,
+  dir: string,
+  io: CommandIo,
+): Promise<ReadonlyMap<string, string> | undefined> {
+  const stack = options.stack ?? "";
+  const read = await readStackRecords(stackStateSource(stack, options.state, dir, io));
+  if (read.read) return read.ids;
+  io.stderr.write(
+    `Note: the state of stack ${stack} could not be read (${safeLine(read.why)}); an incident its up opened is reported without its definition.\n`,
+  );
+  return undefined;
 }
 
 /**
@@ -62,7 +86,10 @@ export async function runReportIncident(
   const marginMs = parseFlagDuration(options.margin, "--margin");
   const dir = path.resolve(io.cwd, options.dir);
   const loaded = await loadDefinitions(dir);
-  const byId = new Map(loaded.definitions.map((d) => [d.definition.id, d]));
+  const opened = options.stack === undefined ? undefined : await openedIds(options, dir, io);
+  const byId = new Map(
+    loaded.definitions.map((d) => [d.definition.id ?? opened?.get(d.definition.resource), d]),
+  );
   if (loaded.problems.some((p) => p.code === "missing-directory")) {
     io.stderr.write(
       `Note: there is no ${options.dir} directory; evidence comes only from --heartbeat and --check.\n`,

@@ -29,19 +29,15 @@ export interface AppliedRecord {
  * The stack's state (`pulumi stack export`), whatever the stack exports: every resource, of
  * which drift reads only incident-sync's `Incident`s that are not waiting to be deleted.
  */
+const StateResource = z.object({
+  urn: z.string().optional(),
+  type: z.string(),
+  delete: z.boolean().optional(),
+  outputs: z.unknown().optional(),
+});
+
 const StackExport = z.object({
-  deployment: z.object({
-    resources: z
-      .array(
-        z.object({
-          urn: z.string().optional(),
-          type: z.string(),
-          delete: z.boolean().optional(),
-          outputs: z.unknown().optional(),
-        }),
-      )
-      .nullish(),
-  }),
+  deployment: z.object({ resources: z.array(StateResource).nullish() }),
 });
 
 /**
@@ -52,7 +48,26 @@ const IncidentState = z.object({
   incidentId: z.string(),
   status: IncidentStatus,
   appliedAt: z.string(),
+  /** The ids of the updates its definition's entries are on the status page as. */
+  updateIds: z.array(z.string()).nullish(),
+  /** Updates the last apply made (those it posted among them). */
+  appliedUpdates: z.array(z.object({ id: z.string().nullish() })).nullish(),
 });
+
+/**
+ * What a stack's state says of its incidents: each one's last apply by incident id, the
+ * updates its applies posted (which are git's, never drift), and the resources claimed but
+ * not yet opened, which have no id to check yet.
+ */
+export interface StackRecords {
+  applied: Map<string, AppliedRecord>;
+  /** By incident id: the ids of the updates the stack's applies posted. */
+  posted: Map<string, ReadonlySet<string>>;
+  /** Resource names of new incidents claimed and not yet opened. */
+  unopened: string[];
+  /** By resource name, the incident id the state holds (opened or adopted). */
+  ids: Map<string, string>;
+}
 
 /** The applied file cannot be read or is neither form it may take; says which and how to make it. */
 export class AppliedFileError extends UserError {
@@ -65,6 +80,11 @@ export class AppliedFileError extends UserError {
  * (`pulumi stack output incidents --json`, under `incident-sync:outputs full`).
  */
 export async function readAppliedFile(file: string): Promise<Map<string, AppliedRecord>> {
+  return (await readAppliedInput(file)).applied;
+}
+
+/** `readAppliedFile`, with what a stack export also says: the updates its applies posted. */
+export async function readAppliedInput(file: string): Promise<StackRecords> {
   const hint = `write it with \`pulumi stack export > ${file}\`, or with \`pulumi stack output incidents --json > ${file}\` from a stack with \`incident-sync:outputs full\``;
   let text: string;
   try {
@@ -83,7 +103,7 @@ export async function readAppliedFile(file: string): Promise<Map<string, Applied
   if (isObject(json) && "deployment" in json) return appliedOfExport(json, file, hint);
   const parsed = AppliedOutput.safeParse(json);
   if (parsed.success) {
-    return new Map(
+    const applied = new Map(
       Object.entries(parsed.data).map(([id, entry]) => [
         id,
         entry.resource === undefined
@@ -91,6 +111,12 @@ export async function readAppliedFile(file: string): Promise<Map<string, Applied
           : { ...entry.applied, resource: entry.resource },
       ]),
     );
+    const ids = new Map(
+      Object.entries(parsed.data).flatMap(([id, entry]) =>
+        entry.resource === undefined ? [] : [[entry.resource, id] as const],
+      ),
+    );
+    return { applied, posted: new Map(), unopened: [], ids };
   }
   // `pulumi stack output --json` of a stack that exports only the summary: no `incidents`.
   if (isObject(json) && "summary" in json && !("incidents" in json)) {
@@ -104,29 +130,62 @@ export async function readAppliedFile(file: string): Promise<Map<string, Applied
 }
 
 /** The last apply of every `Incident` in a stack export, skipping those claimed, not applied. */
-function appliedOfExport(json: unknown, file: string, hint: string): Map<string, AppliedRecord> {
+function appliedOfExport(json: unknown, file: string, hint: string): StackRecords {
   const parsed = StackExport.safeParse(json);
   if (!parsed.success) {
     throw new AppliedFileError(
       `--applied ${file} is not a \`pulumi stack export\` (${problems(parsed.error)}); ${hint}.`,
     );
   }
-  const applied = new Map<string, AppliedRecord>();
-  for (const resource of parsed.data.deployment.resources ?? []) {
-    if (resource.type !== INCIDENT_TYPE || resource.delete === true) continue;
-    const state = IncidentState.safeParse(resource.outputs);
-    if (!state.success) {
-      throw new AppliedFileError(
-        `--applied ${file}: the state of ${resource.urn ?? "an Incident"} is not one incident-sync wrote (${problems(state.error)}); ${hint}.`,
-      );
+  return stackRecordsOf(parsed.data.deployment.resources ?? [], (urn, why) => {
+    throw new AppliedFileError(
+      `--applied ${file}: the state of ${urn ?? "an Incident"} is not one incident-sync wrote (${why}); ${hint}.`,
+    );
+  });
+}
+
+/**
+ * The one reader of a stack's resources, whether from `pulumi stack export` or from a
+ * `file://` backend's state file: every `Incident` not waiting to be deleted.
+ */
+export function stackRecordsOf(
+  resources: readonly unknown[],
+  refuse: (urn: string | undefined, why: string) => never,
+): StackRecords {
+  const records: StackRecords = {
+    applied: new Map(),
+    posted: new Map(),
+    unopened: [],
+    ids: new Map(),
+  };
+  for (const item of resources) {
+    const resource = StateResource.safeParse(item);
+    if (!resource.success || resource.data.type !== INCIDENT_TYPE) continue;
+    if (resource.data.delete === true) continue;
+    const { urn } = resource.data;
+    const state = IncidentState.safeParse(resource.data.outputs);
+    if (!state.success) refuse(urn, problems(state.error));
+    const { incidentId, status, appliedAt, updateIds, appliedUpdates } = state.data;
+    const name = urn?.slice(urn.lastIndexOf("::") + 2);
+    if (incidentId === "") {
+      if (name) records.unopened.push(name);
+      continue;
     }
-    const { incidentId, status, appliedAt } = state.data;
-    const name = resource.urn?.slice(resource.urn.lastIndexOf("::") + 2);
-    if (appliedAt !== "" && incidentId !== "") {
-      applied.set(incidentId, { status, at: appliedAt, ...(name ? { resource: name } : {}) });
+    if (name) records.ids.set(name, incidentId);
+    const posted = [
+      ...(updateIds ?? []),
+      ...(appliedUpdates ?? []).flatMap((update) => (update.id ? [update.id] : [])),
+    ];
+    if (posted.length > 0) records.posted.set(incidentId, new Set(posted));
+    if (appliedAt !== "") {
+      records.applied.set(incidentId, {
+        status,
+        at: appliedAt,
+        ...(name ? { resource: name } : {}),
+      });
     }
   }
-  return applied;
+  return records;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

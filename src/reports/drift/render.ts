@@ -15,7 +15,19 @@ const STATE_LABEL: Record<DefinitionDrift["state"], string> = {
 
 function liveText(d: DefinitionDrift): string {
   if (d.state === "missing") return "(no such incident)";
+  if (d.checked === false) return "(not checked)";
   return d.liveStatus ?? "(no update with a status)";
+}
+
+/** The state as a person reads it: an incident that could not be checked says so. */
+function stateLabel(d: DefinitionDrift): string {
+  if (d.checked === false) return "UNCHECKED";
+  return d.state === "in-sync" && (d.fields?.length ?? 0) > 0 ? "DRIFTED" : STATE_LABEL[d.state];
+}
+
+/** A declared field the status page shows otherwise, on one line. */
+function fieldText(field: NonNullable<DefinitionDrift["fields"]>[number]): string {
+  return `${field.field}: declared ${JSON.stringify(field.declared)}, live ${JSON.stringify(field.live)}`;
 }
 
 function baselineText(d: DefinitionDrift): string {
@@ -50,17 +62,33 @@ export function renderDrift(report: DriftReport, format: DriftFormat): string {
 
 function headline(report: DriftReport): string {
   const s = report.summary;
-  return report.drift
-    ? `Drift: ${s.drifted} drifted, ${s.missing} missing, ${s.inSync} in sync, ${s.unknown} unknown of ${s.definitions} definition(s).`
-    : `No drift: ${s.inSync} in sync, ${s.unknown} unknown of ${s.definitions} definition(s).`;
+  const unknown = s.unknown - s.unchecked;
+  const notChecked =
+    s.unchecked > 0
+      ? ` ${s.unchecked} incident(s) could not be checked (see each one's reason).`
+      : "";
+  if (report.drift) {
+    const fields = s.fieldsDrifted > 0 ? `, ${s.fieldsDrifted} with a field changed` : "";
+    return `Drift: ${s.drifted} drifted, ${s.missing} missing${fields}, ${s.inSync} in sync, ${unknown} unknown of ${s.definitions} definition(s).${notChecked}`;
+  }
+  const stack = report.stack?.read === false ? report.stack : undefined;
+  if (stack !== undefined) {
+    return `Not all checked: the state of stack ${stack.name} could not be read (${safeLine(stack.reason ?? "unknown")}); ${s.unchecked} of ${s.definitions} definition(s) could not be checked, the others by their updates alone: ${s.inSync} in sync, ${unknown} unknown.`;
+  }
+  if (s.unchecked > 0) {
+    return `Not all checked: ${s.unchecked} of ${s.definitions} definition(s) could not be checked; ${s.inSync} in sync, ${unknown} unknown.`;
+  }
+  return `No drift: ${s.inSync} in sync, ${unknown} unknown of ${s.definitions} definition(s).`;
 }
 
 function renderText(report: DriftReport): string {
   const lines: string[] = [];
   for (const d of report.definitions) {
     lines.push(
-      `${STATE_LABEL[d.state].padEnd(8)} ${safeLine(d.id)}  declared ${d.declaredStatus}, live ${safeLine(liveText(d))}  (${safeLine(d.file)}:${d.line})`,
+      `${stateLabel(d).padEnd(8)} ${safeLine(d.id)}  declared ${d.declaredStatus}, live ${safeLine(liveText(d))}  (${safeLine(d.file)}:${d.line})`,
     );
+    for (const field of d.fields ?? []) lines.push(`         ${safeLine(fieldText(field))}`);
+    if (d.checked === false && d.reason) lines.push(`         ${safeLine(d.reason)}`);
     if (d.updatesOutsideGit.length) {
       lines.push(`         updates outside git (${baselineText(d)}), newest first:`);
       for (const u of d.updatesOutsideGit) lines.push(`           ${updateLine(u)}`);
@@ -80,7 +108,7 @@ function renderMarkdown(report: DriftReport): string {
       ["Incident", "State", "Declared", "Live", "Definition", "Updates outside git"],
       report.definitions.map((d) => [
         d.id,
-        STATE_LABEL[d.state],
+        stateLabel(d),
         d.declaredStatus,
         liveText(d),
         `${d.file}:${d.line}`,
@@ -88,6 +116,18 @@ function renderMarkdown(report: DriftReport): string {
       ]),
     ),
   ];
+  const noted = report.definitions.filter(
+    (d) => (d.fields?.length ?? 0) > 0 || d.checked === false,
+  );
+  if (noted.length > 0) {
+    parts.push(
+      "",
+      ...noted.map(
+        (d) =>
+          `- ${mdCell(d.id)}: ${mdText([...(d.fields ?? []).map(fieldText), ...(d.checked === false && d.reason ? [d.reason] : [])].join("; "))}`,
+      ),
+    );
+  }
   for (const d of report.definitions.filter((x) => x.updatesOutsideGit.length)) {
     parts.push(
       `### ${mdCell(d.id)}: updates outside git`,
@@ -120,7 +160,25 @@ function renderGithub(report: DriftReport): string {
   const lines: string[] = [];
   for (const d of report.definitions) {
     const where = { file: d.file, line: d.line };
-    if (d.state === "drifted" || d.state === "missing") {
+    if (d.checked === false) {
+      lines.push(
+        githubAnnotation({
+          level: "error",
+          ...where,
+          title: `Not checked: ${d.id}`,
+          message: d.reason ?? "The incident could not be checked.",
+        }),
+      );
+    } else if ((d.fields?.length ?? 0) > 0 && d.state === "in-sync") {
+      lines.push(
+        githubAnnotation({
+          level: "error",
+          ...where,
+          title: `Drift: ${d.id}`,
+          message: `${(d.fields ?? []).map(fieldText).join("; ")}.`,
+        }),
+      );
+    } else if (d.state === "drifted" || d.state === "missing") {
       const drifts = d.updatesOutsideGit.filter((u) => u.class === "drift");
       const latest = drifts[0];
       const detail = latest
@@ -131,7 +189,7 @@ function renderGithub(report: DriftReport): string {
           level: "error",
           ...where,
           title: `Drift: ${d.id}`,
-          message: `declared ${d.declaredStatus}, live ${liveText(d)}.${detail}`,
+          message: `declared ${d.declaredStatus}, live ${liveText(d)}.${(d.fields ?? []).map((f) => ` ${fieldText(f)}.`).join("")}${detail}`,
         }),
       );
     } else if (d.state === "unknown") {

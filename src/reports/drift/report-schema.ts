@@ -21,6 +21,8 @@ export const DefinitionDrift = z.object({
   /** Updates published after it count as posted outside git. */
   baseline: DriftBaseline,
   ...IncidentDrift.shape,
+  /** `false`: the incident could not be checked (a new one whose id the stack's state holds). */
+  checked: z.boolean().optional(),
 });
 export type DefinitionDrift = z.infer<typeof DefinitionDrift>;
 
@@ -36,9 +38,17 @@ export const DriftReport = z.object({
     drifted: z.int().min(0),
     missing: z.int().min(0),
     unknown: z.int().min(0),
+    /** Definitions whose name, severity or services the status page shows otherwise. */
+    fieldsDrifted: z.int().min(0),
+    /** Definitions that could not be checked: drift exits 4 when there are any and no drift. */
+    unchecked: z.int().min(0),
     expectedUpdates: z.int().min(0),
     driftUpdates: z.int().min(0),
   }),
+  /** With `--stack`: whether its state was read, or why not (then drift exits 4 unless it drifted). */
+  stack: z
+    .object({ name: z.string(), read: z.boolean(), reason: z.string().optional() })
+    .optional(),
   definitions: z.array(DefinitionDrift),
 });
 export type DriftReport = z.infer<typeof DriftReport>;

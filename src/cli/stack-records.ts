@@ -1,0 +1,112 @@
+import path from "node:path";
+import { bareStackName } from "../definitions/stack-name";
+import { openProjectStack } from "../engine";
+import { type StackRecords, stackRecordsOf } from "../reports";
+import type { CommandIo } from "./io";
+import { projectStacks } from "./project-stacks";
+import { fileBackendResources } from "./stack-state";
+
+/** Where a stack's state is: the project (its `Pulumi.yaml`) and its backend. */
+export interface StackStateSource {
+  /** The stack as Pulumi names it (`prod`, `acme/prod`). */
+  stack: string;
+  /** The project's directory and name; unset when no `Pulumi.yaml` was found. */
+  project: { dir: string; name: string } | undefined;
+  /** `--state`, `PULUMI_BACKEND_URL` or `backend.url` of `Pulumi.yaml`. */
+  backendUrl: string | undefined;
+  /** For a passphrase backend the engine opens. */
+  passphrase?: string | undefined;
+}
+
+/**
+ * Where a command's `--stack` keeps its state: the project above the definitions, and
+ * `--state <dir>`, else `PULUMI_BACKEND_URL`, else `backend.url` of `Pulumi.yaml`.
+ */
+export function stackStateSource(
+  stack: string,
+  state: string | undefined,
+  definitionsDir: string,
+  io: Pick<CommandIo, "cwd" | "env">,
+): StackStateSource {
+  const found = projectStacks(definitionsDir, io.env, stack);
+  const project = found.project;
+  return {
+    stack,
+    project: project?.name === undefined ? undefined : { dir: project.dir, name: project.name },
+    backendUrl: state ? `file://${path.resolve(io.cwd, state)}` : found.backendUrl,
+    passphrase: io.env.PULUMI_CONFIG_PASSPHRASE,
+  };
+}
+
+/** What a stack's state says of its incidents, or why it could not be read. */
+export type StackRead = ({ read: true } & StackRecords) | { read: false; why: string };
+
+/**
+ * Reads a stack's state without writing it or taking its lock: a `file://` backend's file
+ * directly, any other backend through the engine `up` runs (`pulumi stack export`), both
+ * through the one reader of its resources (`stackRecordsOf`).
+ */
+export async function readStackRecords(source: StackStateSource): Promise<StackRead> {
+  const { project, backendUrl, stack } = source;
+  if (project === undefined) {
+    return { read: false, why: "no Pulumi.yaml was found above the definitions directory" };
+  }
+  if (backendUrl === undefined) {
+    return {
+      read: false,
+      why: "no backend is named: pass --state <dir>, or set PULUMI_BACKEND_URL (or backend.url in Pulumi.yaml)",
+    };
+  }
+  return backendUrl.startsWith("file://")
+    ? recordsOf(() => fileResources(backendUrl, project.name, stack))
+    : exportedStackRecords({ ...source, project, backendUrl });
+}
+
+/**
+ * The same records asked of the engine (`pulumi stack export`), as any backend but a
+ * `file://` one is read; a `file://` backend's gives what its file gives.
+ */
+export function exportedStackRecords(
+  source: StackStateSource & { project: { dir: string }; backendUrl: string },
+): Promise<StackRead> {
+  return recordsOf(() => engineResources(source, source.project.dir, source.backendUrl));
+}
+
+async function recordsOf(resources: () => unknown[] | Promise<unknown[]>): Promise<StackRead> {
+  try {
+    return { read: true, ...stackRecordsOf(await resources(), refuse) };
+  } catch (error) {
+    return { read: false, why: (error as Error).message };
+  }
+}
+
+function fileResources(backendUrl: string, project: string, stack: string): unknown[] {
+  const read = fileBackendResources(backendUrl, project, bareStackName(stack));
+  if ("why" in read) throw new Error(read.why);
+  return read.resources;
+}
+
+/** `pulumi stack export` of an existing stack: the engine creates nothing and writes no state. */
+async function engineResources(
+  source: StackStateSource,
+  projectDir: string,
+  backendUrl: string,
+): Promise<unknown[]> {
+  const opened = await openProjectStack({
+    projectDir,
+    stackName: source.stack,
+    backendUrl,
+    create: false,
+    ...(source.passphrase === undefined ? {} : { passphrase: source.passphrase }),
+    log: () => {},
+  });
+  try {
+    return (await opened.exportState()).deployment.resources ?? [];
+  } finally {
+    opened.close();
+  }
+}
+
+function refuse(urn: string | undefined, why: string): never {
+  throw new Error(`the state of ${urn ?? "an Incident"} is not one incident-sync wrote (${why})`);
+}

@@ -1,0 +1,145 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient } from "../../src/api";
+import { exportedStackRecords, readStackRecords } from "../../src/cli/stack-records";
+import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { LOCAL_DEMO_PASSPHRASE, resolveEngine } from "../../src/engine";
+import { DriftReport } from "../../src/reports";
+import { runCli } from "../cli/run-cli";
+import { copyCheckout, reuseBuild } from "./support/checkout";
+
+const timeout = 300_000;
+
+/**
+ * `drift --stack` as a team runs it after `up`: the state the engine wrote is read for the ids
+ * of the incidents `up` opened and the updates it posted, and the status page is read through
+ * its public API.
+ */
+describe("incident-sync drift --stack after up", () => {
+  let root: string;
+  let project: string;
+  let emulator: RunningEmulator | undefined;
+
+  beforeAll(async () => {
+    await resolveEngine();
+    root = mkdtempSync(join(tmpdir(), "incident-sync-drift-stack-"));
+    project = copyCheckout(join(root, "project"));
+    reuseBuild(project);
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=Ops", "-c", "user.email=ops@example.com", ...args], {
+        cwd: project,
+        stdio: "ignore",
+      });
+    git("init", "-q", "-b", "main");
+    git("add", "-A");
+    git("commit", "-q", "-m", "The team's incidents");
+  }, timeout);
+
+  afterAll(async () => {
+    await emulator?.close();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it(
+    "is clean after up opened an incident (the state read from its file as through the engine), then names an update posted and a name changed on the status page",
+    async () => {
+      const up = await runCli(["up", "--emulator"], project);
+      expect(up.exitCode, up.stderr).toBe(0);
+
+      // The sandbox's emulator again, on its data: the status page `up` left.
+      emulator = await startEmulator({
+        port: 0,
+        seed: "demo",
+        dataFile: join(project, ".incident-sync", "emulator.db"),
+      });
+      const env = {
+        MONITORING_API_URL: emulator.url,
+        MONITORING_ACCOUNT_ID: emulator.demo.accountId,
+        MONITORING_API_KEY: emulator.demo.apiKey,
+      };
+      const drift = async () => {
+        const run = await runCli(
+          [
+            "drift",
+            "--stack",
+            "dev",
+            "--state",
+            join(".incident-sync", "engine", "backend"),
+            "--format",
+            "json",
+          ],
+          project,
+          env,
+        );
+        return { ...run, report: DriftReport.parse(JSON.parse(run.stdout)) };
+      };
+
+      const clean = await drift();
+      expect(clean.exitCode, clean.stderr).toBe(0);
+      expect(clean.report.stack).toEqual({ name: "dev", read: true });
+      expect(clean.report.summary).toMatchObject({ unchecked: 0, drifted: 0, fieldsDrifted: 0 });
+      // The incident up opened, checked by the id the state holds; its updates are git's.
+      const opened = clean.report.definitions.find((d) => d.file.endsWith("card-payments.yaml"));
+      expect(opened).toMatchObject({ state: "in-sync", liveStatus: "IDENTIFIED" });
+      expect(opened?.id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(opened?.updatesOutsideGit).toEqual([]);
+      const incidentId = opened?.id ?? "";
+
+      // One reader of the state: the file a `file://` backend keeps, and the engine's export
+      // that any other backend is read through, give the same records.
+      const source = {
+        stack: "dev",
+        project: { dir: project, name: "incident-sync" },
+        backendUrl: `file://${join(project, ".incident-sync", "engine", "backend")}`,
+        passphrase: LOCAL_DEMO_PASSPHRASE,
+      };
+      const fromFile = await readStackRecords(source);
+      expect(fromFile.read && fromFile.ids.get("card-payments-declined")).toBe(incidentId);
+      expect(await exportedStackRecords(source)).toEqual(fromFile);
+
+      // Someone acts on the status page, through the service's public API.
+      const api = createClient({
+        baseUrl: emulator.url,
+        apiKey: emulator.demo.apiKey,
+        accountId: emulator.demo.accountId,
+      });
+      const live = await api.incidents.get(incidentId);
+      await api.incidents.postUpdate(incidentId, {
+        description: "Payments work again; we are watching.",
+        status: "MONITORING",
+        notifySubscribers: false,
+      });
+      await api.incidents.update(incidentId, {
+        name: "Card payments were declined",
+        severity: "MAJOR",
+        services: live.services.map((service) => ({
+          id: service.id,
+          name: service.name ?? "Checkout",
+          accountId: emulator?.demo.accountId ?? "",
+        })),
+      });
+
+      const drifted = await drift();
+      expect(drifted.exitCode, drifted.stderr).toBe(2);
+      const changed = drifted.report.definitions.find((d) => d.id === incidentId);
+      expect(changed).toMatchObject({
+        state: "drifted",
+        liveStatus: "MONITORING",
+        fields: [
+          {
+            field: "name",
+            declared: "Some card payments are declined",
+            live: "Card payments were declined",
+          },
+        ],
+      });
+      expect(changed?.updatesOutsideGit.map((u) => [u.status, u.class])).toEqual([
+        ["MONITORING", "drift"],
+      ]);
+    },
+    timeout,
+  );
+});
