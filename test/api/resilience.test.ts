@@ -299,7 +299,7 @@ describe("timeouts", () => {
 });
 
 describe("rate limit and concurrency", () => {
-  test("the rate limiter holds 20 requests per second as the server sees them: a tenth at once, the rest spread evenly", async () => {
+  test("the rate limiter holds 20 requests per second as the server sees them: 20 at once, the rest a window later", async () => {
     server = await startTestServer((_request, response) => sendJson(response, 200, group));
     const client = createClient({
       baseUrl: server.url,
@@ -310,13 +310,12 @@ describe("rate limit and concurrency", () => {
     await Promise.all(Array.from({ length: 30 }, () => client.errorGroups.get("eg_1")));
     const times = server.requests.map((r) => r.at).sort((a, b) => a - b);
     expect(times).toHaveLength(30);
-    // No window of a second holds more than 20 (less a little network jitter) ...
+    // No window of a second holds more than 20 as the server counts them ...
     for (let i = 0; i + 20 < times.length; i++) {
-      expect(times[i + 20]! - times[i]!).toBeGreaterThanOrEqual(950);
+      expect(times[i + 20]! - times[i]!).toBeGreaterThanOrEqual(1_000);
     }
-    // ... the burst of two goes out together, and the other 28 one every 1/18 s or so.
-    expect(times[1]! - times[0]!).toBeLessThan(40);
-    expect(times[29]! - times[0]!).toBeGreaterThanOrEqual(28 * 50);
+    // ... and the window is spent at once, not trickled: the other 10 wait for it to pass.
+    expect(times[19]! - times[0]!).toBeLessThan(500);
   });
 
   test("retries count against the rate limit too", async () => {

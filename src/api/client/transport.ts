@@ -73,6 +73,7 @@ export function createTransport(options: ResolvedOptions): Transport {
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     maxHoldMs: Math.max(options.retry.maxRetryAfterMs, options.rateLimit.intervalMs),
+    attemptMs: options.timeoutMs,
   });
   // Time spent waiting between retries by every call of this client (RetryOptions.budgetMs).
   let waitedMs = 0;
@@ -114,11 +115,12 @@ export function createTransport(options: ResolvedOptions): Transport {
         // A page dropped while it waited for a slot is never sent, nor a call past the deadline.
         spec.signal?.throwIfAborted();
         if (deadline !== undefined && Date.now() >= deadline) throw late();
-        if (!(await budget.take(deadline, spec.signal))) throw late();
+        const slot = await budget.take(deadline, spec.signal);
+        if (slot === undefined) throw late();
         attempts += 1;
         let answer: { status: number; text: string };
         try {
-          answer = await send(url);
+          answer = await send(url).finally(() => slot.answered());
         } catch (error) {
           if (error instanceof Redirected) {
             const status = error.status;
