@@ -22,7 +22,7 @@ const start = async (...args: Parameters<typeof startTestServer>) => {
   servers.push(server);
   return server;
 };
-const fast = { baseDelayMs: 1, backoffLimitMs: 2 };
+const fast = { delay: () => 1, backoffLimit: 2 };
 const caught = (promise: Promise<unknown>) =>
   promise.then(
     () => undefined,

@@ -26,7 +26,7 @@ afterEach(async () => {
 
 const group = errorGroup("eg_1", "2026-05-01T00:00:00.000Z");
 /** Backoff small enough to keep tests fast; Retry-After waits are the server's to choose. */
-const fast = { baseDelayMs: 5, backoffLimitMs: 20 };
+const fast = { delay: () => 5, backoffLimit: 20 };
 
 /** Answers the n-th request (from 0) with `fail(n)` until it returns undefined, then 200. */
 const failFirst = (fail: (n: number) => [number, Record<string, string>?] | undefined) => {
@@ -44,7 +44,7 @@ describe("retries", () => {
     const client = createClient({
       baseUrl: server.url,
       apiKey: API_KEY,
-      retry: { baseDelayMs: 40, backoffLimitMs: 40, limit: 10, budgetMs: 100 },
+      retry: { delay: () => 40, limit: 10, budgetMs: 100 },
     });
     const first = await client.errorGroups.get("eg_1").catch((error: unknown) => error);
     expect(first).toBeInstanceOf(ServerError);
@@ -155,7 +155,7 @@ describe("retries", () => {
     const client = createClient({
       baseUrl: server.url,
       apiKey: API_KEY,
-      retry: { ...fast, backoffLimitMs: 1 },
+      retry: { ...fast, backoffLimit: 1 },
       // Each 429 holds the budget; the count of retries, not the pace, is under test.
       rateLimit: { limit: SETTINGS.rateLimit.max, intervalMs: 60_000 },
     });
@@ -170,7 +170,7 @@ describe("retries", () => {
       createClient({
         baseUrl: server!.url,
         apiKey: API_KEY,
-        retry: { baseDelayMs: 400, backoffLimitMs: 400 },
+        retry: { delay: () => 400 },
       }),
     );
     await Promise.all(clients.map((client) => client.errorGroups.get("eg_1")));
@@ -269,7 +269,7 @@ describe("timeouts", () => {
     const client = createClient({
       baseUrl: server.url,
       apiKey: API_KEY,
-      timeoutMs: 100,
+      timeout: 100,
       retry: { ...fast, limit: 1 },
     });
     const started = performance.now();
@@ -278,7 +278,7 @@ describe("timeouts", () => {
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ attempts: 2, timeoutMs: 100 });
     expect((error as Error).message).toMatchInlineSnapshot(
-      `"errorGroups.get: GET /v1/error-groups/eg_1 failed: no complete response within 100 ms (2 attempts). Raise timeoutMs or check the service."`,
+      `"errorGroups.get: GET /v1/error-groups/eg_1 failed: no complete response within 100 ms (2 attempts). Raise timeout or check the service."`,
     );
     expect(server.requests).toHaveLength(2);
     expect(elapsed).toBeGreaterThanOrEqual(195);
@@ -290,8 +290,8 @@ describe("timeouts", () => {
     const client = createClient({
       baseUrl: server.url,
       apiKey: API_KEY,
-      timeoutMs: 50,
-      retry: { ...fast, onTimeout: false },
+      timeout: 50,
+      retry: { ...fast, retryOnTimeout: false },
     });
     await expect(client.errorGroups.get("eg_1")).rejects.toBeInstanceOf(TimeoutError);
     expect(server.requests).toHaveLength(1);
@@ -323,7 +323,7 @@ describe("rate limit and concurrency", () => {
     const client = createClient({
       baseUrl: server.url,
       apiKey: API_KEY,
-      retry: { baseDelayMs: 0, backoffLimitMs: 0 },
+      retry: { delay: () => 0 },
       rateLimit: { limit: 2, intervalMs: 300 },
     });
     await client.errorGroups.get("eg_1");
@@ -349,7 +349,7 @@ describe("rate limit and concurrency", () => {
     const client = createClient({
       baseUrl: server.url,
       apiKey: API_KEY,
-      timeoutMs: 100,
+      timeout: 100,
       rateLimit: { limit: 1, intervalMs: 150 },
     });
     await Promise.all(Array.from({ length: 3 }, () => client.errorGroups.get("eg_1")));

@@ -26,7 +26,7 @@ const start = async (...args: Parameters<typeof startTestServer>) => {
   servers.push(server);
   return server;
 };
-const fast = { baseDelayMs: 1, backoffLimitMs: 2 };
+const fast = { delay: () => 1, backoffLimit: 2 };
 const caught = (promise: Promise<unknown>) =>
   promise.then(
     () => undefined,
@@ -52,7 +52,7 @@ describe("a body that arrives a byte at a time", () => {
     const client = createClient({
       baseUrl: server.url,
       apiKey: API_KEY,
-      timeoutMs: 300,
+      timeout: 300,
       retry: { ...fast, limit: 1 },
     });
     const started = performance.now();
@@ -60,7 +60,7 @@ describe("a body that arrives a byte at a time", () => {
     const elapsed = performance.now() - started;
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as Error).message).toMatchInlineSnapshot(
-      `"incidents.listUpdates: GET /v1/status-pages/incidents/inc_1/incident-updates failed: no complete response within 300 ms (2 attempts). Raise timeoutMs or check the service."`,
+      `"incidents.listUpdates: GET /v1/status-pages/incidents/inc_1/incident-updates failed: no complete response within 300 ms (2 attempts). Raise timeout or check the service."`,
     );
     expect(server.requests).toHaveLength(2);
     expect(elapsed).toBeLessThan(3_000);
@@ -80,7 +80,7 @@ describe("a body that arrives a byte at a time", () => {
         }
       }, 5);
     });
-    const client = createClient({ baseUrl: server.url, apiKey: API_KEY, timeoutMs: 5_000 });
+    const client = createClient({ baseUrl: server.url, apiKey: API_KEY, timeout: 5_000 });
     expect(await client.errorGroups.listForCheck("chk_1", { page: 1 })).toHaveLength(1);
   });
 });
@@ -119,7 +119,7 @@ describe("the client's deadline", () => {
       baseUrl: server.url,
       apiKey: API_KEY,
       deadline: new Date(deadline),
-      timeoutMs: 60_000,
+      timeout: 60_000,
     });
     expect(await caught(client.errorGroups.get("eg_1"))).toBeInstanceOf(DeadlineError);
     expect(Date.now() - deadline).toBeLessThan(1_000);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { DEFAULTS } from "../../src/api/client/options";
+import { DEFAULTS } from "../../src/api/client/resolve-options";
 import { SETTINGS } from "../../src/settings/catalog";
 import { runCli } from "./run-cli";
 

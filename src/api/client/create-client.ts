@@ -2,7 +2,8 @@ import { inspect } from "node:util";
 import { createErrorGroupsApi, type ErrorGroupsApi } from "./error-groups";
 import { createHeartbeatsApi, type HeartbeatsApi } from "./heartbeats";
 import { createIncidentsApi, type IncidentsApi } from "./incidents";
-import { type ClientOptions, resolveOptions } from "./options";
+import type { ClientOptions } from "./options";
+import { resolveOptions } from "./resolve-options";
 import { createTransport } from "./transport";
 
 /** A client of the monitoring API: one method per operation of the spec, plus two walkers. */
