@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { type PathIdProblem, quoteText } from "../api/schemas";
+import { closestMatch } from "../suggest";
 import type { Message } from "./file-problems";
 import type { ProblemCode } from "./problem";
 import {
@@ -9,7 +10,6 @@ import {
   Evidence,
   type TextProblem,
 } from "./schema";
-import { closestMatch } from "./suggest";
 
 /** A zod issue turned into words, with where it should be pointed at. */
 export interface IssueText {

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseAllDocuments } from "yaml";
+import { editDistance } from "../suggest";
 import type { LoadedDefinition } from "./parsed-file";
 import { PositionIndex } from "./position";
 import { parseStackName, type StackRef, sameStack } from "./stack-name";
-import { editDistance } from "./suggest";
 
 /**
  * A `stacks` entry that names no stack anyone knows of: a warning, since the definition is
