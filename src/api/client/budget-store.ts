@@ -1,11 +1,12 @@
-import { createHmac, randomBytes } from "node:crypto";
-import { closeSync, constants, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { createHmac } from "node:crypto";
+import { closeSync, ftruncateSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ledgerLock } from "./ledger-lock";
 import {
   ledgerFolder,
   ledgerSecret,
-  readPrivateFile,
+  openPrivateFile,
+  readWhole,
   sweepLedgers,
   UnsafeLedgerPath,
 } from "./private-folder";
@@ -27,7 +28,6 @@ export function memoryStore(): BudgetStore {
 
 /** Largest ledger file read; a bounded log is far smaller. */
 const MAX_LEDGER_BYTES = 1 << 20;
-const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 
 const stores = new Map<string, BudgetStore>();
 const warned = new Set<string>();
@@ -112,6 +112,10 @@ export function cannotShare(error: unknown): void {
   );
 }
 
+/**
+ * The ledger's file, read and written in place under the lock: only its holder reads it, so
+ * no copy is renamed over it (which some file systems make wait for the disk).
+ */
 function fileStore(file: string): BudgetStore {
   const lock = ledgerLock(`${file}.lock`);
   return {
@@ -123,36 +127,24 @@ function fileStore(file: string): BudgetStore {
           continue;
         }
         try {
-          const text = readPrivateFile(file, MAX_LEDGER_BYTES);
-          const ledger = text === undefined ? emptyLedger() : parseLedger(text.toString("utf8"));
-          const result = change(ledger, Date.now());
-          const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-          writeNew(temporary, serializeLedger(ledger));
-          // A holder that stalled past the stale age lost the lock: its change is not written.
-          if (!lock.held()) {
-            unlinkSync(temporary);
-            continue;
+          const fd = openPrivateFile(file, true) as number;
+          try {
+            const text = readWhole(fd, file, MAX_LEDGER_BYTES).toString("utf8");
+            const ledger = text === "" ? emptyLedger() : parseLedger(text);
+            const result = change(ledger, Date.now());
+            // A holder that stalled past the stale age lost the lock: its change is not written.
+            if (!lock.held()) continue;
+            const written = Buffer.from(serializeLedger(ledger));
+            writeSync(fd, written, 0, written.length, 0);
+            ftruncateSync(fd, written.length);
+            return result;
+          } finally {
+            closeSync(fd);
           }
-          renameSync(temporary, file);
-          return result;
         } finally {
           lock.release();
         }
       }
     },
   };
-}
-
-/** A new file of this user alone, never through a link. */
-function writeNew(path: string, text: string): void {
-  const fd = openSync(
-    path,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW,
-    0o600,
-  );
-  try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -40,6 +40,11 @@ export interface LedgerLock {
 }
 
 let tokens = 0;
+/** Holders' folders of this process, removed when it exits. */
+const holderFolders = new Set<string>();
+process.once("exit", () => {
+  for (const folder of holderFolders) rmSync(folder, { recursive: true, force: true });
+});
 
 /** The lock `path` (a folder beside the ledger) for one holder in this process. */
 export function ledgerLock(path: string): LedgerLock {
@@ -55,7 +60,7 @@ export function ledgerLock(path: string): LedgerLock {
     if (!made) {
       makeHolderFolder(ready, name);
       made = true;
-      process.once("exit", () => rmSync(ready, { recursive: true, force: true }));
+      holderFolders.add(ready);
     }
     const next = `${token}.${++taken}`;
     renameSync(join(ready, name), join(ready, next));

@@ -97,33 +97,55 @@ function describe(entry: Stats): string {
  * `UnsafeLedgerPath`, before anything blocks or is read.
  */
 export function readPrivateFile(path: string, maxBytes: number): Buffer | undefined {
+  const fd = openPrivateFile(path, false);
+  if (fd === undefined) return undefined;
+  try {
+    return readWhole(fd, path, maxBytes);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Opens a regular file of this user to read and write, made (private) when `create` and
+ * absent; undefined when absent and not made. Refused as `readPrivateFile` refuses.
+ */
+export function openPrivateFile(path: string, create: boolean): number | undefined {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | NO_FOLLOW | NON_BLOCK);
+    fd = openSync(
+      path,
+      (create ? constants.O_RDWR | constants.O_CREAT : constants.O_RDONLY) | NO_FOLLOW | NON_BLOCK,
+      0o600,
+    );
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return undefined;
     if (code === "ELOOP" || code === "EMLINK") throw new UnsafeLedgerPath(`${path} is a link`);
     throw error;
   }
-  try {
-    const entry = fstatSync(fd);
-    const problem = notPrivate(entry, "a regular file");
-    if (problem) throw new UnsafeLedgerPath(`${path} is ${problem}`);
-    if (entry.size > maxBytes) {
-      throw new UnsafeLedgerPath(`${path} holds ${entry.size} bytes, more than ${maxBytes}`);
-    }
-    const buffer = Buffer.alloc(entry.size);
-    let read = 0;
-    while (read < buffer.length) {
-      const n = readSync(fd, buffer, read, buffer.length - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return buffer.subarray(0, read);
-  } finally {
+  const problem = notPrivate(fstatSync(fd), "a regular file");
+  if (problem) {
     closeSync(fd);
+    throw new UnsafeLedgerPath(`${path} is ${problem}`);
   }
+  return fd;
+}
+
+/** The whole of an open private file, refused over `maxBytes`. */
+export function readWhole(fd: number, path: string, maxBytes: number): Buffer {
+  const { size } = fstatSync(fd);
+  if (size > maxBytes) {
+    throw new UnsafeLedgerPath(`${path} holds ${size} bytes, more than ${maxBytes}`);
+  }
+  const buffer = Buffer.alloc(size);
+  let read = 0;
+  while (read < buffer.length) {
+    const n = readSync(fd, buffer, read, buffer.length - read, read);
+    if (n === 0) break;
+    read += n;
+  }
+  return buffer.subarray(0, read);
 }
 
 /**
