@@ -10,7 +10,7 @@ import {
 } from "../../bench/support/scale-project.mjs";
 import { CLI, runCli } from "../cli/run-cli";
 import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
-import { killAll, killEverythingIn, processesIn, processTree } from "../engine/support/processes";
+import { killRun } from "../engine/support/processes";
 
 const timeout = 3_600_000;
 const INCIDENTS = 50;
@@ -75,15 +75,6 @@ describe("kill -9 while opening incidents and posting their updates", () => {
       env: { PATH: process.env.PATH, ...env() },
       stdio: "ignore",
     });
-  const kill = async (run: ChildProcess) => {
-    const exited = new Promise((resolve) => {
-      if (run.exitCode !== null || run.signalCode !== null) resolve(undefined);
-      else run.once("exit", resolve);
-    });
-    killAll([...processTree(run.pid ?? 0), ...processesIn(project)]);
-    await exited;
-    expect(await killEverythingIn(project)).toBe(true);
-  };
   const control = () => sandbox.emulator.emulator.control;
   /** The creates and posts the service answered since the last reset of its counts. */
   const writesSeen = () => {
@@ -178,7 +169,7 @@ describe("kill -9 while opening incidents and posting their updates", () => {
           }
           if (run.exitCode !== null) outcomes.finishedBeforeKill += 1;
           else outcomes.killed += 1;
-          await kill(run);
+          await killRun(run, project);
           outcomes.writesAtKill.push(writesSeen());
         }
         const last = await runCli(args(), project, env());

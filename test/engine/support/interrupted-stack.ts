@@ -15,7 +15,7 @@ import { type EngineLocation, openProjectStack, resolveEngine } from "../../../s
 import { CLI, type CliRun, runCli } from "../../cli/run-cli";
 import { incidentRows } from "./emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./emulator-sandbox";
-import { killAll, killEverythingIn, processesIn, processTree } from "./processes";
+import { killRun, processesIn } from "./processes";
 
 /**
  * A stack of `incidents` scale incidents driven by `incident-sync up` as a child process, the
@@ -108,16 +108,7 @@ export async function startInterruptedStack(
       writeScaleDefinitions(project, incidents, { variant, changed }),
     engineRunning: () => commandLineMatches(/pulumi/),
     upRunning: () => commandLineMatches(/(^|\/)pulumi\0up\0/),
-    async killRun(run) {
-      const exited = new Promise((resolve) => {
-        if (run.exitCode !== null || run.signalCode !== null) resolve(undefined);
-        else run.once("exit", resolve);
-      });
-      killAll([...processTree(run.pid ?? 0), ...processesIn(project)]);
-      await exited;
-      // A process started between the look and the kill goes too.
-      expect(await killEverythingIn(project)).toBe(true);
-    },
+    killRun: (run) => killRun(run, project),
     async expectConverged(variant) {
       const rows = incidentRows(db, SCALE_ACCOUNT);
       for (let index = 0; index < incidents; index += 1) {
