@@ -4,6 +4,7 @@ import {
   NetworkError,
   RateLimitError,
   type RetryEvent,
+  type RetryOptions,
   ServerError,
   THROTTLED_RETRIES_MAX,
   TimeoutError,
@@ -29,6 +30,18 @@ const group = errorGroup("eg_1", "2026-05-01T00:00:00.000Z");
 const fast = { delay: () => 5, backoffLimit: 20 };
 
 /** Answers the n-th request (from 0) with `fail(n)` until it returns undefined, then 200. */
+/** A client of `target` with quick retries (`retry`), and the retries it reports. */
+function observed(target: Pick<TestServer, "url">, retry: RetryOptions = fast) {
+  const retries: RetryEvent[] = [];
+  const client = createClient({
+    baseUrl: target.url,
+    apiKey: API_KEY,
+    retry,
+    onRetry: (event) => retries.push(event),
+  });
+  return { client, retries };
+}
+
 const failFirst = (fail: (n: number) => [number, Record<string, string>?] | undefined) => {
   let n = 0;
   return startTestServer((_request, response) => {
@@ -59,13 +72,7 @@ describe("retries", () => {
 
   test("a 503 is retried and the call succeeds", async () => {
     server = await failFirst((n) => (n < 2 ? [503] : undefined));
-    const retries: RetryEvent[] = [];
-    const client = createClient({
-      baseUrl: server.url,
-      apiKey: API_KEY,
-      retry: fast,
-      onRetry: (event) => retries.push(event),
-    });
+    const { client, retries } = observed(server);
     expect(await client.errorGroups.get("eg_1")).toEqual(group);
     expect(server.requests).toHaveLength(3);
     expect(retries).toEqual([
@@ -232,13 +239,7 @@ describe("retries", () => {
       sendJson(response, 200, group);
       void request;
     });
-    const retries: RetryEvent[] = [];
-    const client = createClient({
-      baseUrl: server.url,
-      apiKey: API_KEY,
-      retry: fast,
-      onRetry: (event) => retries.push(event),
-    });
+    const { client, retries } = observed(server);
     expect(await client.errorGroups.get("eg_1")).toEqual(group);
     expect(server.requests).toHaveLength(2);
     expect(retries.map((event) => event.reason)).toEqual(["network error"]);
@@ -246,16 +247,10 @@ describe("retries", () => {
 
   test("an unreachable server fails with a NetworkError after every attempt", async () => {
     server = await startTestServer(() => undefined);
-    const url = server.url;
+    const closed = server;
     await server.close();
     server = undefined;
-    const retries: RetryEvent[] = [];
-    const client = createClient({
-      baseUrl: url,
-      apiKey: API_KEY,
-      retry: { ...fast, limit: 2 },
-      onRetry: (event) => retries.push(event),
-    });
+    const { client, retries } = observed(closed, { ...fast, limit: 2 });
     const error = await client.errorGroups.get("eg_1").catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ attempts: 3, status: undefined });

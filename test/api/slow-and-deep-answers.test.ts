@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   BadRequestError,
   createClient,
@@ -9,7 +9,7 @@ import {
   TimeoutError,
 } from "../../src/api";
 import { API_KEY, errorGroup } from "../support/api-fixtures";
-import { sendJson, startTestServer, type TestServer } from "../support/http-server";
+import { caught, sendJson, serversClosedAfterEach } from "../support/http-server";
 
 /**
  * Issue 36: a server that answers at once and then sends its body a byte at a time held
@@ -17,21 +17,8 @@ import { sendJson, startTestServer, type TestServer } from "../support/http-serv
  * server held an `up` for 16 minutes; and a body nested 2 million levels deep crashed
  * `report errors --details` with a stack overflow.
  */
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-const start = async (...args: Parameters<typeof startTestServer>) => {
-  const server = await startTestServer(...args);
-  servers.push(server);
-  return server;
-};
+const start = serversClosedAfterEach();
 const fast = { delay: () => 1, backoffLimit: 2 };
-const caught = (promise: Promise<unknown>) =>
-  promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
 
 /** Answers 200 at once, then one byte of JSON whitespace every `everyMs`, never ending. */
 function drip(everyMs: number) {
