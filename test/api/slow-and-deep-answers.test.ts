@@ -1,4 +1,3 @@
-import type { ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { describe, expect, test } from "vitest";
 import {
@@ -9,7 +8,7 @@ import {
   TimeoutError,
 } from "../../src/api";
 import { API_KEY, errorGroup } from "../support/api-fixtures";
-import { caught, sendJson, serversClosedAfterEach } from "../support/http-server";
+import { caught, drip, sendJson, serversClosedAfterEach } from "../support/http-server";
 
 /**
  * Issue 36: a server that answers at once and then sends its body a byte at a time held
@@ -19,19 +18,6 @@ import { caught, sendJson, serversClosedAfterEach } from "../support/http-server
  */
 const start = serversClosedAfterEach();
 const fast = { delay: () => 1, backoffLimit: 2 };
-
-/** Answers 200 at once, then one byte of JSON whitespace every `everyMs`, never ending. */
-function drip(everyMs: number) {
-  return (_request: unknown, response: ServerResponse) => {
-    response.writeHead(200, { "content-type": "application/json" });
-    response.write("[");
-    const timer = setInterval(() => {
-      if (response.destroyed) clearInterval(timer);
-      else response.write(" ");
-    }, everyMs);
-    response.on("close", () => clearInterval(timer));
-  };
-}
 
 describe("a body that arrives a byte at a time", () => {
   test("times out within the attempt's timeout, is retried, then fails naming the operation", async () => {

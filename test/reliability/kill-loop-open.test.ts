@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -8,7 +7,7 @@ import {
   SCALE_API_KEY,
   writeScaleProject,
 } from "../../bench/support/scale-project.mjs";
-import { CLI, runCli } from "../cli/run-cli";
+import { CLI, pipelineEnv, runCli, upArgs } from "../cli/run-cli";
 import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
 import { killRun } from "../engine/support/processes";
 
@@ -51,24 +50,15 @@ describe("kill -9 while opening incidents and posting their updates", () => {
   let project: string;
   let state: string;
 
-  const args = () => [
-    "up",
-    "--project",
-    project,
-    "--stack",
-    "open",
-    "--state",
-    state,
-    "--api-url",
-    sandbox.emulator.url,
-    "--account-id",
-    SCALE_ACCOUNT,
-  ];
-  const env = () => ({
-    MONITORING_API_KEY: SCALE_API_KEY,
-    PULUMI_CONFIG_PASSPHRASE: "kill-loop-open",
-    HOME: process.env.HOME ?? tmpdir(),
-  });
+  const args = () =>
+    upArgs({
+      project,
+      stack: "open",
+      state,
+      apiUrl: sandbox.emulator.url,
+      accountId: SCALE_ACCOUNT,
+    });
+  const env = () => pipelineEnv(SCALE_API_KEY, "kill-loop-open");
   const start = (): ChildProcess =>
     spawn(process.execPath, [CLI, ...args()], {
       cwd: project,

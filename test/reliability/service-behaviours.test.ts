@@ -1,5 +1,4 @@
 import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -10,7 +9,7 @@ import {
   writeScaleDefinitions,
   writeScaleProject,
 } from "../../bench/support/scale-project.mjs";
-import { runCli } from "../cli/run-cli";
+import { pipelineEnv, runCli, upArgs } from "../cli/run-cli";
 import { incidentRows } from "../engine/support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
 
@@ -31,26 +30,18 @@ describe("incident-sync up against the service's unknowns", () => {
   let state: string;
   const up = (...more: string[]) =>
     runCli(
-      [
-        "up",
-        "--project",
-        project,
-        "--stack",
-        "behaviours",
-        "--state",
-        state,
-        "--api-url",
-        sandbox.emulator.url,
-        "--account-id",
-        SCALE_ACCOUNT,
+      upArgs(
+        {
+          project,
+          stack: "behaviours",
+          state,
+          apiUrl: sandbox.emulator.url,
+          accountId: SCALE_ACCOUNT,
+        },
         ...more,
-      ],
+      ),
       project,
-      {
-        MONITORING_API_KEY: SCALE_API_KEY,
-        PULUMI_CONFIG_PASSPHRASE: "behaviours-passphrase",
-        HOME: process.env.HOME ?? tmpdir(),
-      },
+      pipelineEnv(SCALE_API_KEY, "behaviours-passphrase"),
     );
   const control = () => sandbox.emulator.emulator.control;
 

@@ -125,3 +125,19 @@ export const caught = (promise: Promise<unknown>): Promise<unknown> =>
     () => undefined,
     (error: unknown) => error,
   );
+
+/**
+ * A handler that answers 200 at once, then one byte of JSON whitespace every `everyMs`, never
+ * ending: a server that holds a client that reads the body outside its timeout.
+ */
+export function drip(everyMs: number): Handler {
+  return (_request, response) => {
+    response.writeHead(200, { "content-type": "application/json" });
+    response.write("[");
+    const timer = setInterval(() => {
+      if (response.destroyed) clearInterval(timer);
+      else response.write(" ");
+    }, everyMs);
+    response.on("close", () => clearInterval(timer));
+  };
+}

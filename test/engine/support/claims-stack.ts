@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
 import {
@@ -13,7 +12,7 @@ import {
   writeScaleProject,
 } from "../../../bench/support/scale-project.mjs";
 import { openProjectStack, resolveEngine } from "../../../src/engine";
-import { CLI, type CliRun, runCli } from "../../cli/run-cli";
+import { CLI, type CliRun, pipelineEnv, runCli, upArgs } from "../../cli/run-cli";
 import { incidentRows } from "./emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./emulator-sandbox";
 import { killRun, processesIn } from "./processes";
@@ -78,25 +77,15 @@ export async function startClaimsStack(options: ClaimsStackOptions): Promise<Cla
   const documents = scaleDefinitions(incidents, { evidenceShare: 0 })
     .split("---\n")
     .map((document) => `${document}onRemove: resolve\n`);
-  const args = (...extra: string[]) => [
-    "up",
-    "--project",
+  const target = {
     project,
-    "--stack",
-    name,
-    "--state",
+    stack: name,
     state,
-    "--api-url",
-    sandbox.emulator.url,
-    "--account-id",
-    SCALE_ACCOUNT,
-    ...extra,
-  ];
-  const env: NodeJS.ProcessEnv = {
-    MONITORING_API_KEY: SCALE_API_KEY,
-    PULUMI_CONFIG_PASSPHRASE: passphrase,
-    HOME: process.env.HOME ?? tmpdir(),
+    apiUrl: sandbox.emulator.url,
+    accountId: SCALE_ACCOUNT,
   };
+  const args = (...extra: string[]) => upArgs(target, ...extra);
+  const env = pipelineEnv(SCALE_API_KEY, passphrase);
   const row = (index: number) => incidentRows(sandbox.db, SCALE_ACCOUNT).get(scaleId(index));
   const claims: ClaimsStack = {
     sandbox,

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
 import {
@@ -12,7 +11,7 @@ import {
   writeScaleProject,
 } from "../../../bench/support/scale-project.mjs";
 import { type EngineLocation, openProjectStack, resolveEngine } from "../../../src/engine";
-import { CLI, type CliRun, runCli } from "../../cli/run-cli";
+import { CLI, type CliRun, pipelineEnv, runCli, upArgs } from "../../cli/run-cli";
 import { incidentRows } from "./emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./emulator-sandbox";
 import { killRun, processesIn } from "./processes";
@@ -62,24 +61,9 @@ export async function startInterruptedStack(
   mkdirSync(state);
   const project = writeScaleProject(join(root, "project"));
   const passphrase = `${name}-passphrase`;
-  const args = () => [
-    "up",
-    "--project",
-    project,
-    "--stack",
-    "chaos",
-    "--state",
-    state,
-    "--api-url",
-    emulator.url,
-    "--account-id",
-    SCALE_ACCOUNT,
-  ];
-  const env = (): NodeJS.ProcessEnv => ({
-    MONITORING_API_KEY: SCALE_API_KEY,
-    PULUMI_CONFIG_PASSPHRASE: passphrase,
-    HOME: process.env.HOME ?? tmpdir(),
-  });
+  const target = { project, stack: "chaos", state, apiUrl: emulator.url, accountId: SCALE_ACCOUNT };
+  const args = () => upArgs(target);
+  const env = () => pipelineEnv(SCALE_API_KEY, passphrase);
   const commandLineMatches = (pattern: RegExp) =>
     processesIn(project).some((pid) => {
       try {
