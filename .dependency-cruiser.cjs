@@ -2,8 +2,10 @@
 // imports only itself and the layers below it; type-only imports count, since they are what
 // makes a layer hard to change too. Lowest first:
 //   src/user-error.ts, src/safe-text.ts, src/markdown.ts, src/plural.ts, src/github-annotation.ts,
-//   src/package-*.ts, src/project-write.ts, src/settings/catalog.ts   leaves
+//   src/package-*.ts, src/project-write.ts, src/suggest.ts   leaves
 //   src/api                the typed client, route table and schemas
+//   src/settings/catalog.ts   every setting's name, bound and default (the client's own numbers
+//                          read from src/api/client/defaults.ts): every layer above reads it
 //   src/emulator           the other side of HTTP: src/api only
 //   src/definitions        YAML → definitions
 //   src/incident           the incident's rules
@@ -27,7 +29,10 @@ const ENTRY = "^src/(cli/|index\\.ts$)|^index\\.ts$";
 
 /** The leaves, below src/: modules that import nothing of this project but other leaves, so any layer may. */
 const LEAVES =
-  "user-error\\.ts$|safe-text\\.ts$|markdown\\.ts$|plural\\.ts$|github-annotation\\.ts$|package-(version|root)\\.ts$|project-write\\.ts$|peer-packages\\.ts$|settings/catalog\\.ts$";
+  "user-error\\.ts$|safe-text\\.ts$|markdown\\.ts$|plural\\.ts$|github-annotation\\.ts$|package-(version|root)\\.ts$|peer-packages\\.ts$|project-write\\.ts$|suggest\\.ts$";
+
+/** The settings catalog, below src/: what every layer above src/api may read besides the leaves. */
+const CATALOG = "settings/catalog\\.ts$";
 
 module.exports = {
   forbidden: [
@@ -46,9 +51,15 @@ module.exports = {
     ),
     below(
       "api-is-the-base",
-      "src/api imports nothing of this project but the leaves.",
+      "src/api imports nothing of this project but the leaves: not the settings catalog, which reads the client's defaults (src/api/client/defaults.ts).",
       "^src/api/",
       `^(src/(?!api/|${LEAVES})|providers/|index\\.ts$)`,
+    ),
+    below(
+      "catalog-reads-only-the-client-defaults",
+      "The settings catalog reads the client's own numbers and nothing else, so --help loads neither zod nor the client.",
+      `^src/${CATALOG}`,
+      "^(src/(?!api/client/defaults\\.ts$)|providers/|index\\.ts$)",
     ),
     below(
       "emulator-shares-only-the-api",
@@ -60,13 +71,19 @@ module.exports = {
       "definitions-below-incident",
       "src/definitions knows nothing of incidents' rules, settings, the engine or any reader.",
       "^src/definitions/",
-      `^(src/((?!${LEAVES})(incident|settings)|program|plan|reports|engine|cli|emulator)/|providers/|src/index\\.ts$|index\\.ts$)`,
+      `^(src/((?!${CATALOG})(incident|settings)|program|plan|reports|engine|cli|emulator)/|providers/|src/index\\.ts$|index\\.ts$)`,
     ),
     below(
       "incident-below-its-readers",
       "src/incident holds the rules every reader calls; it calls none of them.",
       "^src/incident/",
-      `^(src/((?!${LEAVES})settings|program|plan|reports|engine|cli|emulator)/|providers/|src/index\\.ts$|index\\.ts$)`,
+      `^(src/((?!${CATALOG})settings|program|plan|reports|engine|cli|emulator)/|providers/|src/index\\.ts$|index\\.ts$)`,
+    ),
+    below(
+      "settings-read-no-definition",
+      "src/settings names settings and reads the client; a helper it shares with src/definitions (did you mean …?) is a leaf.",
+      "^src/settings/",
+      "^src/(definitions|incident)/",
     ),
     below(
       "settings-below-its-readers",

@@ -1,8 +1,16 @@
 // Exports 10,000 error groups (100 pages of 100) from the emulator with 50 ms of injected
-// latency per request, the shape of a large check on a distant API. Reports, as medians
-// of several runs measured in the same process:
-//   - the export (`report errors`, every page through the client, CSV written to a sink);
-//   - the floor: ceil(pages / concurrency) x latency, what perfect concurrency would cost;
+// latency per request, the shape of a large check on a distant API, with the emulator
+// enforcing the service's documented limit (600 requests in any 60 s per key, the rest
+// answered 429 without Retry-After). Reports, as medians of several runs in the same process,
+// each run with a key (and so a rate budget and a window) of its own, so that no run inherits
+// another's spent window:
+//   - the export (`report errors`, every page through the client at its default 600 a minute,
+//     CSV written to a sink), and the 429s the emulator answered it;
+//   - the same export with the client's limit lifted (`--rate-limit 60000`): unpaced, the
+//     peer, its runs taken in turn with the export's;
+//   - the floor without the limit: ceil(pages / concurrency) x latency, what perfect
+//     concurrency would cost; and with it: a full window's wait for every 600 pages beyond the
+//     first, plus that;
 //   - a sequential pager: the same client asking for one page after another;
 // and the peak RSS of cold `incident-sync report errors` processes writing CSV and JSON,
 // next to 1,000 groups, to show that streaming keeps memory flat.
@@ -25,18 +33,38 @@ const dist = path.join(root, "dist", "src");
 const cli = path.join(dist, "cli", "main.js");
 
 const ACCOUNT = "acct-bench";
-const API_KEY = "bench-key-0123456789";
 const PAGE_SIZE = 100;
-/** The client's default; the export uses the defaults a user gets. */
+/** The client's defaults; the export uses the defaults a user gets. */
 const CONCURRENCY = 8;
+const LIMIT = 600;
+const WINDOW_MS = 60_000;
+/** Keys enough for every run to have its own budget and window. */
+const KEYS = 64;
+const keys = Array.from(
+  { length: KEYS },
+  (_, index) => `bench-key-${String(index).padStart(4, "0")}`,
+);
+let nextKey = 0;
+/** A key no run has used: a budget and a window of its own. */
+function freshKey() {
+  if (nextKey >= KEYS) throw new Error(`more than ${KEYS} runs: raise KEYS`);
+  return keys[nextKey++];
+}
 
-async function timeRuns(runs, fn) {
-  await fn(); // warm-up: JIT, SQLite page cache, keep-alive connections
-  const times = [];
+/**
+ * Each of `fns` once to warm up, then `runs` rounds of each in turn, so that the machine's
+ * other work weighs on all alike; every call with a fresh key. The times of each.
+ */
+async function timeInterleaved(runs, fns) {
+  for (const fn of fns) await fn(freshKey()); // warm-up: JIT, SQLite page cache, keep-alive connections
+  const times = fns.map(() => []);
   for (let run = 0; run < runs; run++) {
-    const start = performance.now();
-    await fn();
-    times.push(performance.now() - start);
+    for (const [index, fn] of fns.entries()) {
+      const key = freshKey();
+      const start = performance.now();
+      await fn(key);
+      times[index].push(performance.now() - start);
+    }
   }
   return times;
 }
@@ -88,7 +116,7 @@ export async function run({ groups = 10_000, latencyMs = 50, runs = 5 } = {}) {
       accounts: [
         {
           id: ACCOUNT,
-          apiKeys: [API_KEY],
+          apiKeys: keys,
           generatedErrorGroups: [
             { checkId: "chk-bench", count: groups },
             { checkId: "chk-small", count: small },
@@ -100,26 +128,35 @@ export async function run({ groups = 10_000, latencyMs = 50, runs = 5 } = {}) {
   const dir = await mkdtemp(path.join(tmpdir(), "incident-sync-bench-errors-"));
   try {
     running.emulator.control.setFaults({ latencyMs });
-    const env = {
+    running.emulator.control.setBehaviour({
+      rateWindow: { limit: LIMIT, seconds: WINDOW_MS / 1000 },
+    });
+    const envFor = (key, extra = {}) => ({
       MONITORING_API_URL: running.url,
-      MONITORING_API_KEY: API_KEY,
+      MONITORING_API_KEY: key,
       MONITORING_ACCOUNT_ID: ACCOUNT,
-    };
+      ...extra,
+    });
     const pages = Math.ceil(groups / PAGE_SIZE) + (groups % PAGE_SIZE === 0 ? 1 : 0);
 
-    let exported = 0;
-    const exportTimes = await timeRuns(runs, async () => {
+    /** The export of every group as `report errors` runs it, CSV to a sink; the bytes written. */
+    const exportWith = async (env) => {
       const { io, bytes } = nullIo(env);
       await runReportErrors({ check: ["chk-bench"], format: "csv", progress: false }, io);
-      exported = bytes();
-    });
-    if (exported === 0) throw new Error("the export wrote nothing");
+      if (bytes() === 0) throw new Error("the export wrote nothing");
+    };
+    running.emulator.control.resetStats();
+    const [exportTimes, unpacedTimes] = await timeInterleaved(runs, [
+      (key) => exportWith(envFor(key)),
+      (key) => exportWith(envFor(key, { MONITORING_RATE_LIMIT: "60000" })),
+    ]);
+    const throttled = running.emulator.control.stats().byStatus["429"] ?? 0;
 
-    const client = createClient({ baseUrl: running.url, apiKey: API_KEY, accountId: ACCOUNT });
     let sequentialCount = 0;
     const sequentialRuns = Math.max(3, Math.ceil(runs / 2));
     const sequentialTimes = [];
     for (let index = 0; index < sequentialRuns; index++) {
+      const client = createClient({ baseUrl: running.url, apiKey: freshKey(), accountId: ACCOUNT });
       const start = performance.now();
       sequentialCount = 0;
       for (let page = 1; ; page++) {
@@ -144,7 +181,7 @@ export async function run({ groups = 10_000, latencyMs = 50, runs = 5 } = {}) {
         const samples = [];
         for (let index = 0; index < 3; index++) {
           samples.push(
-            await coldExport({ ...env }, checkId, format, path.join(dir, `out.${format}`)),
+            await coldExport(envFor(freshKey()), checkId, format, path.join(dir, `out.${format}`)),
           );
         }
         if (!samples.every((s) => s.rows === count))
@@ -157,16 +194,26 @@ export async function run({ groups = 10_000, latencyMs = 50, runs = 5 } = {}) {
     }
 
     const floorMs = Math.ceil(pages / CONCURRENCY) * latencyMs;
+    // At the limit: a whole window for each `LIMIT` pages beyond the first `LIMIT`, then the rest.
+    const fullWindows = Math.floor((pages - 1) / LIMIT);
+    const floorAtLimitMs =
+      fullWindows * WINDOW_MS + Math.ceil((pages - fullWindows * LIMIT) / CONCURRENCY) * latencyMs;
     return {
       name: "errors-export",
       groups,
       pages,
       latencyMs,
       concurrency: CONCURRENCY,
+      limit: `${LIMIT}/${WINDOW_MS / 1000}s`,
       runs,
       exportMedianMs: median(exportTimes),
+      answered429: throttled,
+      unpacedMedianMs: median(unpacedTimes),
+      ratioToUnpaced: median(exportTimes) / median(unpacedTimes),
       floorMs,
-      ratioToFloor: median(exportTimes) / floorMs,
+      floorAtLimitMs,
+      ratioToFloor: median(exportTimes) / floorAtLimitMs,
+      unpacedRatioToFloor: median(unpacedTimes) / floorMs,
       sequentialMedianMs: median(sequentialTimes),
       speedupOverSequential: median(sequentialTimes) / median(exportTimes),
       cold,
@@ -181,9 +228,11 @@ export async function run({ groups = 10_000, latencyMs = 50, runs = 5 } = {}) {
 export function report(result) {
   const ms = (value) => `${value.toFixed(0)} ms`;
   const lines = [
-    `errors-export: ${result.groups} groups, ${result.pages} page requests, ${result.latencyMs} ms latency, concurrency ${result.concurrency} (${result.runs} runs, medians, ${result.node})`,
-    `  report errors (in-process, CSV)     ${ms(result.exportMedianMs)}`,
-    `  floor: ceil(pages / conc.) x lat.   ${ms(result.floorMs)}  (ratio ${result.ratioToFloor.toFixed(2)}x)`,
+    `errors-export: ${result.groups} groups, ${result.pages} page requests, ${result.latencyMs} ms latency, concurrency ${result.concurrency}, emulator window ${result.limit} (${result.runs} runs, each with its own key, medians, ${result.node})`,
+    `  report errors (in-process, CSV)     ${ms(result.exportMedianMs)}  (${result.answered429} answered 429)`,
+    `  floor at the limit                  ${ms(result.floorAtLimitMs)}  (ratio ${result.ratioToFloor.toFixed(2)}x)`,
+    `  the same, limit lifted (unpaced)    ${ms(result.unpacedMedianMs)}  (export at the limit is ${result.ratioToUnpaced.toFixed(2)}x it)`,
+    `  floor: ceil(pages / conc.) x lat.   ${ms(result.floorMs)}  (unpaced ratio ${result.unpacedRatioToFloor.toFixed(2)}x)`,
     `  sequential pager, same client       ${ms(result.sequentialMedianMs)}  (export is ${result.speedupOverSequential.toFixed(1)}x faster)`,
   ];
   for (const [key, value] of Object.entries(result.cold)) {

@@ -4,10 +4,14 @@
 // stack's default client settings (no raised rate limit). Two paths, as bench/scale.bench.mjs:
 //   plain    `PULUMI_SKIP_CHECKPOINTS=true pulumi up --yes --skip-preview` in the project folder
 //   engine   `incident-sync up`'s own run of the CLI, its claim run first (src/incident/claim.ts)
-// For each, the first `up` (N adoptions) and a no-change `up`: the time, the requests the
-// emulator counted and how many it answered 429, requests per incident, and the time against
-// the physical floor of the limit (requests ÷ 10 per second). The program and the provider
-// plugin (and the claim run's) share one budget, so no request may be answered 429.
+// For each, the first `up` (N adoptions, each a PUT: the seed's names differ from the
+// definitions') and a no-change `up`: the time, the requests the emulator counted and how many
+// it answered 429, and requests per incident. The program and the provider plugin (and the
+// claim run's) share one budget, so no request may be answered 429. The peer, in the same run:
+// the same `up`s on a stack of its own with the limit lifted and no window (unpaced).
+// The budget spends a window's worth at once, so the first `up` at the limit should take the
+// windows the limit forces (one for each `limit` requests beyond the first `limit`) plus what
+// the unpaced one took: its wall against that is the last column.
 //
 //   npm run build && npx node bench/rate-window.bench.mjs [--incidents 1000] [--via plain,engine]
 //     [--limit 600]   the window's requests per 60 s, and the stack's incident-sync:rateLimit
@@ -47,12 +51,12 @@ const engine = await resolveEngine();
 const results = [];
 
 /** The scale stack's config with the client's limit set to the window's, as a team would. */
-const config = (url) => ({
+const config = (url, limit) => ({
   ...scaleStackConfig(url),
-  "incident-sync:rateLimit": { value: String(LIMIT) },
+  "incident-sync:rateLimit": { value: String(limit) },
 });
 
-async function open(via, project, stackName, url) {
+async function open(via, project, stackName, url, limit = LIMIT) {
   const folder = path.join(work, `state-${stackName}`);
   mkdirSync(folder, { recursive: true });
   const stack = await openBenchStack({
@@ -62,7 +66,7 @@ async function open(via, project, stackName, url) {
     project,
     stackName,
     backend: `file://${folder}`,
-    config: config(url),
+    config: config(url, limit),
     skipCheckpoints: true,
   });
   if (via === "plain") return stack;
@@ -79,8 +83,49 @@ async function open(via, project, stackName, url) {
   };
 }
 
+/** One `up` of `stack` against `emulator`, measured: a row of the table. */
+async function measure(via, scenario, stack, emulator, limited = true) {
+  emulator.emulator.control.resetStats();
+  const started = performance.now();
+  const result = await stack.up();
+  const seconds = (performance.now() - started) / 1000;
+  if (!result.ok) {
+    throw new Error(`${via} ${scenario} failed:\n${result.stderr}\n${result.stdout.slice(-3000)}`);
+  }
+  const stats = emulator.emulator.control.stats();
+  return {
+    via,
+    scenario,
+    incidents: INCIDENTS,
+    seconds: Number(seconds.toFixed(1)),
+    requests: stats.total,
+    answered429: stats.byStatus["429"] ?? 0,
+    requestsPerIncident: Number((stats.total / INCIDENTS).toFixed(3)),
+    byOperation: Object.fromEntries(
+      Object.entries(stats.byOperation).map(([operation, counts]) => [operation, counts.total]),
+    ),
+    // The whole windows the limit makes a run of this many requests wait.
+    forcedWindowsS: limited ? Math.floor(Math.max(0, stats.total - 1) / LIMIT) * WINDOW_S : 0,
+  };
+}
+
 try {
   for (const via of values.via.split(",")) {
+    const rows = [];
+    // The peer first: the same first up, unpaced, on a stack and an emulator of its own.
+    {
+      const project = writeScaleProject(path.join(work, `project-${via}-unpaced`));
+      writeScaleDefinitions(project, INCIDENTS, { variant: 0, changed: 0 });
+      const emulator = await startEmulator({ port: 0, seed: scaleSeed(INCIDENTS) });
+      const stack = await open(via, project, `rate-${via}-unpaced`, emulator.url, 60_000);
+      try {
+        rows.push(await measure(via, "first, unpaced", stack, emulator, false));
+        rows.push(await measure(via, "no change, unpaced", stack, emulator, false));
+      } finally {
+        stack.close();
+        await emulator.close();
+      }
+    }
     const project = writeScaleProject(path.join(work, `project-${via}`));
     writeScaleDefinitions(project, INCIDENTS, { variant: 0, changed: 0 });
     const emulator = await startEmulator({
@@ -91,40 +136,20 @@ try {
     const stack = await open(via, project, `rate-${via}`, emulator.url);
     try {
       for (const scenario of ["first", "no change"]) {
-        emulator.emulator.control.resetStats();
-        const started = performance.now();
-        const result = await stack.up();
-        const seconds = (performance.now() - started) / 1000;
-        if (!result.ok) {
-          throw new Error(
-            `${via} ${scenario} failed:\n${result.stderr}\n${result.stdout.slice(-3000)}`,
-          );
-        }
-        const stats = emulator.emulator.control.stats();
-        const floorS = stats.total / (LIMIT / WINDOW_S);
-        const row = {
-          via,
-          scenario,
-          incidents: INCIDENTS,
-          seconds: Number(seconds.toFixed(1)),
-          requests: stats.total,
-          answered429: stats.byStatus["429"] ?? 0,
-          requestsPerIncident: Number((stats.total / INCIDENTS).toFixed(3)),
-          byOperation: Object.fromEntries(
-            Object.entries(stats.byOperation).map(([operation, counts]) => [
-              operation,
-              counts.total,
-            ]),
-          ),
-          floorS: Number(floorS.toFixed(1)),
-          overFloor: Number((seconds / floorS).toFixed(2)),
-        };
-        results.push(row);
-        process.stderr.write(`${JSON.stringify(row)}\n`);
+        rows.push(await measure(via, scenario, stack, emulator));
       }
     } finally {
       stack.close();
       await emulator.close();
+    }
+    const unpaced = rows[0].seconds;
+    for (const row of rows) {
+      row.overWindowsPlusUnpaced =
+        row.scenario === "first"
+          ? Number((row.seconds / (row.forcedWindowsS + unpaced)).toFixed(2))
+          : undefined;
+      process.stderr.write(`${JSON.stringify(row)}\n`);
+      results.push(row);
     }
   }
 } finally {

@@ -88,6 +88,39 @@ describe("the layering of ARCHITECTURE.md, as npm run lint checks it", () => {
     ]);
   });
 
+  test("the client reading the settings catalog, the catalog reading more than the client's defaults, and the settings reading a definition's helper fail by name (issue 43)", () => {
+    const dir = tree({
+      "src/api/client/options.ts": 'import "../../settings/catalog";\n',
+      "src/settings/catalog.ts":
+        'import "../api/client/defaults";\nimport "../api/client/options";\n',
+      "src/api/client/defaults.ts": "export const CLIENT_DEFAULTS = {};\n",
+      "src/settings/stack-config.ts": 'import "../definitions/suggest";\n',
+      "src/definitions/suggest.ts": "export const closestMatch = 1;\n",
+    });
+    expect(
+      cruise(dir, ["src"])
+        .filter((violation) => violation.rule.name !== "no-circular")
+        .map((violation) => `${violation.rule.name}: ${violation.from} → ${violation.to}`)
+        .sort(),
+    ).toEqual([
+      "api-is-the-base: src/api/client/options.ts → src/settings/catalog.ts",
+      "catalog-reads-only-the-client-defaults: src/settings/catalog.ts → src/api/client/options.ts",
+      "settings-read-no-definition: src/settings/stack-config.ts → src/definitions/suggest.ts",
+    ]);
+  });
+
+  test("the catalog read by the layers above the client, and the leaves by all, pass", () => {
+    const dir = tree({
+      "src/settings/catalog.ts": 'import "../api/client/defaults";\n',
+      "src/api/client/defaults.ts": "export const CLIENT_DEFAULTS = {};\n",
+      "src/definitions/load.ts": 'import "../settings/catalog";\nimport "../suggest";\n',
+      "src/incident/record.ts": 'import "../settings/catalog";\n',
+      "src/settings/stack-config.ts": 'import "./catalog";\nimport "../suggest";\n',
+      "src/suggest.ts": "export const closestMatch = 1;\n",
+    });
+    expect(cruise(dir, ["src"])).toEqual([]);
+  });
+
   test("imports down the layers pass", () => {
     const dir = tree({
       "src/cli/main.ts": 'import "../engine/run";\n',

@@ -1,12 +1,12 @@
 import type { z } from "zod";
 import { type PathIdProblem, quoteText } from "../api/schemas";
+import { closestMatch } from "../suggest";
 import { DECLARED_UPDATE_KEYS } from "./declared-update";
 import type { TextProblem } from "./field-checks";
 import type { Message } from "./file-problems";
 import type { ProblemCode } from "./problem";
 import { DefinitionServiceObject, Evidence } from "./references";
 import { DEFINITION_KEYS } from "./schema";
-import { closestMatch } from "./suggest";
 
 /** A zod issue turned into words, with where it should be pointed at. */
 export interface IssueText {

@@ -1,7 +1,7 @@
 import { quoteText } from "../api/schemas";
+import { closestMatch } from "../suggest";
 import type { LoadedDefinition } from "./parsed-file";
 import type { DefinitionProblem } from "./problem";
-import { closestMatch } from "./suggest";
 
 /** How many of the service's ids a problem lists when none is close to the one written. */
 const LISTED_IDS = 10;

@@ -1,9 +1,9 @@
 import { quoteText } from "../api/schemas";
+import { closestMatch } from "../suggest";
 import { CATALOG_FILES } from "./catalog";
 import type { CatalogService, LoadedDefinition } from "./parsed-file";
 import type { Position } from "./position";
 import type { DefinitionProblem } from "./problem";
-import { closestMatch } from "./suggest";
 
 /** Where a service's name was first given: in the catalog, or in a definition. */
 interface NamedAt extends Position {

@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parse, parseAllDocuments } from "yaml";
+import { editDistance } from "../suggest";
 import { selfManagedNameProblem } from "./backend";
 import type { LoadedDefinition } from "./parsed-file";
 import { PositionIndex } from "./position";
 import type { DefinitionProblem } from "./problem";
 import { parseStackName, type StackRef, sameStack } from "./stack-name";
-import { editDistance } from "./suggest";
 
 /** The stacks a project knows of, and where they were found, for the problems' words. */
 export interface KnownStacks {

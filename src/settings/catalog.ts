@@ -1,6 +1,9 @@
+import { CLIENT_DEFAULTS } from "../api/client/defaults";
+
 /**
  * Every setting in one place: its flag, variable and stack config key, bounds, values and
- * default. No imports, so any layer (and `--help`, without zod) reads it.
+ * default. It reads only the client's own numbers (`CLIENT_DEFAULTS`, which import nothing),
+ * so every layer above the client (and `--help`, without zod) reads it.
  */
 
 /** Bounds of a whole-number setting, and what it counts. */
@@ -25,7 +28,7 @@ export const SETTINGS = {
     min: 1,
     max: 60_000,
     unit: "requests per minute",
-    default: 600,
+    default: CLIENT_DEFAULTS.rateLimit,
   },
   /** Calls in flight, per client. */
   concurrency: {
@@ -34,14 +37,20 @@ export const SETTINGS = {
     min: 1,
     max: 64,
     unit: "calls in flight",
-    default: 8,
+    default: CLIENT_DEFAULTS.concurrency,
   },
   /**
    * Retries per call on 502, 503, 504, timeouts and network failures (429s are waited out
    * apart). A client made with `createClient` and the CLI retry 3 times; a stack's program and
    * provider 8, as a pipeline run should ride out a flaky API (the retry budget bounds it).
    */
-  retries: { min: 0, max: 20, unit: "retries per call", default: 8, clientDefault: 3 },
+  retries: {
+    min: 0,
+    max: CLIENT_DEFAULTS.retryLimitMax,
+    unit: "retries per call",
+    default: 8,
+    clientDefault: CLIENT_DEFAULTS.retryLimit,
+  },
   /**
    * How long a command that reads or writes the API may run: every call ends by then, and
    * `up`, `preview` and `refresh` stop their engine gracefully before it, release the lock

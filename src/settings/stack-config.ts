@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ClientOptions } from "../api";
-import { closestMatch } from "../definitions/suggest";
+import { closestMatch } from "../suggest";
 import { UserError } from "../user-error";
 import { parseWholeNumber, SETTINGS, type WholeNumberBounds } from "./catalog";
 import { runDeadlineOf } from "./run-context";

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   createClient,
   type IncidentUpdate,
@@ -7,27 +7,14 @@ import {
   ResponseTooLargeError,
 } from "../../src/api";
 import { API_KEY, errorGroup, heartbeatEvent, incident, stats } from "../support/api-fixtures";
-import { sendJson, startTestServer, type TestServer } from "../support/http-server";
+import { caught, sendJson, serversClosedAfterEach } from "../support/http-server";
 
 /**
  * A hostile or broken server cannot hold a run or fill its memory (issue 22): paging ends,
  * answers have size limits, and redirects go nowhere the key or a write should not.
  */
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-const start = async (...args: Parameters<typeof startTestServer>) => {
-  const server = await startTestServer(...args);
-  servers.push(server);
-  return server;
-};
-const fast = { baseDelayMs: 1, backoffLimitMs: 2 };
-const caught = (promise: Promise<unknown>) =>
-  promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
+const start = serversClosedAfterEach();
+const fast = { delay: () => 1, backoffLimit: 2 };
 const drain = async (groups: AsyncIterable<unknown>) => {
   let count = 0;
   for await (const _ of groups) count++;

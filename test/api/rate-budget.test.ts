@@ -1,6 +1,4 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import {
@@ -10,7 +8,6 @@ import {
   THROTTLED_RETRIES_MAX,
   writeOutcomeUnknown,
 } from "../../src/api";
-import { budgetShape } from "../../src/api/client/rate-budget";
 import { API_KEY, errorGroup } from "../support/api-fixtures";
 import { sendError, sendJson, startTestServer, type TestServer } from "../support/http-server";
 
@@ -58,24 +55,47 @@ function sendEight(url: string, env: NodeJS.ProcessEnv = process.env): Promise<n
   });
 }
 
-describe("the budget's shape", () => {
-  test("a window of the interval holds at most the limit, whatever its alignment", () => {
-    for (const [limit, intervalMs] of [
-      [1, 1_000],
-      [2, 300],
-      [5, 500],
-      [24, 60_000],
-      [600, 60_000],
-      [60_000, 60_000],
-    ] as const) {
-      const { burst, emissionMs, toleranceMs } = budgetShape(limit, intervalMs);
-      expect(burst).toBeGreaterThanOrEqual(1);
-      expect(toleranceMs).toBe((burst - 1) * emissionMs);
-      expect(burst + Math.floor(intervalMs / emissionMs)).toBeLessThanOrEqual(limit);
-    }
-    // At 600 a minute: 60 at once, then one every 111 ms, just under 10 a second.
-    expect(budgetShape(600, 60_000)).toMatchObject({ burst: 60 });
-    expect(budgetShape(600, 60_000).emissionMs).toBeCloseTo(113.33, 1);
+describe("spending the window, then pacing", () => {
+  test("a window's worth goes as fast as the server answers; only the next waits for the window", async () => {
+    server = await ok();
+    const client = createClient({
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      rateLimit: { limit: 12, intervalMs: 1_000 },
+      concurrency: 12,
+    });
+    await Promise.all(Array.from({ length: 14 }, () => client.errorGroups.get("eg_1")));
+    const times = server.requests.map((r) => r.at).sort((x, y) => x - y);
+    // The first twelve at once, not spread over the second; the thirteenth after the window.
+    expect(times[11]! - times[0]!).toBeLessThan(300);
+    expect(times[12]! - times[0]!).toBeGreaterThanOrEqual(1_000);
+    expect(busiestWindow(times, 1_000)).toBeLessThanOrEqual(12);
+  });
+
+  test("the strictest limit of the clients sharing a key holds for all of them", async () => {
+    server = await ok();
+    const make = (limit: number) =>
+      createClient({
+        baseUrl: server!.url,
+        apiKey: API_KEY,
+        rateLimit: { limit, intervalMs: 1_000 },
+        concurrency: 10,
+      });
+    const [strict, lax] = [make(4), make(100)];
+    await strict.errorGroups.get("eg_1");
+    await Promise.all(
+      [strict, lax].flatMap((client) =>
+        Array.from({ length: 4 }, () => client.errorGroups.get("eg_1")),
+      ),
+    );
+    expect(server.requests).toHaveLength(9);
+    // Each on its own limit, the lax client would have sent its four at once.
+    expect(
+      busiestWindow(
+        server.requests.map((r) => r.at),
+        980,
+      ),
+    ).toBeLessThanOrEqual(4);
   });
 });
 
@@ -128,25 +148,6 @@ describe("one budget for every client with the key", () => {
         970,
       ),
     ).toBeLessThanOrEqual(8);
-  }, 15_000);
-  test("a lock dated ahead (the clock set back after a crash) does not hold the budget", async () => {
-    server = await ok();
-    const runtime = mkdtempSync(join(tmpdir(), "incident-sync-budget-"));
-    try {
-      const env = { ...process.env, XDG_RUNTIME_DIR: runtime };
-      expect(await sendEight(server.url, env)).toBe(0);
-      const budgets = join(runtime, "incident-sync", "rate-budget");
-      const ledgers = readdirSync(budgets).filter((name) => name.endsWith(".json"));
-      expect(ledgers).toHaveLength(1);
-      const lock = join(budgets, `${ledgers[0]}.lock`);
-      writeFileSync(lock, "a crashed holder");
-      const ahead = new Date(Date.now() + 3_600_000);
-      utimesSync(lock, ahead, ahead);
-      expect(await sendEight(server.url, env)).toBe(0);
-      expect(server.requests).toHaveLength(16);
-    } finally {
-      rmSync(runtime, { recursive: true, force: true });
-    }
   }, 15_000);
 });
 

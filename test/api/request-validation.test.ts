@@ -290,7 +290,7 @@ describe("createClient checks its options", () => {
   test("an invalid option never echoes the key", () => {
     let error: unknown;
     try {
-      createClient({ baseUrl: "ftp://x", apiKey: API_KEY, timeoutMs: -1 });
+      createClient({ baseUrl: "ftp://x", apiKey: API_KEY, timeout: -1 });
     } catch (thrown) {
       error = thrown;
     }

@@ -1,6 +1,5 @@
-import type { ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   BadRequestError,
   createClient,
@@ -9,7 +8,7 @@ import {
   TimeoutError,
 } from "../../src/api";
 import { API_KEY, errorGroup } from "../support/api-fixtures";
-import { sendJson, startTestServer, type TestServer } from "../support/http-server";
+import { caught, drip, sendJson, serversClosedAfterEach } from "../support/http-server";
 
 /**
  * Issue 36: a server that answers at once and then sends its body a byte at a time held
@@ -17,34 +16,8 @@ import { sendJson, startTestServer, type TestServer } from "../support/http-serv
  * server held an `up` for 16 minutes; and a body nested 2 million levels deep crashed
  * `report errors --details` with a stack overflow.
  */
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-const start = async (...args: Parameters<typeof startTestServer>) => {
-  const server = await startTestServer(...args);
-  servers.push(server);
-  return server;
-};
-const fast = { baseDelayMs: 1, backoffLimitMs: 2 };
-const caught = (promise: Promise<unknown>) =>
-  promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-
-/** Answers 200 at once, then one byte of JSON whitespace every `everyMs`, never ending. */
-function drip(everyMs: number) {
-  return (_request: unknown, response: ServerResponse) => {
-    response.writeHead(200, { "content-type": "application/json" });
-    response.write("[");
-    const timer = setInterval(() => {
-      if (response.destroyed) clearInterval(timer);
-      else response.write(" ");
-    }, everyMs);
-    response.on("close", () => clearInterval(timer));
-  };
-}
+const start = serversClosedAfterEach();
+const fast = { delay: () => 1, backoffLimit: 2 };
 
 describe("a body that arrives a byte at a time", () => {
   test("times out within the attempt's timeout, is retried, then fails naming the operation", async () => {
@@ -52,7 +25,7 @@ describe("a body that arrives a byte at a time", () => {
     const client = createClient({
       baseUrl: server.url,
       apiKey: API_KEY,
-      timeoutMs: 300,
+      timeout: 300,
       retry: { ...fast, limit: 1 },
     });
     const started = performance.now();
@@ -60,7 +33,7 @@ describe("a body that arrives a byte at a time", () => {
     const elapsed = performance.now() - started;
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as Error).message).toMatchInlineSnapshot(
-      `"incidents.listUpdates: GET /v1/status-pages/incidents/inc_1/incident-updates failed: no complete response within 300 ms (2 attempts). Raise timeoutMs or check the service."`,
+      `"incidents.listUpdates: GET /v1/status-pages/incidents/inc_1/incident-updates failed: no complete response within 300 ms (2 attempts). Raise timeout or check the service."`,
     );
     expect(server.requests).toHaveLength(2);
     expect(elapsed).toBeLessThan(3_000);
@@ -80,7 +53,7 @@ describe("a body that arrives a byte at a time", () => {
         }
       }, 5);
     });
-    const client = createClient({ baseUrl: server.url, apiKey: API_KEY, timeoutMs: 5_000 });
+    const client = createClient({ baseUrl: server.url, apiKey: API_KEY, timeout: 5_000 });
     expect(await client.errorGroups.listForCheck("chk_1", { page: 1 })).toHaveLength(1);
   });
 });
@@ -119,7 +92,7 @@ describe("the client's deadline", () => {
       baseUrl: server.url,
       apiKey: API_KEY,
       deadline: new Date(deadline),
-      timeoutMs: 60_000,
+      timeout: 60_000,
     });
     expect(await caught(client.errorGroups.get("eg_1"))).toBeInstanceOf(DeadlineError);
     expect(Date.now() - deadline).toBeLessThan(1_000);

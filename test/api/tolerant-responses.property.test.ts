@@ -1,14 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  createClient,
-  type IncidentResponse,
-  IncidentStatus,
-  knownStatus,
-  Severity,
-} from "../../src/api";
+import { type IncidentResponse, IncidentStatus, knownStatus, Severity } from "../../src/api";
 import { ROUTES } from "../../src/api/routes";
 import { liveStatusObserved, liveStatusOf, observe } from "../../src/incident";
+import { answering, nullish, optional, present } from "../support/contract-answers";
 
 /*
  * The service's reference lets responses leave fields out or send null, and the service may add
@@ -18,17 +13,6 @@ import { liveStatusObserved, liveStatusOf, observe } from "../../src/incident";
 
 const RUNS = 1_000;
 const STATUSES: readonly string[] = IncidentStatus.options;
-
-/** A field that may be left out, sent as null, or sent with a value. */
-const nullish = <T>(value: fc.Arbitrary<T>) =>
-  fc.oneof(fc.constant("absent" as const), fc.constant(null), value);
-
-/** A field that may be left out or sent with a value (the reference allows no null). */
-const optional = <T>(value: fc.Arbitrary<T>) => fc.oneof(fc.constant("absent" as const), value);
-
-/** The fields whose value is not "absent". */
-const present = (fields: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== "absent"));
 
 /** A string the service may send for a status or severity: one we know, or a new one. */
 const enumValue = (known: readonly string[]) =>
@@ -86,18 +70,6 @@ const incident = fc
     addedLater: optional(fc.jsonValue()),
   })
   .map(present);
-
-/** A client whose every request is answered with `body`, whatever it asks. */
-function answering(body: () => unknown) {
-  return createClient({
-    baseUrl: "http://127.0.0.1:9",
-    apiKey: "property-key",
-    retry: { limit: 0 },
-    rateLimit: { limit: 1_000_000, intervalMs: 1_000 },
-    fetch: async () =>
-      new Response(JSON.stringify(body()), { headers: { "content-type": "application/json" } }),
-  });
-}
 
 const request = {
   name: "Elevated error rates",

@@ -1,10 +1,9 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sendJson, startTestServer, type TestServer } from "../support/http-server";
+import { drip, sendJson, startTestServer, type TestServer } from "../support/http-server";
 import { runCli } from "./run-cli";
 
 /**
@@ -16,23 +15,12 @@ import { runCli } from "./run-cli";
 const KEY = "deadline-key-0123456789";
 const DEADLINE_S = 3;
 
-/** Answers 200 at once, then one byte of JSON whitespace every 2 s, never ending. */
-function drip(response: ServerResponse): void {
-  response.writeHead(200, { "content-type": "application/json" });
-  response.write("[");
-  const timer = setInterval(() => {
-    if (response.destroyed) clearInterval(timer);
-    else response.write(" ");
-  }, 2_000);
-  response.on("close", () => clearInterval(timer));
-}
-
 let dripping: TestServer;
 let throttling: TestServer;
 let dir: string;
 
 beforeAll(async () => {
-  dripping = await startTestServer((_request, response) => drip(response));
+  dripping = await startTestServer(drip(2_000));
   throttling = await startTestServer((_request, response) =>
     sendJson(
       response,

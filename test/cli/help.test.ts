@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { describe, expect, test } from "vitest";
-import { DEFAULTS } from "../../src/api/client/options";
+import { DEFAULTS } from "../../src/api/client/resolve-options";
 import { SETTINGS } from "../../src/settings/catalog";
 import { CLI, runCli } from "./run-cli";
 

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectInert } from "../reports/support/markdown";
+import { isolatedGitEnv } from "../support/git-env";
 import { expectSafeForLogs, HOSTILE_TEXT } from "../support/hostile-text";
 import { sendJson, startTestServer, type TestServer } from "../support/http-server";
 import { runCli } from "./run-cli";
@@ -26,15 +27,7 @@ let repo: string;
 const git = (...args: string[]) =>
   execFileSync("git", args, {
     cwd: repo,
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: "t",
-      GIT_AUTHOR_EMAIL: "t@example.test",
-      GIT_COMMITTER_NAME: "t",
-      GIT_COMMITTER_EMAIL: "t@example.test",
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_CONFIG_GLOBAL: "/dev/null",
-    },
+    env: isolatedGitEnv("t"),
   });
 const definition = (fields: string) =>
   `id: inc-a\nname: Checkout is slow\nstatus: RESOLVED\nservices:\n  - id: svc-a\n    name: Checkout\n${fields}`;

@@ -6,17 +6,10 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runPlan } from "../../src/cli/commands/plan";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import { captureIo } from "../reports/support/harness";
+import { isolatedGitEnv } from "../support/git-env";
 import { runCli } from "./run-cli";
 
-const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: "Plan Test",
-  GIT_AUTHOR_EMAIL: "plan@example.test",
-  GIT_COMMITTER_NAME: "Plan Test",
-  GIT_COMMITTER_EMAIL: "plan@example.test",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-};
+const GIT_ENV = isolatedGitEnv("Plan Test");
 
 const api = (extra: string) => `id: inc-api-errors
 name: Elevated error rate on the public API

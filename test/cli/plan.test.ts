@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runPlan } from "../../src/cli/commands/plan";
 import { captureIo } from "../reports/support/harness";
+import { isolatedGitEnv } from "../support/git-env";
 import { runCli } from "./run-cli";
 
 /** What `plan --format json` promises to tools. */
@@ -44,15 +45,7 @@ const PlanJson = z.strictObject({
   baseProblems: z.array(z.looseObject({ file: z.string(), message: z.string() })),
 });
 
-const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: "Plan Test",
-  GIT_AUTHOR_EMAIL: "plan@example.test",
-  GIT_COMMITTER_NAME: "Plan Test",
-  GIT_COMMITTER_EMAIL: "plan@example.test",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-};
+const GIT_ENV = isolatedGitEnv("Plan Test");
 
 function definition(fields: Record<string, string> = {}): string {
   const all: Record<string, string> = {

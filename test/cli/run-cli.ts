@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 
 /** The compiled CLI; `npm test` builds it first. */
@@ -38,4 +39,40 @@ export function runCli(
       },
     );
   });
+}
+
+/** Where `incident-sync up` runs a stack: its project, name and state folder, the API and account. */
+export interface UpTarget {
+  readonly project: string;
+  readonly stack: string;
+  readonly state: string;
+  readonly apiUrl: string;
+  readonly accountId: string;
+}
+
+/** `incident-sync up`'s arguments for `target`, as a pipeline passes them, then `more`. */
+export function upArgs(target: UpTarget, ...more: string[]): string[] {
+  return [
+    "up",
+    "--project",
+    target.project,
+    "--stack",
+    target.stack,
+    "--state",
+    target.state,
+    "--api-url",
+    target.apiUrl,
+    "--account-id",
+    target.accountId,
+    ...more,
+  ];
+}
+
+/** The variables a pipeline gives `incident-sync up`: the key, the state's passphrase, a home. */
+export function pipelineEnv(apiKey: string, passphrase: string): NodeJS.ProcessEnv {
+  return {
+    MONITORING_API_KEY: apiKey,
+    PULUMI_CONFIG_PASSPHRASE: passphrase,
+    HOME: process.env.HOME ?? tmpdir(),
+  };
 }

@@ -83,6 +83,9 @@ async function loadedBy(args: string[]) {
  */
 const EMULATOR_FLAG_NAMES = "src/emulator/behaviour-names.js";
 
+/** The one client module it may load: the client's numbers the settings catalog shows, constants without imports. */
+const CLIENT_DEFAULTS = "src/api/client/defaults.js";
+
 describe("start-up", () => {
   test("validate loads no emulator, SQLite, Pulumi, HTTP client or report code", async () => {
     const { names, builtins } = await loadedBy(["validate", "incidents"]);
@@ -92,6 +95,7 @@ describe("start-up", () => {
     const heavy = names.filter(
       (name) =>
         name !== EMULATOR_FLAG_NAMES &&
+        name !== CLIENT_DEFAULTS &&
         /^(src\/(emulator|reports|api\/client|program|engine)\/|@pulumi\/|hono|@hono\/|ky$|cli-progress|csv-stringify)/.test(
           name,
         ),
@@ -108,6 +112,7 @@ describe("start-up", () => {
       names.filter(
         (name) =>
           name !== EMULATOR_FLAG_NAMES &&
+          name !== CLIENT_DEFAULTS &&
           /^(src\/(emulator|reports|api\/client|program|engine)\/|@pulumi\/|hono|@hono\/|ky$)/.test(
             name,
           ),
@@ -116,15 +121,19 @@ describe("start-up", () => {
     expect(builtins.filter((name) => /sqlite/.test(name))).toEqual([]);
   });
 
-  test("the emulator module the command line loads holds only names: it imports nothing", () => {
-    const compiled = readFileSync(path.join(ROOT, "dist", EMULATOR_FLAG_NAMES), "utf8");
-    expect(compiled).not.toMatch(/\brequire\(/);
+  test("the emulator and client modules the command line loads hold only constants: they import nothing", () => {
+    for (const module of [EMULATOR_FLAG_NAMES, CLIENT_DEFAULTS]) {
+      const compiled = readFileSync(path.join(ROOT, "dist", module), "utf8");
+      expect(compiled, module).not.toMatch(/\brequire\(/);
+    }
   });
 
   test("--help loads the command line and nothing that runs a command", async () => {
     const { names } = await loadedBy(["--help"]);
     expect(names.filter((name) => !name.startsWith("src/cli/")).sort()).toEqual([
       "commander",
+      // The client's numbers, which the settings catalog shows: constants without imports.
+      CLIENT_DEFAULTS,
       "src/definitions/problem.js",
       // A leaf: --stack is checked by its pattern.
       "src/definitions/stack-name.js",
@@ -139,7 +148,7 @@ describe("start-up", () => {
       // A leaf: the one sanitiser of text on its way to a terminal, which problems and
       // Markdown call.
       "src/safe-text.js",
-      // A leaf: every setting's names, bounds and defaults, which the flags' help shows.
+      // Every setting's names, bounds and defaults, which the flags' help shows.
       "src/settings/catalog.js",
       "src/settings/names.js",
       // A leaf: the base of the errors a user can fix.

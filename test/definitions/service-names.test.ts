@@ -11,6 +11,7 @@ import {
 } from "../../src/definitions";
 import { parseDefinitionFileFast } from "../../src/definitions/parse-fast";
 import { parseDefinitionFileFully } from "../../src/definitions/parse-file";
+import { isolatedGitEnv } from "../support/git-env";
 import { definitionYaml, load, problemLines } from "./helpers";
 
 /*
@@ -295,15 +296,7 @@ describe("plan's base, read from git", () => {
     const git = (...args: string[]) =>
       execFileSync("git", ["-c", "commit.gpgsign=false", ...args], {
         cwd: repo,
-        env: {
-          ...process.env,
-          GIT_AUTHOR_NAME: "Names Test",
-          GIT_AUTHOR_EMAIL: "names@example.test",
-          GIT_COMMITTER_NAME: "Names Test",
-          GIT_COMMITTER_EMAIL: "names@example.test",
-          GIT_CONFIG_NOSYSTEM: "1",
-          GIT_CONFIG_GLOBAL: "/dev/null",
-        },
+        env: isolatedGitEnv("Names Test"),
       });
     git("init", "-q", "-b", "main");
     await mkdir(path.join(repo, "incidents", "team"), { recursive: true });

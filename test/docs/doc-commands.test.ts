@@ -15,6 +15,7 @@ import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import { CLI } from "../cli/run-cli";
 import { sh } from "../engine/support/shell";
 import { type DocBlock, docBlocksOf } from "../support/doc-blocks";
+import { gitIdentity } from "../support/git-env";
 
 const ROOT = join(__dirname, "..", "..");
 
@@ -50,10 +51,7 @@ describe("the docs' commands, run", () => {
       MONITORING_API_URL: emulator.url,
       MONITORING_ACCOUNT_ID: emulator.demo.accountId,
       MONITORING_API_KEY: emulator.demo.apiKey,
-      GIT_AUTHOR_NAME: "Docs",
-      GIT_AUTHOR_EMAIL: "docs@example.com",
-      GIT_COMMITTER_NAME: "Docs",
-      GIT_COMMITTER_EMAIL: "docs@example.com",
+      ...gitIdentity("Docs"),
     };
     const git = (...args: string[]) =>
       execFileSync("git", args, { cwd: repo, env, stdio: "ignore" });

@@ -162,7 +162,7 @@ describe("auth and faults", () => {
         NetworkError,
       );
       control.setFaults({ rateLimitEvery: 2, retryAfterSeconds: 0 });
-      const retrying = clientWith({ retry: { limit: 3, baseDelayMs: 1 } });
+      const retrying = clientWith({ retry: { limit: 3, delay: () => 1 } });
       for (let i = 0; i < 4; i++)
         expect(await retrying.errorGroups.listForCheck("chk-api")).toHaveLength(3);
     } finally {

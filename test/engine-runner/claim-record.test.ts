@@ -1,23 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { unrecordedAfter, withUnrecorded } from "../../src/engine/claim-record";
-import type { IncidentStep } from "../../src/engine/engine-events";
 import { stepLabel } from "../../src/engine/run-report";
-
-const urn = (name: string) =>
-  `urn:pulumi:dev::incidents::pulumi-nodejs:dynamic/incident-sync:Incident::${name}`;
-
-const run = (incidents: IncidentStep[]) => ({
-  incidents,
-  diagnostics: [],
-  changes: {},
-  durationSeconds: 1,
-  ok: true,
-  exitCode: 0,
-  stderr: "",
-});
+import { incidentUrn, upRun } from "./support/stack-runs";
 
 /** The claim run's steps: one adopts an existing incident, one opens a new one; both failed. */
-const claim = run([
+const claim = upRun([
   {
     resource: "inc-a",
     op: "create",
@@ -39,10 +26,10 @@ const claim = run([
 describe("incidents a claim could not record", () => {
   it("are shown as not adopted or not opened by their claim's inputs, not by the apply that left them out", () => {
     const unrecorded = unrecordedAfter(claim, ["inc-a", "new-b"], {
-      deployment: { resources: [{ urn: urn("kept"), type: "other" }] },
+      deployment: { resources: [{ urn: incidentUrn("kept"), type: "other" }] },
     });
     // The apply excludes them: the engine reports each as a `same` step with empty inputs.
-    const applied = run(
+    const applied = upRun(
       ["inc-a", "new-b"].map((resource) => ({
         resource,
         op: "same" as const,

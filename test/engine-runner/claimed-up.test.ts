@@ -1,32 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { type ClaimingStack, claimThenApply } from "../../src/engine/claimed-up";
-import type { IncidentStep } from "../../src/engine/engine-events";
-import type { StackExport, StackRunResult } from "../../src/engine/stack-run";
-
-const TYPE = "pulumi-nodejs:dynamic/incident-sync:Incident";
-const urn = (name: string) => `urn:pulumi:dev::incidents::${TYPE}::${name}`;
+import type { StackExport } from "../../src/engine/stack-run";
+import { INCIDENT_TYPE, incidentUrn, upRun } from "./support/stack-runs";
 
 /** A stack whose claim runs record only `recordable`, and whose apply updates what it is given. */
 function fakeStack(held: string[], recordable: Set<string>) {
   const state = new Set(held);
   const calls: { args: string[]; phase: string }[] = [];
   const logs: string[] = [];
-  const result = (incidents: IncidentStep[]): StackRunResult => ({
-    operation: "up",
-    incidents,
-    diagnostics: [],
-    changes: {},
-    durationSeconds: 1,
-    ok: true,
-    exitCode: 0,
-    changed: incidents.length > 0,
-    durationMs: 1_000,
-    stdout: "",
-    stderr: "",
-  });
+  const result = upRun;
   const exported = (): StackExport => ({
     version: 3,
-    deployment: { resources: [...state].map((name) => ({ urn: urn(name), type: TYPE })) },
+    deployment: {
+      resources: [...state].map((name) => ({ urn: incidentUrn(name), type: INCIDENT_TYPE })),
+    },
   });
   const named = (args: string[], flag: string) =>
     args.flatMap((arg, index) =>
@@ -76,11 +63,11 @@ describe("up with claims", () => {
     });
     expect(calls.map((call) => call.phase)).toEqual(["claim", "claim", "apply"]);
     expect(calls[0]?.args.filter((arg) => arg.startsWith("urn:"))).toEqual([
-      urn("new-a"),
-      urn("new-b"),
+      incidentUrn("new-a"),
+      incidentUrn("new-b"),
     ]);
-    expect(calls[1]?.args.filter((arg) => arg.startsWith("urn:"))).toEqual([urn("new-b")]);
-    expect(calls[2]?.args.slice(-2)).toEqual(["--exclude", urn("new-b")]);
+    expect(calls[1]?.args.filter((arg) => arg.startsWith("urn:"))).toEqual([incidentUrn("new-b")]);
+    expect(calls[2]?.args.slice(-2)).toEqual(["--exclude", incidentUrn("new-b")]);
     expect(logs).toEqual([
       "Recording 2 incident(s) new to stack dev in its state before applying them, so that a run killed midway cannot forget what it adopted.",
       "Could not record new-b (GET new-b failed: 503); trying once more.",

@@ -1,5 +1,4 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -13,21 +12,10 @@ import {
 } from "../../bench/support/scale-project.mjs";
 import { openProjectStack, resolveEngine } from "../../src/engine";
 import { runCli } from "../cli/run-cli";
-import { startTestServer, type TestServer } from "../support/http-server";
+import { drip, startTestServer, type TestServer } from "../support/http-server";
 import { eventually, killEverythingIn, processesIn } from "./support/processes";
 
 const timeout = 180_000;
-
-/** Answers 200 at once, then one byte of JSON whitespace every 2 s, never ending. */
-function drip(_request: unknown, response: ServerResponse): void {
-  response.writeHead(200, { "content-type": "application/json" });
-  response.write("[");
-  const timer = setInterval(() => {
-    if (response.destroyed) clearInterval(timer);
-    else response.write(" ");
-  }, 2_000);
-  response.on("close", () => clearInterval(timer));
-}
 
 /** The engine's watchdogs now running. */
 function watchdogs(): number[] {
@@ -79,7 +67,7 @@ describe("a command's deadline, against a server that drips its answers", () => 
     mkdirSync(state);
     project = writeScaleProject(join(root, "project"));
     writeScaleDefinitions(project, 3, { evidenceShare: 0 });
-    server = await startTestServer(drip);
+    server = await startTestServer(drip(2_000));
   });
 
   afterAll(async () => {

@@ -21,7 +21,7 @@ import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-s
 import { filesContaining } from "./support/files";
 import { plainCliBlock } from "./support/plain-cli-blocks";
 import { plainCliEnv } from "./support/plain-cli-env";
-import { eventually, killAll, processesIn, processTree } from "./support/processes";
+import { eventually, killRun } from "./support/processes";
 import { type ShellResult, sh, shAll } from "./support/shell";
 
 const timeout = 600_000;
@@ -212,12 +212,9 @@ describe("plain pulumi in a checkout, as the README tells a Pulumi user", () => 
         env,
         stdio: "ignore",
       });
-      const exited = new Promise((resolve) => killed.once("exit", resolve));
       expect(await eventually(() => filesUnder(locks).length > 0, 60_000)).toBe(true);
       // A lost runner: the CLI and every plugin die at once.
-      killAll([...processTree(killed.pid ?? 0), ...processesIn(checkout)]);
-      await exited;
-      expect(await eventually(() => processesIn(checkout).length === 0, 10_000)).toBe(true);
+      await killRun(killed, checkout);
       const locked = await run("pulumi up --yes --skip-preview");
       expect(locked.code).not.toBe(0);
       expect(locked.output).toContain("locked");

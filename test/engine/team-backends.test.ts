@@ -14,13 +14,7 @@ import { copyCheckout, reuseBuild } from "./support/checkout";
 import { incidentRows } from "./support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 import { plainCliEnv } from "./support/plain-cli-env";
-import {
-  eventually,
-  killAll,
-  killEverythingIn,
-  processesIn,
-  processTree,
-} from "./support/processes";
+import { eventually, killAll, killRun, processesIn } from "./support/processes";
 import { type ShellResult, sh, shAll } from "./support/shell";
 
 const timeout = 300_000;
@@ -174,9 +168,7 @@ describe.each(backends)("plain pulumi with state in $name", ({ start, killHere }
           const killed = startUp();
           expect(await eventually(providerRunning, 60_000)).toBe(true);
           // A lost runner: the CLI and every plugin die at once.
-          killAll([...processTree(killed.child.pid ?? 0), ...processesIn(checkout)]);
-          await killed.done;
-          expect(await killEverythingIn(checkout)).toBe(true);
+          await killRun(killed.child, checkout);
         } finally {
           emulator.emulator.control.setFaults({});
         }

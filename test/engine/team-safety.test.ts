@@ -4,6 +4,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import { resolveEngine } from "../../src/engine";
+import { gitIdentity } from "../support/git-env";
 import { copyCheckout, reuseBuild } from "./support/checkout";
 import { incidentRows } from "./support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
@@ -86,10 +87,7 @@ describe("plain pulumi for a team: two stacks, renames, settings", () => {
       MONITORING_API_URL: emulator.url,
       MONITORING_ACCOUNT_ID: emulator.demo.accountId,
       MONITORING_API_KEY: emulator.demo.apiKey,
-      GIT_AUTHOR_NAME: "Reviewer",
-      GIT_AUTHOR_EMAIL: "reviewer@example.com",
-      GIT_COMMITTER_NAME: "Reviewer",
-      GIT_COMMITTER_EMAIL: "reviewer@example.com",
+      ...gitIdentity("Reviewer"),
     });
     await shAll(
       [

@@ -8,6 +8,7 @@ import { type EngineLocation, resolveEngine } from "../../src/engine";
 import { OPTIONAL_PACKAGES } from "../../src/peer-packages";
 import { docBlock } from "../support/doc-blocks";
 import { brokenLinks, relativeLinks } from "../support/doc-links";
+import { gitIdentity } from "../support/git-env";
 
 const ROOT = resolve(__dirname, "..", "..");
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
@@ -378,12 +379,7 @@ describe("the packed package, installed in a new project", () => {
    */
   describe("a team's first hour, as the README tells it, with the packed package", () => {
     let live: RunningEmulator | undefined;
-    const git = {
-      GIT_AUTHOR_NAME: "Team",
-      GIT_AUTHOR_EMAIL: "team@example.com",
-      GIT_COMMITTER_NAME: "Team",
-      GIT_COMMITTER_EMAIL: "team@example.com",
-    };
+    const git = gitIdentity("Team");
     const teamEnv = () => ({
       ...userEnv,
       ...git,

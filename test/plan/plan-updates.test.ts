@@ -1,17 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildPlan, type Plan, renderPlanMarkdown, renderPlanText } from "../../src/plan";
-import { load } from "../definitions/helpers";
-
-function plan(base: Record<string, string>, head: Record<string, string>): Plan {
-  const before = load(base);
-  const after = load(head);
-  expect(after.problems).toEqual([]);
-  return buildPlan({
-    dir: "incidents",
-    head: after.definitions,
-    base: { ref: "main", commit: "0123456789abcdef", ...before },
-  });
-}
+import { renderPlanMarkdown, renderPlanText } from "../../src/plan";
+import { planOf } from "./plan-of";
 
 /** A new incident (no id) with `entries` as its updates, each `[status, message, notify?]`. */
 function opening(entries: readonly [string, string, boolean?][], extra = ""): string {
@@ -39,7 +28,7 @@ const SECOND: [string, string] = ["IDENTIFIED", "A bad deploy; we are rolling it
 
 describe("plan of what customers will read", () => {
   it("shows a new incident's messages verbatim, each with its status and whether it notifies", () => {
-    const result = plan({}, { "incidents/checkout.yaml": opening([FIRST, SECOND]) });
+    const result = planOf({}, { "incidents/checkout.yaml": opening([FIRST, SECOND]) });
     expect(result.changes[0]).toMatchObject({ kind: "add", incidentId: "(new: checkout-down)" });
     expect(renderPlanText(result)).toMatchInlineSnapshot(`
       "Plan for incidents/ against main (0123456789ab): 1 to add, 0 unchanged.
@@ -67,7 +56,7 @@ describe("plan of what customers will read", () => {
       SECOND,
       ["RESOLVED", "Checkouts work again.", true],
     ]);
-    const result = plan({ "incidents/checkout.yaml": base }, { "incidents/checkout.yaml": head });
+    const result = planOf({ "incidents/checkout.yaml": base }, { "incidents/checkout.yaml": head });
     expect(result.verdict).toBe("changes");
     const text = renderPlanText(result);
     expect(text).toContain(
@@ -99,12 +88,15 @@ describe("plan of what customers will read", () => {
       [opening([FIRST, [SECOND[0], SECOND[1], true]]), "posted-update-notify", "updates[1]"],
     ];
     for (const [head, rule, entry] of cases) {
-      const result = plan({ "incidents/checkout.yaml": base }, { "incidents/checkout.yaml": head });
+      const result = planOf(
+        { "incidents/checkout.yaml": base },
+        { "incidents/checkout.yaml": head },
+      );
       expect(result.verdict, rule).toBe("policy-violated");
       expect(result.findings.map((finding) => finding.rule)).toContain(rule);
       expect(result.findings.find((finding) => finding.rule === rule)?.message).toContain(entry);
     }
-    const removed = plan(
+    const removed = planOf(
       { "incidents/checkout.yaml": base },
       { "incidents/checkout.yaml": opening([FIRST]) },
     );
@@ -115,7 +107,7 @@ describe("plan of what customers will read", () => {
 
   it("calls a posted entry taken out of the middle a removal, not a status change and a reorder of the ones after it", () => {
     const third: [string, string] = ["RESOLVED", "Checkouts work again."];
-    const result = plan(
+    const result = planOf(
       { "incidents/checkout.yaml": opening([FIRST, SECOND, third]) },
       { "incidents/checkout.yaml": opening([FIRST, third]) },
     );
@@ -131,7 +123,7 @@ describe("plan of what customers will read", () => {
   });
 
   it("tells a posted entry newly set to notify to remove what it added, not to set back what was never written", () => {
-    const result = plan(
+    const result = planOf(
       { "incidents/checkout.yaml": opening([FIRST, SECOND]) },
       { "incidents/checkout.yaml": opening([FIRST, [SECOND[0], SECOND[1], true]]) },
     );
@@ -141,7 +133,7 @@ describe("plan of what customers will read", () => {
   });
 
   it("keeps a line of a message from starting a line of the plan or a CI log's command", () => {
-    const result = plan(
+    const result = planOf(
       {},
       {
         "incidents/checkout.yaml": opening([
@@ -163,7 +155,7 @@ describe("plan of a new incident renamed", () => {
   it("flags a rename without an alias: the new resource would take the incident the old one opened", () => {
     const before = opening([FIRST, SECOND], "onRemove: resolve");
     const after = before.replace("resource: checkout-down", "resource: checkout-failing");
-    const result = plan({ "incidents/a.yaml": before }, { "incidents/a.yaml": after });
+    const result = planOf({ "incidents/a.yaml": before }, { "incidents/a.yaml": after });
     expect(result.verdict).toBe("policy-violated");
     expect(result.findings).toMatchObject([
       { level: "error", rule: "renamed-without-alias", resource: "checkout-failing" },
@@ -174,7 +166,7 @@ describe("plan of a new incident renamed", () => {
     });
     // Another first message is another incident: a removal and an addition, as written.
     const other = after.replace("Card payments fail at checkout.", "Checkout is slow.");
-    const apart = plan({ "incidents/a.yaml": before }, { "incidents/a.yaml": other });
+    const apart = planOf({ "incidents/a.yaml": before }, { "incidents/a.yaml": other });
     expect(apart.findings.map((finding) => finding.rule)).not.toContain("renamed-without-alias");
   });
 });

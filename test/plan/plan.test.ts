@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { buildPlan, type Plan, renderPlanMarkdown, renderPlanText } from "../../src/plan";
+import { buildPlan, renderPlanMarkdown, renderPlanText } from "../../src/plan";
 import { definitionYaml, load } from "../definitions/helpers";
-
-function plan(base: Record<string, string>, head: Record<string, string>): Plan {
-  const before = load(base);
-  const after = load(head);
-  expect(after.problems).toEqual([]);
-  return buildPlan({
-    dir: "incidents",
-    head: after.definitions,
-    base: { ref: "main", commit: "0123456789abcdef", ...before },
-  });
-}
+import { planOf } from "./plan-of";
 
 const api = definitionYaml();
 const checkout = definitionYaml({
@@ -24,7 +14,7 @@ const checkout = definitionYaml({
 
 describe("plan's comparison", () => {
   it("finds nothing when definitions only moved between files or changed order", () => {
-    const result = plan(
+    const result = planOf(
       { "incidents/a.yaml": api, "incidents/b.yaml": checkout },
       {
         "incidents/all.yaml": `${checkout.replace(
@@ -45,7 +35,7 @@ describe("plan's comparison", () => {
   });
 
   it("lists added and removed incidents with what removal does on the status page", () => {
-    const result = plan(
+    const result = planOf(
       {
         "incidents/a.yaml": api,
         "incidents/gone.yaml": definitionYaml({ id: "inc-gone", onRemove: "resolve" }),
@@ -61,7 +51,7 @@ describe("plan's comparison", () => {
   });
 
   it("shows each changed field old to new and services added, removed and renamed by id", () => {
-    const result = plan(
+    const result = planOf(
       { "incidents/b.yaml": checkout },
       {
         "incidents/b.yaml": definitionYaml({
@@ -104,7 +94,7 @@ describe("plan's comparison", () => {
   });
 
   it("compares a broken base by its valid definitions and reports the rest", () => {
-    const result = plan(
+    const result = planOf(
       { "incidents/a.yaml": api, "incidents/b.yaml": "id: [" },
       { "incidents/a.yaml": api },
     );
@@ -117,7 +107,7 @@ describe("plan's lifecycle policy", () => {
   const resolved = definitionYaml({ status: "RESOLVED" });
 
   it("rejects a resolved incident going back to an open status without reopen: true", () => {
-    const rejected = plan({ "incidents/a.yaml": resolved }, { "incidents/a.yaml": api });
+    const rejected = planOf({ "incidents/a.yaml": resolved }, { "incidents/a.yaml": api });
     expect(rejected.verdict).toBe("policy-violated");
     expect(
       rejected.findings.map((finding) => `${finding.level} ${finding.rule}: ${finding.message}`),
@@ -126,7 +116,7 @@ describe("plan's lifecycle policy", () => {
         "error reopen-without-flag: status goes from RESOLVED back to IDENTIFIED; add "reopen: true" to reopen a resolved incident on purpose.",
       ]
     `);
-    const allowed = plan(
+    const allowed = planOf(
       { "incidents/a.yaml": resolved },
       { "incidents/a.yaml": definitionYaml({ reopen: "true" }) },
     );
@@ -137,16 +127,16 @@ describe("plan's lifecycle policy", () => {
   it("rejects a severity downgrade unless a new reason comes with it", () => {
     const minor = (fields: Record<string, string> = {}) =>
       definitionYaml({ severity: "MINOR", ...fields });
-    const rejected = plan({ "incidents/a.yaml": api }, { "incidents/a.yaml": minor() });
-    const stale = plan(
+    const rejected = planOf({ "incidents/a.yaml": api }, { "incidents/a.yaml": minor() });
+    const stale = planOf(
       { "incidents/a.yaml": definitionYaml({ reason: "First report" }) },
       { "incidents/a.yaml": minor({ reason: "First report" }) },
     );
-    const allowed = plan(
+    const allowed = planOf(
       { "incidents/a.yaml": api },
       { "incidents/a.yaml": minor({ reason: "Only EU customers are affected" }) },
     );
-    const upgrade = plan({ "incidents/a.yaml": minor() }, { "incidents/a.yaml": api });
+    const upgrade = planOf({ "incidents/a.yaml": minor() }, { "incidents/a.yaml": api });
     expect(
       [...rejected.findings, ...stale.findings].map((finding) => finding.message),
     ).toMatchInlineSnapshot(`
@@ -159,7 +149,7 @@ describe("plan's lifecycle policy", () => {
   });
 
   it("warns when services are removed, without failing the plan", () => {
-    const result = plan(
+    const result = planOf(
       { "incidents/b.yaml": checkout },
       { "incidents/b.yaml": checkout.replace("  - { id: svc-web, name: Web app }\n", "") },
     );
@@ -174,7 +164,7 @@ describe("plan's lifecycle policy", () => {
   });
 
   it("rejects a new incident id under the same resource name as a replace", () => {
-    const result = plan(
+    const result = planOf(
       { "incidents/a.yaml": definitionYaml({ resource: "api", status: "RESOLVED" }) },
       { "incidents/a.yaml": definitionYaml({ resource: "api", id: "inc-api-errors-2" }) },
     );
@@ -191,7 +181,7 @@ describe("plan's lifecycle policy", () => {
 
 describe("plan's Markdown comment", () => {
   it("starts with the sticky marker, the counts and the verdict, and puts details in tables below", () => {
-    const result = plan(
+    const result = planOf(
       { "incidents/a.yaml": definitionYaml({ status: "RESOLVED" }), "incidents/b.yaml": checkout },
       {
         "incidents/a.yaml": definitionYaml({ name: "Errors | timeouts <b>on</b> the API" }),
@@ -250,7 +240,7 @@ describe("plan and renamed resources (issue 26)", () => {
     definitionYaml({ resource: "new-name", onRemove: "resolve", ...extra });
 
   it("flags a rename without an alias, naming both resources and the fix, and says the incident is released", () => {
-    const result = plan({ "incidents/a.yaml": open }, { "incidents/a.yaml": renamed() });
+    const result = planOf({ "incidents/a.yaml": open }, { "incidents/a.yaml": renamed() });
     expect(result.verdict).toBe("policy-violated");
     expect(result.findings).toEqual([
       {
@@ -273,7 +263,7 @@ describe("plan and renamed resources (issue 26)", () => {
   });
 
   it("shows a rename with an alias as a change of the resource name alone, which applies nothing", () => {
-    const result = plan(
+    const result = planOf(
       { "incidents/a.yaml": open },
       { "incidents/a.yaml": renamed({ aliases: "[old-name]" }) },
     );
@@ -306,7 +296,7 @@ describe("plan and renamed resources (issue 26)", () => {
     ]);
     expect(renderPlanText(forStack("staging"))).toContain("Plan for incidents/ (stack staging)");
     // Without --stack, moving a definition between stacks is a change reviewers see.
-    const moved = plan(
+    const moved = planOf(
       { "incidents/a.yaml": staging },
       { "incidents/a.yaml": staging.replace("[staging]", "[staging, prod]") },
     );

@@ -1,27 +1,6 @@
-import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  SCALE_ACCOUNT,
-  SCALE_API_KEY,
-  scaleDefinitions,
-  scaleId,
-  scaleSeed,
-  writeScaleDefinitions,
-  writeScaleProject,
-} from "../../bench/support/scale-project.mjs";
-import { CLI, runCli } from "../cli/run-cli";
-import { incidentRows } from "../engine/support/emulator-rows";
-import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
-import {
-  eventually,
-  killAll,
-  killEverythingIn,
-  processesIn,
-  processTree,
-} from "../engine/support/processes";
+import { type ClaimsStack, scaleId, startClaimsStack } from "../engine/support/claims-stack";
+import { eventually } from "../engine/support/processes";
 
 const timeout = 1_800_000;
 /** Incidents the stack keeps throughout. */
@@ -43,71 +22,29 @@ const ROUNDS = 10;
  * least half the kills must land among the adoptions (some of the round's adopted, not all).
  */
 describe("kill -9 while claims fail under faults", () => {
-  let sandbox: EmulatorSandbox;
-  let project: string;
-  let state: string;
-  const passphrase = "kill-loop-claims-passphrase";
-  const STACK = "claims";
-  const args = () => [
-    "up",
-    "--project",
-    project,
-    "--stack",
-    STACK,
-    "--state",
-    state,
-    "--api-url",
-    sandbox.emulator.url,
-    "--account-id",
-    SCALE_ACCOUNT,
-  ];
-  const env = {
-    MONITORING_API_KEY: SCALE_API_KEY,
-    PULUMI_CONFIG_PASSPHRASE: passphrase,
-    HOME: process.env.HOME ?? tmpdir(),
-  };
-  const documents = scaleDefinitions(KEPT + ROUNDS * BATCH, { evidenceShare: 0 })
-    .split("---\n")
-    .map((document) => `${document}onRemove: resolve\n`);
+  let stack: ClaimsStack;
+  const control = () => stack.sandbox.emulator.emulator.control;
+  const batchStart = (round: number) => KEPT + (round - 1) * BATCH;
+  const range = (from: number, count: number) =>
+    Array.from({ length: count }, (_, offset) => from + offset);
   /** The kept incidents and, when given, one round's batch. */
   const declare = (round?: number) =>
-    writeFileSync(
-      join(project, "incidents", "scale.yaml"),
-      [
-        ...documents.slice(0, KEPT),
-        ...(round === undefined
-          ? []
-          : documents.slice(batchStart(round), batchStart(round) + BATCH)),
-      ].join("---\n"),
-    );
-  const batchStart = (round: number) => KEPT + (round - 1) * BATCH;
-  const rows = () => incidentRows(sandbox.db, SCALE_ACCOUNT);
-  const adopted = (index: number) => rows().get(scaleId(index))?.name.startsWith("Scale incident");
-  /** Whether a `pulumi up` without `--target` (the apply, not a claim) runs in the project. */
-  const applying = () =>
-    processesIn(project).some((pid) => {
-      try {
-        const line = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-        return /(^|\/)pulumi\0up\0/.test(line) && !line.includes("--target");
-      } catch {
-        return false;
-      }
-    });
+    stack.declareOnly([
+      ...range(0, KEPT),
+      ...(round === undefined ? [] : range(batchStart(round), BATCH)),
+    ]);
 
   beforeAll(async () => {
-    sandbox = await startEmulatorSandbox("kill-loop-claims", scaleSeed(KEPT + ROUNDS * BATCH, 0));
-    state = join(sandbox.root, "state");
-    mkdirSync(state);
-    project = writeScaleProject(join(sandbox.root, "project"));
-    writeFileSync(join(project, `Pulumi.${STACK}.yaml`), 'config:\n  incident-sync:retries: "1"\n');
-    writeScaleDefinitions(project, 0);
-    declare();
-    const first = await runCli(args(), project, env);
-    expect(first.exitCode, first.stdout + first.stderr).toBe(0);
+    stack = await startClaimsStack({
+      stack: "kill-loop-claims",
+      incidents: KEPT + ROUNDS * BATCH,
+      retries: 1,
+      declared: KEPT,
+    });
   }, timeout);
 
   afterAll(async () => {
-    await sandbox?.close();
+    await stack?.close();
   });
 
   it(
@@ -124,62 +61,45 @@ describe("kill -9 while claims fail under faults", () => {
       };
       for (let round = 1; round <= ROUNDS; round += 1) {
         declare(round);
-        sandbox.emulator.emulator.control.setFaults({ failRate: 0.5, resetRate: 0.1 });
-        const run = spawn(process.execPath, [CLI, ...args()], {
-          cwd: project,
-          env: { PATH: process.env.PATH, ...env },
-          stdio: ["ignore", "ignore", "pipe"],
-        });
+        control().setFaults({ failRate: 0.5, resetRate: 0.1 });
         let stderr = "";
-        run.stderr?.on("data", (chunk: Buffer) => {
-          stderr += chunk.toString("utf8");
+        const run = stack.startUp((text) => {
+          stderr += text;
         });
-        const exited = new Promise((resolve) => run.once("exit", resolve));
-        const batch = Array.from({ length: BATCH }, (_, index) => batchStart(round) + index);
+        const batch = range(batchStart(round), BATCH);
         // The faults are the claims': once the apply runs, the API answers, slowly, so the
         // adoptions are spread out and a kill can land among them.
         const apply = setInterval(() => {
-          if (applying())
-            sandbox.emulator.emulator.control.setFaults({ latencyMs: 50, jitterMs: 1_500 });
+          if (stack.applying()) control().setFaults({ latencyMs: 50, jitterMs: 1_500 });
         }, 100);
         // Odd rounds are killed at a random point (in the claims or the apply), even ones as
         // soon as the apply has adopted a random 1 to half of the round's incidents.
         if (round % 2 === 1) await sleep(1_000 + Math.random() * 10_000);
         else {
           const target = 1 + Math.floor((Math.random() * BATCH) / 2);
-          const reached = () => {
-            const now = rows();
-            const done = batch.filter((i) =>
-              now.get(scaleId(i))?.name.startsWith("Scale incident"),
-            );
-            return done.length >= target;
-          };
+          const reached = () => batch.filter(stack.adopted).length >= target;
           await eventually(() => reached() || run.exitCode !== null, 120_000, 20);
         }
         clearInterval(apply);
         const finished = run.exitCode !== null;
-        const inApply = !finished && applying();
+        const inApply = !finished && stack.applying();
         if (finished) outcomes.finishedBeforeKill += 1;
         else if (inApply) outcomes.killedDuringApply += 1;
         else outcomes.killedDuringClaims += 1;
-        killAll([...processTree(run.pid ?? 0), ...processesIn(project)]);
-        await exited;
-        expect(await killEverythingIn(project)).toBe(true);
+        await stack.kill(run);
         if (stderr.includes("Still could not record")) outcomes.claimsLeftOut += 1;
-        sandbox.emulator.emulator.control.setFaults({});
+        control().setFaults({});
 
-        const adoptedByTheKilledRun = batch.filter(adopted);
+        const adoptedByTheKilledRun = batch.filter(stack.adopted);
         // Among the adoptions: the apply had adopted some of the round's incidents, not all.
         const among = adoptedByTheKilledRun.length;
         if (inApply && among > 0 && among < BATCH) outcomes.killedAmongAdoptions += 1;
         declare();
-        const next = await runCli(args(), project, env);
+        const next = await stack.up();
         expect(next.exitCode, next.stdout + next.stderr).toBe(0);
         for (const index of batch) {
-          if (adopted(index)) {
-            expect(rows().get(scaleId(index))?.status, `round ${round}, ${scaleId(index)}`).toBe(
-              "RESOLVED",
-            );
+          if (stack.adopted(index)) {
+            expect(stack.status(index), `round ${round}, ${scaleId(index)}`).toBe("RESOLVED");
           }
         }
         outcomes.adoptedThenResolved += adoptedByTheKilledRun.length;

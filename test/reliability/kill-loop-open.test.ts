@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -8,9 +7,9 @@ import {
   SCALE_API_KEY,
   writeScaleProject,
 } from "../../bench/support/scale-project.mjs";
-import { CLI, runCli } from "../cli/run-cli";
+import { CLI, pipelineEnv, runCli, upArgs } from "../cli/run-cli";
 import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
-import { killAll, killEverythingIn, processesIn, processTree } from "../engine/support/processes";
+import { killRun } from "../engine/support/processes";
 
 const timeout = 3_600_000;
 const INCIDENTS = 50;
@@ -51,39 +50,21 @@ describe("kill -9 while opening incidents and posting their updates", () => {
   let project: string;
   let state: string;
 
-  const args = () => [
-    "up",
-    "--project",
-    project,
-    "--stack",
-    "open",
-    "--state",
-    state,
-    "--api-url",
-    sandbox.emulator.url,
-    "--account-id",
-    SCALE_ACCOUNT,
-  ];
-  const env = () => ({
-    MONITORING_API_KEY: SCALE_API_KEY,
-    PULUMI_CONFIG_PASSPHRASE: "kill-loop-open",
-    HOME: process.env.HOME ?? tmpdir(),
-  });
+  const args = () =>
+    upArgs({
+      project,
+      stack: "open",
+      state,
+      apiUrl: sandbox.emulator.url,
+      accountId: SCALE_ACCOUNT,
+    });
+  const env = () => pipelineEnv(SCALE_API_KEY, "kill-loop-open");
   const start = (): ChildProcess =>
     spawn(process.execPath, [CLI, ...args()], {
       cwd: project,
       env: { PATH: process.env.PATH, ...env() },
       stdio: "ignore",
     });
-  const kill = async (run: ChildProcess) => {
-    const exited = new Promise((resolve) => {
-      if (run.exitCode !== null || run.signalCode !== null) resolve(undefined);
-      else run.once("exit", resolve);
-    });
-    killAll([...processTree(run.pid ?? 0), ...processesIn(project)]);
-    await exited;
-    expect(await killEverythingIn(project)).toBe(true);
-  };
   const control = () => sandbox.emulator.emulator.control;
   /** The creates and posts the service answered since the last reset of its counts. */
   const writesSeen = () => {
@@ -178,7 +159,7 @@ describe("kill -9 while opening incidents and posting their updates", () => {
           }
           if (run.exitCode !== null) outcomes.finishedBeforeKill += 1;
           else outcomes.killed += 1;
-          await kill(run);
+          await killRun(run, project);
           outcomes.writesAtKill.push(writesSeen());
         }
         const last = await runCli(args(), project, env());

@@ -15,13 +15,7 @@ import { incidentRows } from "../engine/support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
 import { plainCliBlock } from "../engine/support/plain-cli-blocks";
 import { plainCliEnv } from "../engine/support/plain-cli-env";
-import {
-  eventually,
-  killAll,
-  killEverythingIn,
-  processesIn,
-  processTree,
-} from "../engine/support/processes";
+import { eventually, killAll, killRun, processesIn } from "../engine/support/processes";
 import { sh, shAll } from "../engine/support/shell";
 import { type StateBackend, startS3Backend } from "../support/state-backends.mjs";
 
@@ -153,8 +147,7 @@ describe("kill -9 of plain pulumi up with checkpoints skipped, state on S3", () 
         else if (processesIn(project).length > 1) outcomes.killedWhileEngineRan += 1;
         else outcomes.killedBeforeEngine += 1;
         outcomes.putsBeforeKill.push(puts());
-        killAll([...processTree(run.pid ?? 0), ...processesIn(project)]);
-        expect(await killEverythingIn(project)).toBe(true);
+        await killRun(run, project);
 
         // The adoptions this round's run made that the state does not hold.
         const held = new Set(heldIds(await exported()));

@@ -10,7 +10,7 @@ import {
   writeScaleDefinitions,
   writeScaleProject,
 } from "../../bench/support/scale-project.mjs";
-import { runCli } from "../cli/run-cli";
+import { pipelineEnv, runCli, upArgs } from "../cli/run-cli";
 import { incidentRows } from "../engine/support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
 
@@ -37,26 +37,18 @@ describe("incident-sync up against the service's unknowns", () => {
   let state: string;
   const up = (...more: string[]) =>
     runCli(
-      [
-        "up",
-        "--project",
-        project,
-        "--stack",
-        "behaviours",
-        "--state",
-        state,
-        "--api-url",
-        sandbox.emulator.url,
-        "--account-id",
-        SCALE_ACCOUNT,
+      upArgs(
+        {
+          project,
+          stack: "behaviours",
+          state,
+          apiUrl: sandbox.emulator.url,
+          accountId: SCALE_ACCOUNT,
+        },
         ...more,
-      ],
+      ),
       project,
-      {
-        MONITORING_API_KEY: SCALE_API_KEY,
-        PULUMI_CONFIG_PASSPHRASE: "behaviours-passphrase",
-        HOME: process.env.HOME ?? tmpdir(),
-      },
+      pipelineEnv(SCALE_API_KEY, "behaviours-passphrase"),
     );
   const control = () => sandbox.emulator.emulator.control;
   /** `report errors` of every group, from another process with the same key and URL. */

@@ -1,11 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  createClient,
-  HeartbeatEventsResponse,
-  HeartbeatState,
-  heartbeatStateClass,
-} from "../../src/api";
+import { HeartbeatEventsResponse, HeartbeatState, heartbeatStateClass } from "../../src/api";
 import { ROUTES } from "../../src/api/routes";
 import {
   collectHeartbeats,
@@ -20,6 +15,7 @@ import {
   writeHeartbeatReport,
   writeIncidentReport,
 } from "../../src/reports";
+import { answering, nullish, optional, present } from "../support/contract-answers";
 
 /*
  * The service's reference lets a heartbeat events answer leave out almost everything: an
@@ -32,17 +28,6 @@ import {
 
 const RUNS = 1_000;
 const STATES: readonly string[] = HeartbeatState.options;
-
-/** A field that may be left out, sent as null, or sent with a value. */
-const nullish = <T>(value: fc.Arbitrary<T>) =>
-  fc.oneof(fc.constant("absent" as const), fc.constant(null), value);
-
-/** A field that may be left out or sent with a value (the reference allows no null). */
-const optional = <T>(value: fc.Arbitrary<T>) => fc.oneof(fc.constant("absent" as const), value);
-
-/** The fields whose value is not "absent". */
-const present = (fields: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== "absent"));
 
 /** Server text; never "NaN", which the reports are checked never to compute. */
 const text = (maxLength: number) =>
@@ -102,18 +87,6 @@ const answer: fc.Arbitrary<unknown[]> = fc.oneof(
   { weight: 9, arbitrary: result.map((r): unknown[] => [r]) },
   { weight: 1, arbitrary: fc.constant<unknown[]>([]) },
 );
-
-/** A client whose every request is answered with `body()`, whatever it asks. */
-function answering(body: () => unknown) {
-  return createClient({
-    baseUrl: "http://127.0.0.1:9",
-    apiKey: "property-key",
-    retry: { limit: 0 },
-    rateLimit: { limit: 1_000_000, intervalMs: 1_000 },
-    fetch: async () =>
-      new Response(JSON.stringify(body()), { headers: { "content-type": "application/json" } }),
-  });
-}
 
 /** What a report says: the page's inlined library and script are left out (uPlot has NaN). */
 const said = (text: string) =>

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
+import { afterEach } from "vitest";
 
 /** A request as the server received it. */
 export interface ReceivedRequest {
@@ -104,3 +105,39 @@ export function sendError(
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** `startTestServer` for a test file whose tests start several: each is closed after its test. */
+export function serversClosedAfterEach(): (handler: Handler) => Promise<TestServer> {
+  const servers: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return async (handler) => {
+    const server = await startTestServer(handler);
+    servers.push(server);
+    return server;
+  };
+}
+
+/** What `promise` rejected with, or undefined when it resolved. */
+export const caught = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+
+/**
+ * A handler that answers 200 at once, then one byte of JSON whitespace every `everyMs`, never
+ * ending: a server that holds a client that reads the body outside its timeout.
+ */
+export function drip(everyMs: number): Handler {
+  return (_request, response) => {
+    response.writeHead(200, { "content-type": "application/json" });
+    response.write("[");
+    const timer = setInterval(() => {
+      if (response.destroyed) clearInterval(timer);
+      else response.write(" ");
+    }, everyMs);
+    response.on("close", () => clearInterval(timer));
+  };
+}

@@ -1,7 +1,3 @@
-import { z } from "zod";
-import { SETTINGS } from "../../settings/catalog";
-import { ClientOptionsError } from "../errors/client-options-error";
-
 /** Information given to `onRetry` before a retry is sent. Never holds the API key. */
 export interface RetryEvent {
   /** The client operation, e.g. `errorGroups.listForCheck`. */
@@ -15,30 +11,55 @@ export interface RetryEvent {
   readonly reason: string;
 }
 
+/** A method the client may send again after a failure: ky's names, lower case. */
+export type RetryMethod = "get" | "put";
+
 /**
- * Retry policy. A `GET` or `PUT` (of the whole incident or update) is sent again after any
- * retryable failure; a `POST` or `DELETE` only after a 429, which says the service did not
- * act on it (see `writeOutcomeUnknown`).
+ * Retry policy, in ky's names (`retry` of ky 2), carried out by the client's own loop
+ * (ARCHITECTURE.md says why ky's cannot). A `GET` or `PUT` (of the whole incident or update)
+ * is sent again after any retryable failure; a `POST` or `DELETE` only after a 429, which
+ * says the service did not act on it (see `writeOutcomeUnknown`).
  */
 export interface RetryOptions {
   /**
-   * Retries after failures (502, 503, 504, network errors, timeouts) in one call. A 429 is the
-   * server pacing the client and does not count: it is waited out up to
+   * Retries after failures (the `statusCodes` but 429, network errors, timeouts) in one call.
+   * A 429 is the server pacing the client and does not count: it is waited out up to
    * `THROTTLED_RETRIES_MAX` times, within `maxThrottledMs`. 0 turns retrying off altogether,
    * 429s included.
-   * @default 3 (`SETTINGS.retries.clientDefault`)
+   * @default 3 (`CLIENT_DEFAULTS.retryLimit`)
    */
   limit?: number;
   /**
-   * Base of the exponential backoff: retry n waits a random time in `[0, min(backoffLimitMs, baseDelayMs * 2^(n-1))]` (full jitter).
-   * @default 300
+   * The methods sent again after a failure, of `get` and `put`. A `post` or `delete` may have
+   * been carried out when its answer is lost, so it is sent again only after a 429, whatever
+   * this says.
+   * @default ["get", "put"]
    */
-  baseDelayMs?: number;
+  methods?: RetryMethod[];
   /**
-   * Upper bound of one backoff wait, before jitter.
+   * The statuses worth another attempt. 429 is waited out as pacing (above); the others are
+   * failures, retried `limit` times.
+   * @default [429, 502, 503, 504]
+   */
+  statusCodes?: number[];
+  /**
+   * The wait before failure retry `attemptCount` (from 1), before jitter: full jitter draws
+   * the wait at random between 0 and this (capped by `backoffLimit`).
+   * @default (attemptCount) => 0.3 * 2 ** (attemptCount - 1) * 1000
+   * @example { delay: (attemptCount) => 100 * attemptCount }
+   */
+  delay?: (attemptCount: number) => number;
+  /**
+   * Upper bound of one backoff wait, before jitter, in milliseconds.
    * @default 10_000
    */
-  backoffLimitMs?: number;
+  backoffLimit?: number;
+  /**
+   * Whether a timed-out attempt is retried (a stalled connection is the commonest flaky-network
+   * failure). ky's default is `false`; a pipeline run is better served by one more try.
+   * @default true
+   */
+  retryOnTimeout?: boolean;
   /**
    * How long after its first 429 one call may still be waiting out the service's rate limit.
    * A 429 without `Retry-After` is waited out in seconds sized to `rateLimit.intervalMs` (a
@@ -48,16 +69,12 @@ export interface RetryOptions {
    */
   maxThrottledMs?: number;
   /**
-   * Longest `Retry-After` wait the client accepts. A server asking for more fails the call at once
-   * with a `RateLimitError`/`ServerError` that carries `retryAfterMs`, instead of hanging.
+   * Longest `Retry-After` wait the client accepts. A server asking for more fails the call at
+   * once with a `RateLimitError`/`ServerError` that carries `retryAfterMs`, instead of
+   * hanging. (ky's `maxRetryAfter` would wait that long and try again.)
    * @default 60_000
    */
   maxRetryAfterMs?: number;
-  /**
-   * Whether a timed-out attempt is retried (a stalled connection is the commonest flaky-network failure).
-   * @default true
-   */
-  onTimeout?: boolean;
   /**
    * Time one client may spend waiting between retries, over all its calls. Once it is used up,
    * a call fails at its next error instead of retrying, so an API that keeps failing cannot hold
@@ -65,6 +82,12 @@ export interface RetryOptions {
    * @default 300_000
    */
   budgetMs?: number;
+  /** @deprecated Use `delay`: `baseDelayMs: b` is `delay: (n) => b * 2 ** (n - 1)`. */
+  baseDelayMs?: number;
+  /** @deprecated Use `backoffLimit` (ky's name). */
+  backoffLimitMs?: number;
+  /** @deprecated Use `retryOnTimeout` (ky's name). */
+  onTimeout?: boolean;
 }
 
 /**
@@ -112,152 +135,51 @@ export interface ClientOptions {
   fetch?: typeof fetch | undefined;
   /**
    * Timeout of one HTTP attempt, headers and the whole body, in milliseconds (waiting for the
-   * rate limiter does not count). A timed-out attempt is retried (see `RetryOptions.onTimeout`).
+   * rate limiter does not count), as ky's `timeout`. A timed-out attempt is retried (see
+   * `RetryOptions.retryOnTimeout`) and the last one fails with `TimeoutError`.
    * @default 10_000
    */
-  timeoutMs?: number | undefined;
+  timeout?: number | undefined;
   /**
-   * When every call must have ended, as a time (`Date` or epoch milliseconds): past it, no
-   * attempt or retry starts, the attempt in flight is stopped, and the call fails with
-   * `DeadlineError`. A command sets its whole run's deadline here, so a slow or throttling
-   * server cannot hold it longer, whatever `timeoutMs`, the retries and `Retry-After` allow.
+   * Timeout of one whole call in milliseconds, its retries, their waits and the rate limiter's
+   * included, as ky's `totalTimeout`: past it, no attempt or retry starts, the attempt in
+   * flight is stopped, and the call fails with `TimeoutError` (`total: true`).
+   * @default none
+   * @example { totalTimeout: 60_000 }
+   */
+  totalTimeout?: number | undefined;
+  /**
+   * When every call must have ended, as a time (`Date` or epoch milliseconds): each call's
+   * `totalTimeout` is cut to it, and a call it ends fails with `DeadlineError`. A command sets
+   * its whole run's deadline here, so a slow or throttling server cannot hold it longer,
+   * whatever `timeout`, the retries and `Retry-After` allow.
    * @default none
    * @example { deadline: Date.now() + 30 * 60_000 }
    */
   deadline?: Date | number | undefined;
+  /** @deprecated Use `timeout` (ky's name). */
+  timeoutMs?: number | undefined;
   /** Retry policy; see `RetryOptions`. */
   retry?: RetryOptions | undefined;
   /**
    * The rate limit every HTTP attempt keeps, retries included: at most `limit` in any
-   * `intervalMs`, a tenth of them at once and the rest spread evenly. `shared` (the default):
+   * `intervalMs`, counted from each attempt's sending to its answer, however the service aligns
+   * or slides its window. A window's worth goes as fast as the server answers; only the next
+   * waits, for the window to pass. `shared` (the default):
    * one budget for every client of this machine with the same key and base URL, other
    * processes included (a file in the user's runtime directory), so a Pulumi run's program and
-   * provider plugin, and a report beside them, keep to the limit together.
-   * @default { limit: 600, intervalMs: 60_000, shared: true } (`SETTINGS.rateLimit.default`: what the reference service allows)
+   * provider plugin, and a report beside them, keep to the limit together, and to the strictest
+   * limit any of them was given.
+   * @default { limit: 600, intervalMs: 60_000, shared: true } (`CLIENT_DEFAULTS.rateLimit`: what the reference service allows)
    */
   rateLimit?: { limit: number; intervalMs: number; shared?: boolean | undefined } | undefined;
   /**
    * Most operations in flight at once; `errorGroups.allForCheck` fetches this many pages ahead.
-   * @default 8 (`SETTINGS.concurrency.default`)
+   * @default 8 (`CLIENT_DEFAULTS.concurrency`)
    */
   concurrency?: number | undefined;
   /** Called before each retry, e.g. to log it. Receives no secret. */
   onRetry?: ((event: RetryEvent) => void) | undefined;
   /** What the client reads of an answer; see `ResponseLimits`. */
   limits?: ResponseLimits | undefined;
-}
-
-/** What the client does unless told otherwise; the limits a person sets are the settings catalog's. */
-export const DEFAULTS = {
-  timeoutMs: 10_000,
-  retry: {
-    limit: SETTINGS.retries.clientDefault,
-    baseDelayMs: 300,
-    backoffLimitMs: 10_000,
-    maxRetryAfterMs: 60_000,
-    onTimeout: true,
-    budgetMs: 300_000,
-  },
-  rateLimit: { limit: SETTINGS.rateLimit.default, intervalMs: 60_000, shared: true },
-  concurrency: SETTINGS.concurrency.default,
-  limits: { maxBodyBytes: 10 * 1024 * 1024, maxItems: 1_000, maxPages: 1_000, maxDepth: 64 },
-} as const;
-
-/** ClientOptions with every default applied. */
-export interface ResolvedOptions {
-  readonly baseUrl: string;
-  readonly apiKey: string;
-  readonly accountId: string | undefined;
-  readonly fetch: typeof fetch | undefined;
-  readonly timeoutMs: number;
-  /** Epoch milliseconds, or undefined for none. */
-  readonly deadline: number | undefined;
-  readonly retry: Required<RetryOptions>;
-  readonly rateLimit: {
-    readonly limit: number;
-    readonly intervalMs: number;
-    readonly shared: boolean;
-  };
-  readonly concurrency: number;
-  readonly onRetry: ((event: RetryEvent) => void) | undefined;
-  readonly limits: Required<ResponseLimits>;
-}
-
-const positiveInt = z.int().min(1);
-const nonNegative = z.number().min(0);
-const aFunction = z.custom<(...args: never[]) => unknown>(
-  (value) => typeof value === "function",
-  "must be a function",
-);
-
-const OptionsShape = z.object({
-  baseUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
-  apiKey: z.string().trim().min(1, "must not be empty"),
-  accountId: z.string().trim().min(1, "must not be empty when given").optional(),
-  fetch: aFunction.optional(),
-  timeoutMs: positiveInt.optional(),
-  deadline: z
-    .union([z.date(), z.number().int().min(0)], { error: "must be a Date or epoch milliseconds" })
-    .optional(),
-  retry: z
-    .strictObject({
-      limit: z.int().min(SETTINGS.retries.min).max(SETTINGS.retries.max).optional(),
-      baseDelayMs: nonNegative.optional(),
-      backoffLimitMs: nonNegative.optional(),
-      maxRetryAfterMs: nonNegative.optional(),
-      onTimeout: z.boolean().optional(),
-      budgetMs: nonNegative.optional(),
-      maxThrottledMs: nonNegative.optional(),
-    })
-    .optional(),
-  rateLimit: z
-    .strictObject({ limit: positiveInt, intervalMs: positiveInt, shared: z.boolean().optional() })
-    .optional(),
-  concurrency: positiveInt.optional(),
-  onRetry: aFunction.optional(),
-  limits: z
-    .strictObject({
-      maxBodyBytes: positiveInt.optional(),
-      maxItems: positiveInt.optional(),
-      maxPages: positiveInt.optional(),
-      maxDepth: positiveInt.optional(),
-    })
-    .optional(),
-});
-
-/** Checks the options and fills in defaults; throws `ClientOptionsError` naming each bad option. */
-export function resolveOptions(options: ClientOptions): ResolvedOptions {
-  // Strip the key before zod sees it, so no message or issue could ever echo its value.
-  const { apiKey, ...rest } = options ?? ({} as ClientOptions);
-  const checked = OptionsShape.safeParse({
-    ...rest,
-    apiKey: typeof apiKey === "string" ? (apiKey.trim() ? "set" : "") : apiKey,
-  });
-  if (!checked.success) {
-    throw new ClientOptionsError(
-      `createClient: invalid options:\n${z.prettifyError(checked.error)}`,
-    );
-  }
-  const rateLimit = { ...DEFAULTS.rateLimit, ...stripUndefined(options.rateLimit ?? {}) };
-  return {
-    baseUrl: options.baseUrl.replace(/\/+$/, ""),
-    apiKey,
-    accountId: options.accountId,
-    fetch: options.fetch,
-    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
-    deadline: options.deadline === undefined ? undefined : Number(options.deadline),
-    retry: {
-      ...DEFAULTS.retry,
-      maxThrottledMs: 2 * rateLimit.intervalMs,
-      ...stripUndefined(options.retry ?? {}),
-    },
-    rateLimit,
-    concurrency: options.concurrency ?? DEFAULTS.concurrency,
-    onRetry: options.onRetry,
-    limits: { ...DEFAULTS.limits, ...stripUndefined(options.limits ?? {}) },
-  };
-}
-
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -1,6 +1,7 @@
 import { isHTTPError, isNetworkError, isTimeoutError } from "ky";
 import type { HttpMethod } from "../routes";
-import type { ResolvedOptions } from "./options";
+import type { RetryMethod } from "./options";
+import type { ResolvedOptions } from "./resolve-options";
 import { retryAfterMs } from "./retry-after";
 
 /*
@@ -9,17 +10,11 @@ import { retryAfterMs } from "./retry-after";
  * attempt once.
  */
 
-/** Statuses worth another attempt: rate limited, or a gateway/service that is briefly down. */
-export const RETRY_STATUSES = [429, 502, 503, 504];
-
 /**
  * Most 429 retries one call makes. A 429 is the server pacing the client, not failing, so it
  * does not use up `retry.limit`; this cap and `maxThrottledMs` end a call throttled forever.
  */
 export const THROTTLED_RETRIES_MAX = 50;
-
-/** Methods sent again whatever happened to the first attempt; POST and DELETE only on a 429. */
-const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(["GET", "PUT"]);
 
 /** What a failed attempt was, as far as retrying goes. */
 export type Failure =
@@ -29,10 +24,11 @@ export type Failure =
   | { kind: "timeout" }
   | { kind: "final" };
 
-export function classify(error: unknown): Failure {
+/** What `error` was, with the statuses worth another attempt (`retry.statusCodes`). */
+export function classify(error: unknown, statusCodes: readonly number[]): Failure {
   if (isHTTPError(error)) {
     const { status, headers } = error.response;
-    if (!RETRY_STATUSES.includes(status)) return { kind: "final" };
+    if (!statusCodes.includes(status)) return { kind: "final" };
     const wait = retryAfterMs(headers);
     return status === 429
       ? { kind: "throttled", retryAfterMs: wait }
@@ -68,10 +64,11 @@ export interface RetryContext {
   readonly random: () => number;
 }
 
-/** Backoff before failure retry `n` (from 1), before jitter: exponential, capped. */
+/** Backoff before failure retry `n` (from 1), before jitter: `retry.delay`, capped. */
 function backoffMs(options: ResolvedOptions, n: number): number {
-  const { baseDelayMs, backoffLimitMs } = options.retry;
-  return Math.min(backoffLimitMs, baseDelayMs * 2 ** (n - 1));
+  const { delay, backoffLimit } = options.retry;
+  const wanted = delay(n);
+  return Math.min(backoffLimit, Number.isFinite(wanted) && wanted > 0 ? wanted : 0);
 }
 
 /**
@@ -90,9 +87,9 @@ export function throttledBackoffMs(options: ResolvedOptions, n: number, random: 
  * - a 429 is pacing: waited out (`Retry-After`, or `throttledBackoffMs`) up to
  *   `THROTTLED_RETRIES_MAX` times and `maxThrottledMs` after the call's first one, and it
  *   holds everyone sharing the rate budget meanwhile;
- * - a 502, 503, 504, network error or timeout is a failure: retried `retry.limit` times with
- *   exponential backoff and full jitter (or its `Retry-After`), only for a GET or a PUT: a POST
- *   or DELETE may have been carried out;
+ * - another of `retry.statusCodes`, a network error or a timeout is a failure: retried
+ *   `retry.limit` times after `retry.delay` with full jitter (or its `Retry-After`), only for
+ *   the `retry.methods` (a GET or a PUT): a POST or DELETE may have been carried out;
  * - nothing is retried once the client has waited `budgetMs` in all, nor a wait asked for
  *   beyond `maxRetryAfterMs`.
  */
@@ -102,10 +99,14 @@ export function decideRetry(
   context: RetryContext,
 ): RetryDecision {
   const { options, now, random } = context;
-  const { limit, maxRetryAfterMs, onTimeout, budgetMs, maxThrottledMs } = options.retry;
+  const { limit, methods, maxRetryAfterMs, retryOnTimeout, budgetMs, maxThrottledMs } =
+    options.retry;
   if (failure.kind === "final" || limit === 0) return { retry: false };
-  if (failure.kind !== "throttled" && !IDEMPOTENT.has(context.method)) return { retry: false };
-  if (failure.kind === "timeout" && !onTimeout) return { retry: false };
+  // A POST or DELETE whose answer was lost may have been carried out; a 429 says it was not.
+  if (failure.kind !== "throttled" && !methods.includes(lowerCase(context.method))) {
+    return { retry: false };
+  }
+  if (failure.kind === "timeout" && !retryOnTimeout) return { retry: false };
   if (context.waitedMs >= budgetMs) return { retry: false };
   const asked = "retryAfterMs" in failure ? failure.retryAfterMs : undefined;
   if (asked !== undefined && asked > maxRetryAfterMs) {
@@ -140,4 +141,8 @@ export function decideRetry(
       ? random() * backoffMs(options, n)
       : asked + random() * backoffMs(options, n);
   return { retry: true, waitMs };
+}
+
+function lowerCase(method: HttpMethod): RetryMethod {
+  return method.toLowerCase() as RetryMethod;
 }

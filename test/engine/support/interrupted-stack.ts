@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
 import {
@@ -12,10 +11,10 @@ import {
   writeScaleProject,
 } from "../../../bench/support/scale-project.mjs";
 import { type EngineLocation, openProjectStack, resolveEngine } from "../../../src/engine";
-import { CLI, type CliRun, runCli } from "../../cli/run-cli";
+import { CLI, type CliRun, pipelineEnv, runCli, upArgs } from "../../cli/run-cli";
 import { incidentRows } from "./emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./emulator-sandbox";
-import { killAll, killEverythingIn, processesIn, processTree } from "./processes";
+import { killRun, processesIn } from "./processes";
 
 /**
  * A stack of `incidents` scale incidents driven by `incident-sync up` as a child process, the
@@ -62,24 +61,9 @@ export async function startInterruptedStack(
   mkdirSync(state);
   const project = writeScaleProject(join(root, "project"));
   const passphrase = `${name}-passphrase`;
-  const args = () => [
-    "up",
-    "--project",
-    project,
-    "--stack",
-    "chaos",
-    "--state",
-    state,
-    "--api-url",
-    emulator.url,
-    "--account-id",
-    SCALE_ACCOUNT,
-  ];
-  const env = (): NodeJS.ProcessEnv => ({
-    MONITORING_API_KEY: SCALE_API_KEY,
-    PULUMI_CONFIG_PASSPHRASE: passphrase,
-    HOME: process.env.HOME ?? tmpdir(),
-  });
+  const target = { project, stack: "chaos", state, apiUrl: emulator.url, accountId: SCALE_ACCOUNT };
+  const args = () => upArgs(target);
+  const env = () => pipelineEnv(SCALE_API_KEY, passphrase);
   const commandLineMatches = (pattern: RegExp) =>
     processesIn(project).some((pid) => {
       try {
@@ -108,16 +92,7 @@ export async function startInterruptedStack(
       writeScaleDefinitions(project, incidents, { variant, changed }),
     engineRunning: () => commandLineMatches(/pulumi/),
     upRunning: () => commandLineMatches(/(^|\/)pulumi\0up\0/),
-    async killRun(run) {
-      const exited = new Promise((resolve) => {
-        if (run.exitCode !== null || run.signalCode !== null) resolve(undefined);
-        else run.once("exit", resolve);
-      });
-      killAll([...processTree(run.pid ?? 0), ...processesIn(project)]);
-      await exited;
-      // A process started between the look and the kill goes too.
-      expect(await killEverythingIn(project)).toBe(true);
-    },
+    killRun: (run) => killRun(run, project),
     async expectConverged(variant) {
       const rows = incidentRows(db, SCALE_ACCOUNT);
       for (let index = 0; index < incidents; index += 1) {

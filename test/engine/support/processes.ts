@@ -1,3 +1,4 @@
+import type { ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
 /** Live processes whose working directory is `dir` or below it: an engine run's processes. */
@@ -68,6 +69,24 @@ export function killEverythingIn(dir: string, timeoutMs = 10_000): Promise<boole
     killAll(left);
     return left.length === 0;
   }, timeoutMs);
+}
+
+/**
+ * Kills a run as a lost runner dies: `run`, every process below it and everything running in
+ * `dir` (its project) at once, with SIGKILL. Resolves once `run` has exited and nothing runs
+ * in `dir`, a process started between the look and the kill included; rejects when some
+ * process will not go.
+ */
+export async function killRun(run: ChildProcess, dir: string): Promise<void> {
+  const exited = new Promise((resolve) => {
+    if (run.exitCode !== null || run.signalCode !== null) resolve(undefined);
+    else run.once("exit", resolve);
+  });
+  killAll([...processTree(run.pid ?? 0), ...processesIn(dir)]);
+  await exited;
+  if (!(await killEverythingIn(dir))) {
+    throw new Error(`processes still run in ${dir} after kill -9: ${processesIn(dir).join(", ")}`);
+  }
 }
 
 /** Waits until `check` holds, polling; false when `timeoutMs` passes first. */
