@@ -228,7 +228,7 @@ describe("incident-sync up --emulator, the main job behind npm start", () => {
       const own = join(project, "incidents", "acme.yaml");
       writeFileSync(
         own,
-        "id: inc-acme\nname: Acme's own incident\nseverity: MINOR\nstatus: INVESTIGATING\nservices: [{ id: svc-acme, name: Acme service }]\nstacks: [acme/prod]\n",
+        "id: inc-acme\nname: Acme's own incident\nseverity: MINOR\nstatus: INVESTIGATING\nservices: [svc-api]\nstacks: [acme/prod]\n",
       );
       try {
         const acme = await runCli(["up", "--emulator", "--stack", "acme/prod"], project);
