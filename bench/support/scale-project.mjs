@@ -38,11 +38,14 @@ const monitorsFor = (incidents) => Math.max(1, Math.round(incidents / 100));
 
 /**
  * The emulator seed: `incidents` incidents (all INVESTIGATING, severity MINOR), and the
- * heartbeats and checks that a tenth of the definitions list as evidence.
+ * heartbeats and checks that a tenth of the definitions list as evidence. With `matching`,
+ * each incident shows what its definition says already (name, severity, services), as after
+ * `incident-sync import`.
  * @param {number} incidents
+ * @param {{ matching?: boolean }} [options]
  * @returns {import("../../src/emulator/seed-schema.js").SeedFile}
  */
-export function scaleSeed(incidents, evidenceShare = 0.1) {
+export function scaleSeed(incidents, evidenceShare = 0.1, { matching = false } = {}) {
   const ids = Array.from({ length: incidents }, (_, index) => scaleId(index));
   const monitors = evidenceShare > 0 ? monitorsFor(incidents) : 0;
   return {
@@ -56,9 +59,9 @@ export function scaleSeed(incidents, evidenceShare = 0.1) {
         ],
         incidents: ids.map((id) => ({
           id,
-          name: `Seeded ${id}`,
-          severity: /** @type {const} */ ("MINOR"),
-          services: ["svc-scale-a"],
+          name: matching ? `Scale incident ${id}` : `Seeded ${id}`,
+          severity: /** @type {const} */ (matching ? "MAJOR" : "MINOR"),
+          services: matching ? ["svc-scale-a", "svc-scale-b"] : ["svc-scale-a"],
           created_at: "-2h",
           updates: [
             {
@@ -93,7 +96,8 @@ export function scaleDefinitions(incidents, options) {
 }
 
 /**
- * @typedef {{ variant?: number; changed?: number; evidenceShare?: number; status?: string }} ScaleOptions
+ * `updates`: each definition tells its status by the seed's one update instead of `status`.
+ * @typedef {{ variant?: number; changed?: number; evidenceShare?: number; status?: string; updates?: boolean }} ScaleOptions
  */
 
 /**
@@ -103,7 +107,7 @@ export function scaleDefinitions(incidents, options) {
  */
 function scaleDocuments(
   incidents,
-  { variant = 0, changed = 0, evidenceShare = 0.1, status = "INVESTIGATING" } = {},
+  { variant = 0, changed = 0, evidenceShare = 0.1, status = "INVESTIGATING", updates = false } = {},
 ) {
   const withEvidence = Math.round(incidents * evidenceShare);
   const every =
@@ -117,7 +121,10 @@ function scaleDocuments(
       index % every === 0 && index / every < withEvidence
         ? `evidence:\n  heartbeats: [hb-scale-${monitor}]\n  checks: [chk-scale-${monitor}]\n`
         : "";
-    return `id: ${id}\nname: ${name}\nseverity: MAJOR\nstatus: ${status}\nservices: [svc-scale-a, svc-scale-b]\n${evidence}`;
+    const told = updates
+      ? "updates:\n  - status: INVESTIGATING\n    message: Opened\n"
+      : `status: ${status}\n`;
+    return `id: ${id}\nname: ${name}\nseverity: MAJOR\n${told}services: [svc-scale-a, svc-scale-b]\n${evidence}`;
   });
 }
 

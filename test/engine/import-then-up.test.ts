@@ -96,6 +96,9 @@ describe("incident-sync import, then up", () => {
       // and services are as declared, so nothing customers read is posted, changed or removed.
       const writes = live.emulator.control.stats().byOperation;
       for (const operation of WRITES) expect(writes[operation], operation).toBeUndefined();
+      // Nor a read of each incident: the list shows each one as declared.
+      expect(writes.getIncident).toBeUndefined();
+      expect(writes.listIncidentUpdates).toBeUndefined();
       expect(await updatesOnService(live)).toEqual(before);
       expect(live.emulator.control.notifications(LIVE_ACCOUNT)).toEqual([]);
 

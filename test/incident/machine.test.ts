@@ -4,6 +4,7 @@ import {
   type IncidentInputs,
   type IncidentRecord,
   OUTCOME_WINDOW_MS,
+  observe,
   type Reply,
   type State,
   type Step,
@@ -55,6 +56,20 @@ const status = {
   olds: record(statusInputs()),
   context,
 } as const;
+/** An adoption of an incident the program read as declared: both entries posted already. */
+const shownAdopted = incident("inc-new", [
+  update("u0", first.message ?? "", T0 - 60_000, "INVESTIGATING"),
+  update("u1", second.message ?? "", T0 - 30_000, "IDENTIFIED"),
+]);
+const adopting = {
+  op: "apply",
+  inputs: entriesInputs({
+    incidentId: "inc-new",
+    observed: observe(shownAdopted.incidentUpdates, shownAdopted),
+  }),
+  olds: undefined,
+  context,
+} as const;
 const removing = (changes: Partial<IncidentRecord>, inputs: IncidentInputs = statusInputs()) =>
   ({ op: "remove", record: record(inputs, changes), context }) as const;
 
@@ -100,6 +115,7 @@ const PHASES: Record<string, { state: State; step: Step }> = {
   "known-lease": drive(applying, []),
   "known-take": drive(applying, [leased]),
   "known-get": drive(applying, [leased, took]),
+  "known-list": drive(adopting, [leased, took]),
   "known-put": drive(applying, [
     leased,
     took,
@@ -213,6 +229,7 @@ describe("the step machine, every phase against every answer", () => {
         "find-read",
         "known-get",
         "known-lease",
+        "known-list",
         "known-put",
         "known-take",
         "open-lease",
@@ -555,5 +572,105 @@ describe("the step machine's transitions", () => {
       kind: "refuse",
       message: expect.stringContaining("taken by another definition"),
     });
+  });
+});
+
+/** Adoption decided on what the program read: no read of its own and no write where nothing differs. */
+describe("the step machine adopting what the service shows already", () => {
+  const listedAdopted = listed([shownAdopted], T0);
+  const begun = [leased, took];
+
+  it("with `updates`: takes the run's list instead of a read, and ends with every entry's id, sending nothing", () => {
+    expect(drive(adopting, begun).step).toEqual({ kind: "list", fresh: false });
+    expect(drive(adopting, [...begun, listedAdopted]).step).toMatchObject({
+      kind: "done",
+      result: { op: "apply", id: "inc-new", record: { updateIds: ["u0", "u1"] } },
+    });
+  });
+
+  it.each<[string, Reply[], Partial<typeof adopting>]>([
+    ["the list shows an entry not posted yet", [listed([made])], {}],
+    [
+      "the list gave it without its updates",
+      [listed([{ ...made, incidentUpdates: undefined } as never])],
+      {},
+    ],
+    ["the list does not show it", [listed([])], {}],
+    ["the list failed", [failed(FAILURES["server-error"]())], {}],
+    ["the list shows another name", [listed([{ ...shownAdopted, name: "Other" }])], {}],
+  ])("reads the incident alone, as ever, when %s", (_why, replies) => {
+    expect(drive(adopting, [...begun, ...replies]).step).toEqual({
+      kind: "get",
+      incidentId: "inc-new",
+    });
+  });
+
+  it("reads the incident alone when another holder let go of its lease after the list was read", () => {
+    const after = [
+      { kind: "leased", releasedAt: T0 + 500 } as Reply,
+      took,
+      listed([shownAdopted], T0),
+    ];
+    expect(drive(adopting, after).step).toEqual({ kind: "get", incidentId: "inc-new" });
+  });
+
+  it.each<[string, IncidentInputs["observed"], IncidentRecord | undefined]>([
+    ["the program could not read it", { kind: "unavailable", reason: "timeout" }, undefined],
+    [
+      "the program read other fields",
+      observe(shownAdopted.incidentUpdates, { ...shownAdopted, severity: "MINOR" }),
+      undefined,
+    ],
+    [
+      "it is managed already (not an adoption)",
+      observe(shownAdopted.incidentUpdates, shownAdopted),
+      knownRecord,
+    ],
+  ])("reads the incident alone, without the list, when %s", (_why, observed, olds) => {
+    const start = { ...adopting, inputs: { ...adopting.inputs, observed }, olds };
+    expect(drive(start, begun).step).toEqual({ kind: "get", incidentId: "inc-new" });
+  });
+
+  const shownStatus = incident("inc-1", [
+    update("v0", "Watching it. [s0]", T0 - 60_000, "MONITORING"),
+  ]);
+  const statusAdopting = (overrides: Partial<IncidentInputs> = {}) =>
+    ({
+      op: "apply",
+      inputs: statusInputs({
+        observed: observe(shownStatus.incidentUpdates, shownStatus),
+        ...overrides,
+      }),
+      olds: undefined,
+      context,
+    }) as const;
+
+  it("without `updates`: ends at once, with no PUT, when the read shows the declared fields and status", () => {
+    expect(drive(statusAdopting(), []).step).toMatchObject({
+      kind: "done",
+      result: {
+        op: "apply",
+        id: "inc-1",
+        record: {
+          status: "MONITORING",
+          appliedAt: iso(T0 - 60_000),
+          live: { status: "MONITORING" },
+        },
+      },
+    });
+    const claimed = { ...statusAdopting(), olds: record(statusInputs(), { claimed: true }) };
+    expect(drive(claimed, []).step).toMatchObject({ kind: "done" });
+  });
+
+  it.each<[string, Partial<IncidentInputs>, IncidentRecord | undefined, Step["kind"]]>([
+    ["another status is declared", { status: "RESOLVED" }, undefined, "put"],
+    ["another name is declared", { name: "Checkout is slow" }, undefined, "put"],
+    ["a duration is declared (the read shows none)", { duration: 30 }, undefined, "put"],
+    ["the program did not read it", { observed: undefined }, undefined, "list-updates"],
+    ["it is managed already", {}, record(statusInputs()), "put"],
+  ])("without `updates`: sends what it sends today when %s", (_why, overrides, olds, kind) => {
+    const inputs = { ...statusAdopting(overrides).inputs };
+    if ("observed" in overrides && overrides.observed === undefined) delete inputs.observed;
+    expect(drive({ ...statusAdopting(), inputs, olds }, []).step.kind).toBe(kind);
   });
 });

@@ -13,6 +13,7 @@ import { type DeclaredEntry, foundPosted } from "../entries";
 import type { EntryAction, RecordedEntries } from "../entry-plan";
 import type { IncidentInputs } from "../inputs";
 import { missingMessage } from "../messages";
+import { fieldsDigest } from "../observation";
 import { declarationIn, type IncidentRecord } from "../record";
 import { notTaken } from "../taken";
 import { inWindow, latest, type Unanswered, windowEnd } from "../unanswered";
@@ -48,7 +49,9 @@ export interface Entries extends Carried {
 
 /** The incident known: read it, PUT its fields, plan its entries. */
 export interface Known extends Entries {
-  phase: "known-lease" | "known-take" | "known-get" | "known-put";
+  phase: "known-lease" | "known-take" | "known-list" | "known-get" | "known-put";
+  /** When another holder last let go of the incident's lease. */
+  releasedAt?: number | undefined;
   declaration: Declared;
   /** This operation opened it: the create sent its fields and its first entry. */
   opened: boolean;
@@ -101,6 +104,8 @@ export function knownState(
 export function stepKnown(state: Known, answer: Answer): Moved {
   const { incidentId } = state.declaration;
   const failure = failed(answer);
+  // The list only spares a read: without it, the incident is read alone.
+  if (failure && state.phase === "known-list") return read(state);
   const keep = state.opened ? keepOf(state, state.posted, answer.at) : undefined;
   if (failure?.absent && state.phase === "known-get") {
     return probe(state, incidentId, "", failure, keep);
@@ -116,14 +121,23 @@ export function stepKnown(state: Known, answer: Answer): Moved {
         state.heldBack,
         answer.kind === "leased" ? answer.unanswered : undefined,
       );
+      const releasedAt = answer.kind === "leased" ? answer.releasedAt : undefined;
       return {
-        state: { ...state, phase: "known-take", heldBack },
+        state: { ...state, phase: "known-take", heldBack, releasedAt },
         step: { kind: "take", incidentId },
       };
     }
     case "known-take":
       if (state.answer) return plan(state, state.answer, answer.at);
-      return { state: { ...state, phase: "known-get" }, step: { kind: "get", incidentId } };
+      if (mayAdoptFromList(state)) {
+        return { state: { ...state, phase: "known-list" }, step: { kind: "list", fresh: false } };
+      }
+      return read(state);
+    case "known-list": {
+      if (answer.kind !== "listed") return unexpected(state, answer);
+      const listed = unchangedInList(state, answer);
+      return listed ? plan(state, listed, answer.at) : read(state);
+    }
     case "known-get":
       if (answer.kind !== "incident") return unexpected(state, answer);
       if (!state.opened && fieldsNeedPut(state.declaration, answer.incident)) {
@@ -138,6 +152,42 @@ export function stepKnown(state: Known, answer: Answer): Moved {
       return plan(state, answer.incident, answer.at);
     }
   }
+}
+
+function read(state: Known): Moved {
+  const { incidentId } = state.declaration;
+  return { state: { ...state, phase: "known-get" }, step: { kind: "get", incidentId } };
+}
+
+/**
+ * An adoption the program saw with the declared fields: the run's copy of the list may show
+ * that nothing differs, and then no read of its own is due. Anything to send is decided on a
+ * read under the lease, as ever.
+ */
+function mayAdoptFromList(state: Known): boolean {
+  const { olds, inputs, declaration } = state;
+  if (state.opened || state.heldBack !== undefined) return false;
+  if (olds !== undefined && !olds.claimed) return false;
+  const observed = inputs.observed;
+  return observed?.kind === "read" && observed.fields === fieldsDigest(declaration);
+}
+
+/** The incident as the run's list shows it, when read after any other holder let go and nothing in it differs. */
+function unchangedInList(
+  state: Known,
+  answer: Extract<Answer, { kind: "listed" }>,
+): IncidentResponse | undefined {
+  if (state.releasedAt !== undefined && answer.readAt <= state.releasedAt) return undefined;
+  const { incidentId } = state.declaration;
+  const entry = answer.incidents.entries.find((listed) => listed.id === incidentId);
+  if (entry?.incidentUpdates === undefined) return undefined;
+  const incident: IncidentResponse = { ...entry, incidentUpdates: entry.incidentUpdates };
+  if (fieldsNeedPut(state.declaration, incident)) return undefined;
+  const { olds } = state;
+  const recorded = olds?.claimed ? claimedEntriesOn(olds, incident) : state.recorded;
+  const planned = planEntriesOn(state.declaration, incident, recorded, lastApplyMs(olds));
+  const writes = planned.actions.some((action) => action.kind !== "found");
+  return planned.refusal === undefined && !writes ? incident : undefined;
 }
 
 function plan(state: Known, incident: IncidentResponse, now: number): Moved {

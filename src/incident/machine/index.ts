@@ -70,6 +70,7 @@ const ACCEPTS: Record<Exclude<State, Operation>["phase"], readonly Answer["kind"
   opening: ["incident", "failed"],
   "known-lease": ["leased"],
   "known-take": ["took", "taken"],
+  "known-list": ["listed", "failed"],
   "known-get": ["incident", "failed"],
   "known-put": ["incident", "failed"],
   send: ["update", "failed"],
@@ -121,6 +122,7 @@ export function next(state: State, answer: Answer): { state: State; step: Step }
       return stepRemoval(state, answer);
     case "known-lease":
     case "known-take":
+    case "known-list":
     case "known-get":
     case "known-put":
       return stepKnown(state, answer);
@@ -137,7 +139,7 @@ function begin(operation: Operation, at: number): { state: State; step: Step } {
   switch (operation.op) {
     case "apply": {
       const { inputs, olds } = operation;
-      if (inputs.updates === undefined) return beginStatus(carried, inputs, olds);
+      if (inputs.updates === undefined) return beginStatus(carried, inputs, olds, at);
       return beginEntries(carried, inputs as IncidentInputs & { updates: DeclaredEntry[] }, olds);
     }
     case "claim":

@@ -1,6 +1,7 @@
 import type { IncidentStatus } from "../../api/schemas";
 import {
   type Applying,
+  adoptedAsShown,
   afterPut,
   droppedEntriesRefusal,
   liveBeforeApply,
@@ -39,6 +40,7 @@ export function beginStatus(
   carried: Carried,
   inputs: IncidentInputs,
   olds: IncidentRecord | undefined,
+  at: number,
 ): Next<StatusApply> {
   const declaration = {
     ...declarationIn(inputs),
@@ -64,6 +66,11 @@ export function beginStatus(
   if (refusal) return refuse(state, refusal);
   if (live === undefined) {
     return { state, step: { kind: "list-updates", incidentId: declaration.incidentId } };
+  }
+  if (adoptedAsShown(declaration, olds, inputs.observed, live)) {
+    // Nothing to send: what the read showed is the last apply.
+    const appliedAt = state.since || new Date(at).toISOString();
+    return finish(state, { appliedAt, live, appliedUpdates: [] });
   }
   return nextPut(state, live);
 }
@@ -98,20 +105,23 @@ function nextPut(state: StatusApply, live: LiveStatus): Next<StatusApply> {
   const step = nextStatusPut(declaration, live, state.sent);
   if (step.kind === "refuse") return refuse(state, step.message);
   const applied = state.sent === 0 ? { ...state.applied, live } : state.applied;
-  if (step.kind === "done") {
-    const record = { ...declaration, providerVersion: state.inputs.providerVersion, ...applied };
-    return {
-      state,
-      step: {
-        kind: "done",
-        result: { op: "apply", id: declaration.incidentId, record },
-        notes: state.notes,
-      },
-    };
-  }
+  if (step.kind === "done") return finish(state, applied);
   const body = requestOf(declaration, { accountId: state.context.accountId, status: step.status });
   return {
     state: { ...state, phase: "status-put", status: step.status, applied },
     step: { kind: "put", incidentId: declaration.incidentId, body },
+  };
+}
+
+function finish(state: StatusApply, applied: StatusApply["applied"]): Next<StatusApply> {
+  const { declaration } = state;
+  const record = { ...declaration, providerVersion: state.inputs.providerVersion, ...applied };
+  return {
+    state,
+    step: {
+      kind: "done",
+      result: { op: "apply", id: declaration.incidentId, record },
+      notes: state.notes,
+    },
   };
 }
