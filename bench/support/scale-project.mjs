@@ -42,6 +42,7 @@ const monitorsFor = (incidents) => Math.max(1, Math.round(incidents / 100));
  * each incident shows what its definition says already (name, severity, services), as after
  * `incident-sync import`.
  * @param {number} incidents
+ * @param {number} [evidenceShare]
  * @param {{ matching?: boolean }} [options]
  * @returns {import("../../src/emulator/seed-schema.js").SeedFile}
  */
@@ -60,7 +61,7 @@ export function scaleSeed(incidents, evidenceShare = 0.1, { matching = false } =
         incidents: ids.map((id) => ({
           id,
           name: matching ? `Scale incident ${id}` : `Seeded ${id}`,
-          severity: /** @type {const} */ (matching ? "MAJOR" : "MINOR"),
+          severity: /** @type {"MAJOR" | "MINOR"} */ (matching ? "MAJOR" : "MINOR"),
           services: matching ? ["svc-scale-a", "svc-scale-b"] : ["svc-scale-a"],
           created_at: "-2h",
           updates: [
