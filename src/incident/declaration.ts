@@ -1,14 +1,17 @@
 import { join } from "node:path";
-import type {
-  IncidentCreateRequest,
-  IncidentRequest,
-  IncidentStatus,
-  IncidentUpdateRequest,
-  Severity,
+import {
+  type IncidentCreateRequest,
+  type IncidentRequest,
+  type IncidentStatus,
+  type IncidentUpdate,
+  type IncidentUpdateRequest,
+  knownStatus,
+  type Severity,
 } from "../api/schemas";
 import { DEFAULT_ON_REMOVE, type IncidentDefinition } from "../definitions/schema";
 import { UserError } from "../user-error";
 import type { DeclaredEntry } from "./entries";
+import { publishedIso } from "./live-status";
 
 /**
  * A service as applied: its id and its name. Definitions loaded from a directory always have
@@ -199,6 +202,23 @@ export function entryRequest(
     status: entry.status,
     notifySubscribers: options.notify,
     ...(entry.at === undefined ? {} : { publicIncidentUpdateDate: entry.at }),
+  };
+}
+
+/**
+ * The body that changes a posted entry in place, notifying nobody: its text as declared, its
+ * date and status as customers see them (the live update's), so the PUT, which may date an
+ * update without one to now, never moves it. A declared `at` is a date changed on purpose.
+ */
+export function editRequest(
+  entry: DeclaredEntry,
+  live: IncidentUpdate | undefined,
+): IncidentUpdateRequest {
+  const at = entry.at ?? (live === undefined ? null : publishedIso(live));
+  const status = knownStatus(live?.status) ?? entry.status;
+  return {
+    ...entryRequest({ ...entry, status }, { notify: false }),
+    ...(at === null ? {} : { publicIncidentUpdateDate: at }),
   };
 }
 

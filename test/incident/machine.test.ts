@@ -550,6 +550,34 @@ describe("the step machine's transitions", () => {
     });
   });
 
+  it("changes a posted entry with the date and status customers saw, so a PUT that dates an update without one to now never moves it", () => {
+    const typo = entriesInputs({
+      updates: [{ ...first, message: `${first.message} (typo fixed)` }, second],
+    });
+    const olds = record(fresh, { incidentId: "inc-new", updates: [first], updateIds: ["u0"] });
+    const start = { op: "apply", inputs: typo, olds, context } as const;
+    const posted = { ...update("u0", first.message ?? "", T0 - 3_600_000), status: "MONITORING" };
+    const shown = { kind: "incident", incident: incident("inc-new", [posted]) } as const;
+    const edit = (inputs: IncidentInputs) =>
+      drive({ ...start, inputs }, [leased, took, shown]).step;
+    expect(edit(typo)).toEqual({
+      kind: "edit",
+      incidentId: "inc-new",
+      updateId: "u0",
+      body: {
+        description: `${first.message} (typo fixed)`,
+        status: "MONITORING",
+        notifySubscribers: false,
+        publicIncidentUpdateDate: iso(T0 - 3_600_000),
+      },
+    });
+    // A date declared is a date changed on purpose.
+    const dated = entriesInputs({
+      updates: [{ ...first, message: `${first.message} (typo fixed)`, at: iso(T0) }, second],
+    });
+    expect(edit(dated)).toMatchObject({ body: { publicIncidentUpdateDate: iso(T0) } });
+  });
+
   it("refuses a second resource of the run that finds the opening another took", () => {
     expect(drive(opening, [leased, listed([made]), { kind: "taken" }]).step).toMatchObject({
       kind: "refuse",
