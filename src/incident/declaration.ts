@@ -8,7 +8,7 @@ import {
   knownStatus,
   type Severity,
 } from "../api/schemas";
-import { DEFAULT_ON_REMOVE, type IncidentDefinition } from "../definitions/schema";
+import { type Closing, DEFAULT_ON_REMOVE, type IncidentDefinition } from "../definitions/schema";
 import { UserError } from "../user-error";
 import type { DeclaredEntry } from "./entries";
 import { publishedIso } from "./live-status";
@@ -50,6 +50,8 @@ export interface IncidentDeclaration {
   duration?: number | null;
   /** `release` (default) leaves the incident as it is when the resource is deleted; `resolve` resolves it. */
   onRemove: "release" | "resolve";
+  /** With `onRemove: resolve` and `updates`: the last update a removal posts, and whom it tells. */
+  closing?: Closing;
   /** Allows moving a RESOLVED incident back to an open status. */
   reopen?: boolean;
   /**
@@ -83,6 +85,7 @@ export type DeclarationSource = Pick<
   | "status"
   | "services"
   | "onRemove"
+  | "closing"
   | "duration"
   | "reopen"
   | "updates"
@@ -101,6 +104,9 @@ export function declarationOf(definition: DeclarationSource): IncidentDeclaratio
       service.name === undefined ? { id: service.id } : { id: service.id, name: service.name },
     ),
     onRemove: definition.onRemove,
+    ...(definition.closing === undefined
+      ? {}
+      : { closing: { message: definition.closing.message, notify: definition.closing.notify } }),
     ...(definition.duration === undefined ? {} : { duration: definition.duration }),
     ...(definition.reopen === undefined ? {} : { reopen: definition.reopen }),
     ...(definition.updates === undefined
