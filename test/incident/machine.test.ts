@@ -617,6 +617,20 @@ describe("the step machine's transitions", () => {
     expect(edit(dated)).toMatchObject({ body: { publicIncidentUpdateDate: iso(T0) } });
   });
 
+  it("resolves a removed incident with its closing word, notifying as it says", () => {
+    const closing = { message: "Payments work again.", notify: true };
+    const inputs = entriesInputs({ onRemove: "resolve", closing });
+    const step = drive(removing({ incidentId: "inc-new" }, inputs), [
+      leased,
+      { kind: "incident", incident: made },
+    ]).step;
+    expect(step).toEqual({
+      kind: "post",
+      incidentId: "inc-new",
+      body: { description: closing.message, status: "RESOLVED", notifySubscribers: true },
+    });
+  });
+
   it("refuses a second resource of the run that finds the opening another took", () => {
     expect(drive(opening, [leased, listed([made]), { kind: "taken" }]).step).toMatchObject({
       kind: "refuse",
