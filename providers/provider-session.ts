@@ -124,6 +124,13 @@ async function carry(
         services: await servicesNamedFromCatalog(step.incidentId, step.services, dir),
       };
     }
+    case "services": {
+      const ids = new Set<string>();
+      for await (const page of client(session).services.pages()) {
+        for (const service of page.entries) ids.add(service.id);
+      }
+      return { kind: "services", ids };
+    }
     case "open":
       return { kind: "incident", incident: await api().create(step.body) };
     case "put":

@@ -42,6 +42,8 @@ const RULE_CODES: ReadonlySet<ProblemCode> = new Set<ProblemCode>([
   "notify-refused",
   "out-of-order",
   "reopen-without-flag",
+  "closing-without-resolve",
+  "closing-without-updates",
 ]);
 
 /**

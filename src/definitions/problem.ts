@@ -39,6 +39,8 @@ export type ProblemCode =
   | "notify-refused"
   | "out-of-order"
   | "reopen-without-flag"
+  | "closing-without-resolve"
+  | "closing-without-updates"
   /** A `stacks` entry that names no stack of the project. */
   | "unknown-stack";
 

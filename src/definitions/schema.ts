@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { IncidentRequest, IncidentStatus, PathId, Severity } from "../api/schemas";
-import { checkDates, DeclaredUpdate, MAX_DECLARED_UPDATES } from "./declared-update";
+import {
+  checkDates,
+  DeclaredUpdate,
+  DeclaredUpdateFields,
+  MAX_DECLARED_UPDATES,
+} from "./declared-update";
 import { always, noRepeats, notBlank, readableText, visibleId, visibleName } from "./field-checks";
 import { DefinitionService, Evidence, StackName } from "./references";
 
@@ -17,6 +22,30 @@ export const OnRemove = z
 export type OnRemove = z.infer<typeof OnRemove>;
 /** A definition that does not say: the incident is left on the status page as it is. */
 export const DEFAULT_ON_REMOVE: OnRemove = "release";
+
+/** What customers read last when `onRemove: resolve` resolves an incident without `closing`. */
+export const DEFAULT_CLOSING_MESSAGE = "This incident is resolved.";
+
+/**
+ * The last update `onRemove: resolve` posts, status RESOLVED, when the definition is deleted:
+ * what customers read last, and whether the subscribers told of the opening hear it ended.
+ */
+export const Closing = z
+  .strictObject({
+    message: DeclaredUpdateFields.shape.message.describe(
+      "What customers read last, as written, when the incident is resolved because this definition is deleted.",
+    ),
+    notify: z
+      .boolean()
+      .default(false)
+      .describe(
+        "true sends the closing update to every subscriber of the status page; it cannot be taken back. Default false.",
+      ),
+  })
+  .describe(
+    `With "onRemove: resolve" and "updates": the last update, status RESOLVED, posted when this definition is deleted (unless the incident is resolved already). Left out, it reads "${DEFAULT_CLOSING_MESSAGE}" and notifies nobody.`,
+  );
+export type Closing = z.output<typeof Closing>;
 
 /**
  * One incident definition as people write it in YAML (one YAML document each).
@@ -77,6 +106,7 @@ export const IncidentDefinitionFields = z.strictObject({
       "The Pulumi stacks that manage this incident, such as [staging]. Left out, every stack does. On the other stacks it is not declared: removing a stack from the list removes the incident from that stack, as deleting the definition would.",
     ),
   onRemove: OnRemove.default(DEFAULT_ON_REMOVE),
+  closing: Closing.optional(),
   reopen: z
     .boolean()
     .optional()
@@ -97,7 +127,7 @@ export const DEFINITION_KEYS: readonly string[] = Object.keys(IncidentDefinition
 /** What the rules between fields read of a definition (or of the provider's inputs). */
 export type DefinitionRuleFields = Pick<
   z.output<typeof IncidentDefinitionFields>,
-  "id" | "resource" | "status" | "updates" | "reopen"
+  "id" | "resource" | "status" | "updates" | "reopen" | "onRemove" | "closing"
 >;
 
 /**
@@ -145,6 +175,19 @@ export function checkTogether(definition: DefinitionRuleFields, ctx: z.Refinemen
       `status is ${definition.status}, but the last entry of updates says ${last.status}: the incident's status is its last update's. Remove "status", or add an entry with status ${definition.status} that tells customers why`,
     );
   }
+  if (definition.closing !== undefined && definition.onRemove !== "resolve") {
+    issue(
+      ["closing"],
+      "closing-without-resolve",
+      'closing is what customers read when the definition is deleted and its incident resolved, which "onRemove: resolve" asks for: add "onRemove: resolve", or remove "closing"',
+    );
+  } else if (definition.closing !== undefined && updates === undefined) {
+    issue(
+      ["closing"],
+      "closing-without-updates",
+      'closing is posted as the last of the incident\'s "updates"; without them, "onRemove: resolve" sets the status RESOLVED with a PUT and posts no message: declare "updates", or remove "closing"',
+    );
+  }
   checkDates(updates ?? [], issue);
   updates?.forEach((entry, index) => {
     const before = updates[index - 1];
@@ -188,7 +231,15 @@ export type IncidentDefinitionInput = z.input<typeof IncidentDefinition>;
  * definition with a typo in one field still hears about the others.
  */
 export function wellTyped(payload: z.core.ParsePayload): boolean {
-  const read = new Set(["id", "incidentId", "resource", "status", "updates"]);
+  const read = new Set([
+    "id",
+    "incidentId",
+    "resource",
+    "status",
+    "updates",
+    "onRemove",
+    "closing",
+  ]);
   return !payload.issues.some((issue) =>
     (issue.path ?? []).length === 0
       ? issue.code !== "unrecognized_keys"

@@ -1,7 +1,7 @@
 /*
  * The names of the emulator's behaviours, without zod: the CLI's `--put-status`, `--list-order`,
  * `--rate-window`, `--unknown-check`, `--account-header`, `--answers`, `--create-answer`,
- * `--create-delay` and `--reference-operations` flags read them at start-up, before any command is loaded
+ * `--create-delay`, `--edit-date` and `--reference-operations` flags read them at start-up, before any command is loaded
  * (behaviour.ts holds the rules and their schemas).
  */
 
@@ -37,6 +37,12 @@ export const ANSWERS = ["full", "lean"] as const;
  * its updates (`incidentUpdates: []`), as a service may that adds them after answering.
  */
 export const CREATE_ANSWERS = ["full", "without-update-ids", "without-updates"] as const;
+
+/**
+ * What an update PUT without `publicIncidentUpdateDate` does to the update's public date:
+ * keeps it, or sets it to now, as the reference's regenerated default for the field suggests.
+ */
+export const EDIT_DATES = ["kept", "now"] as const;
 
 /** The longest a create may be held before it is carried out, in ms (`--create-delay`). */
 export const CREATE_DELAY_MAX_MS = 120_000;

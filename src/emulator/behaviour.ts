@@ -5,6 +5,7 @@ import {
   BEHAVIOUR_ENV,
   CREATE_ANSWERS,
   CREATE_DELAY_MAX_MS,
+  EDIT_DATES,
   LIST_ORDERS,
   PUT_STATUS_ENV,
   PUT_STATUSES,
@@ -125,6 +126,18 @@ export const CreateDelayMs = z
     "How long a create is held before it is carried out and answered, in ms; past the client's timeout it is made after the client gave up.",
   );
 
+/**
+ * What an update PUT without `publicIncidentUpdateDate` does to its public date: `kept`, or
+ * `now`, as the reference's default for the field (a server-side now) suggests; an update
+ * re-dated to now moves the incident's duration and can become its newest.
+ */
+export const EditDate = z
+  .enum(EDIT_DATES)
+  .describe(
+    "What an update PUT without publicIncidentUpdateDate does to the update's public date: kept, or now (re-dated to the time of the PUT).",
+  );
+export type EditDate = z.infer<typeof EditDate>;
+
 /** The emulator's behaviour where the service's is unknown. */
 export const Behaviour = z.strictObject({
   putStatus: PutStatus,
@@ -136,6 +149,7 @@ export const Behaviour = z.strictObject({
   answers: Answers,
   createAnswer: CreateAnswer,
   createDelayMs: CreateDelayMs,
+  editDate: EditDate,
 });
 export type Behaviour = z.infer<typeof Behaviour>;
 
@@ -153,6 +167,7 @@ export const DEFAULT_BEHAVIOUR: Behaviour = {
   answers: "full",
   createAnswer: "full",
   createDelayMs: 0,
+  editDate: "kept",
 };
 
 /** The PUT behaviour the environment asks for, else `fallback`; a value it does not know throws. */

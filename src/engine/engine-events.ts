@@ -17,6 +17,11 @@ export interface IncidentStep {
   error?: string;
   /** Warnings the engine printed for this incident. */
   warnings: string[];
+  /**
+   * The incident a failed step kept in the state (Pulumi's partial failure): made before what
+   * failed after it, such as an incident opened whose second update's post failed.
+   */
+  keptIncidentId?: string;
   /** The state before the step (the last apply), when the engine reported it. */
   previous?: Record<string, unknown>;
   /** The inputs of the step (the declaration and this run's observation). */
@@ -86,7 +91,15 @@ export function summarizeEvents(events: readonly EngineEvent[]): EngineRunEvents
       if (metadata.new?.inputs) step.inputs = metadata.new.inputs;
     }
     const failed = event.resOpFailedEvent?.metadata;
-    if (failed && failed.type === INCIDENT_TYPE) stepOf(failed.urn).error ??= "failed";
+    if (failed && failed.type === INCIDENT_TYPE) {
+      const step = stepOf(failed.urn);
+      step.error ??= "failed";
+      const kept = failed.new?.outputs?.incidentId;
+      if (typeof kept === "string" && kept !== "") {
+        step.incidentId = kept;
+        step.keptIncidentId = kept;
+      }
+    }
     const diagnostic = event.diagnosticEvent;
     // What our provider plugin writes to its stderr reaches the engine as `info#err`; its own
     // notices are warnings to the person running, once each.

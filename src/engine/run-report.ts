@@ -45,7 +45,8 @@ export function stepLabel(step: IncidentStep, preview: boolean): string {
   if (step.error !== undefined) {
     if (preview) return `cannot ${verbOf(step)}`;
     if (step.op === "delete" && step.onRemove === "resolve") return "not resolved";
-    if (step.op === "create" && opens(step)) return "not opened";
+    // Opened, whatever failed after: the state kept it, and customers may have read it.
+    if (opensNow(step)) return step.keptIncidentId === undefined ? "not opened" : "opened";
     const notDone = NOT_DONE[step.op];
     if (notDone !== undefined) return notDone;
     return `not ${verbOf(step)}`;
@@ -53,7 +54,7 @@ export function stepLabel(step: IncidentStep, preview: boolean): string {
   const would = (done: string, planned: string) => (preview ? planned : done);
   const labels: Partial<Record<OpType, string>> = {
     create: opens(step) ? would("opened", "to open") : would("adopted", "to adopt"),
-    update: would("updated", "to update"),
+    update: opensNow(step) ? would("opened", "to open") : would("updated", "to update"),
     replace: would("replaced", "to replace"),
     "create-replacement": would("adopted (replacement)", "to adopt (replacement)"),
     "delete-replaced": would("released (replaced)", "to release (replaced)"),
@@ -73,11 +74,21 @@ function opens(step: IncidentStep): boolean {
   return typeof step.inputs?.resource === "string" && step.inputs.incidentId === undefined;
 }
 
+/**
+ * Whether the step opens a new incident: a create of one, or the apply of one that
+ * `incident-sync up`'s claim recorded before it was opened (an update of a record with no id).
+ */
+function opensNow(step: IncidentStep): boolean {
+  if (!opens(step)) return false;
+  if (step.op === "create") return true;
+  return step.op === "update" && step.previous?.incidentId === "";
+}
+
 /** What a step sets out to do, as a verb: `adopt`, `open`, `update`, `resolve and release`. */
 function verbOf(step: IncidentStep): string {
   const verbs: Partial<Record<OpType, string>> = {
     create: opens(step) ? "open" : "adopt",
-    update: "update",
+    update: opensNow(step) ? "open" : "update",
     replace: "replace",
     "create-replacement": "adopt (replacement)",
     "delete-replaced": "release (replaced)",
@@ -189,7 +200,7 @@ export function renderText(outcome: OperationOutcome, projectDir: string): strin
   );
   for (const step of result.incidents) {
     if (step.op === "same" || step.op === "read") continue;
-    const symbol = step.error ? "✗" : (SYMBOLS[step.op] ?? " ");
+    const symbol = step.error ? "✗" : opensNow(step) ? "+" : (SYMBOLS[step.op] ?? " ");
     lines.push(`  ${symbol} ${name(step)} ${stepLabel(step, preview)}${diffText(step)}`);
   }
   for (const step of result.incidents) {

@@ -1,14 +1,17 @@
 import { join } from "node:path";
-import type {
-  IncidentCreateRequest,
-  IncidentRequest,
-  IncidentStatus,
-  IncidentUpdateRequest,
-  Severity,
+import {
+  type IncidentCreateRequest,
+  type IncidentRequest,
+  type IncidentStatus,
+  type IncidentUpdate,
+  type IncidentUpdateRequest,
+  knownStatus,
+  type Severity,
 } from "../api/schemas";
-import { DEFAULT_ON_REMOVE, type IncidentDefinition } from "../definitions/schema";
+import { type Closing, DEFAULT_ON_REMOVE, type IncidentDefinition } from "../definitions/schema";
 import { UserError } from "../user-error";
 import type { DeclaredEntry } from "./entries";
+import { publishedIso } from "./live-status";
 
 /**
  * A service as applied: its id and its name. Definitions loaded from a directory always have
@@ -47,6 +50,8 @@ export interface IncidentDeclaration {
   duration?: number | null;
   /** `release` (default) leaves the incident as it is when the resource is deleted; `resolve` resolves it. */
   onRemove: "release" | "resolve";
+  /** With `onRemove: resolve` and `updates`: the last update a removal posts, and whom it tells. */
+  closing?: Closing;
   /** Allows moving a RESOLVED incident back to an open status. */
   reopen?: boolean;
   /**
@@ -80,6 +85,7 @@ export type DeclarationSource = Pick<
   | "status"
   | "services"
   | "onRemove"
+  | "closing"
   | "duration"
   | "reopen"
   | "updates"
@@ -98,6 +104,9 @@ export function declarationOf(definition: DeclarationSource): IncidentDeclaratio
       service.name === undefined ? { id: service.id } : { id: service.id, name: service.name },
     ),
     onRemove: definition.onRemove,
+    ...(definition.closing === undefined
+      ? {}
+      : { closing: { message: definition.closing.message, notify: definition.closing.notify } }),
     ...(definition.duration === undefined ? {} : { duration: definition.duration }),
     ...(definition.reopen === undefined ? {} : { reopen: definition.reopen }),
     ...(definition.updates === undefined
@@ -199,6 +208,23 @@ export function entryRequest(
     status: entry.status,
     notifySubscribers: options.notify,
     ...(entry.at === undefined ? {} : { publicIncidentUpdateDate: entry.at }),
+  };
+}
+
+/**
+ * The body that changes a posted entry in place, notifying nobody: its text as declared, its
+ * date and status as customers see them (the live update's), so the PUT, which may date an
+ * update without one to now, never moves it. A declared `at` is a date changed on purpose.
+ */
+export function editRequest(
+  entry: DeclaredEntry,
+  live: IncidentUpdate | undefined,
+): IncidentUpdateRequest {
+  const at = entry.at ?? (live === undefined ? null : publishedIso(live));
+  const status = knownStatus(live?.status) ?? entry.status;
+  return {
+    ...entryRequest({ ...entry, status }, { notify: false }),
+    ...(at === null ? {} : { publicIncidentUpdateDate: at }),
   };
 }
 

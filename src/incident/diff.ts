@@ -13,6 +13,7 @@ export const APPLIED_FIELDS = [
   "duration",
   "updates",
   "onRemove",
+  "closing",
   "reopen",
 ] as const;
 export type AppliedField = (typeof APPLIED_FIELDS)[number];
@@ -64,6 +65,7 @@ export function diffDeclarations(
 
 function comparable(field: AppliedField, value: unknown): unknown {
   if (field === "reopen") return value === true;
+  if (field === "closing") return value === undefined ? "(unset)" : JSON.stringify(value);
   if (field === "updates") return entriesKey(value as readonly DeclaredEntry[] | undefined);
   return value === undefined ? "(unset)" : value;
 }

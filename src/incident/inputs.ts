@@ -50,6 +50,7 @@ export const IncidentInputs = z
     services: fields.services,
     duration: fields.duration,
     onRemove: fields.onRemove,
+    closing: fields.closing,
     reopen: fields.reopen,
     updates: fields.updates,
     providerVersion: z.string().default(""),

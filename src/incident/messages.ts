@@ -20,3 +20,35 @@ export function lacksOperationMessage(request: {
 function account(accountId: string | undefined): string {
   return accountId ? ` in account "${accountId}"` : "";
 }
+
+/**
+ * A create answered 404, which the reference documents for it: a service sent that the account
+ * does not have, a wrong account, or no create at all. `known`: the account's services, when
+ * they could be read, to name the unknown ones; else why they could not.
+ */
+export function createNotFoundMessage(
+  request: { method: string; path: string; status?: number | undefined },
+  options: {
+    label: string;
+    accountId: string | undefined;
+    sent: readonly string[];
+    known: ReadonlySet<string> | { unread: string };
+  },
+): string {
+  const { label, sent, known } = options;
+  const head = `${label}: the service answered ${request.method} ${request.path} with ${request.status}, so nothing was opened.`;
+  const causes = `It can mean that a service sent is not one of the account's, that the account${options.accountId ? ` "${options.accountId}"` : ""} is not the API key's, or that the service does not offer creating incidents.`;
+  const byHand = `If the service does not offer it, open the incident on the status page, put its id in the definition, and declare its status with "status:" instead of "updates:".`;
+  if ("unread" in known) {
+    return `${head} ${causes} The account's services could not be read to check the ${plural(sent.length, "service")} sent (${known.unread}). Check the ids in "services:" and the stack's account. ${byHand}`;
+  }
+  const unknown = sent.filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    return `${head} The account has no service ${unknown.map((id) => JSON.stringify(id)).join(", ")} (it lists ${plural(known.size, "service")}): fix "services:" in the definition, or its services catalog, and run again; if the ids are right, check the stack's account.`;
+  }
+  return `${head} ${causes} Every service sent is among the account's ${plural(known.size, "service")}, so check the stack's account and API key. ${byHand}`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}

@@ -1,10 +1,11 @@
 import { type IncidentUpdate, type IncidentUpdateRequest, knownStatus } from "../api/schemas";
-import { entryRequest } from "./declaration";
+import { DEFAULT_CLOSING_MESSAGE } from "../definitions/schema";
+import { entryRequest, type IncidentDeclaration } from "./declaration";
 import { liveStatusOf } from "./live-status";
 import type { IncidentRecord } from "./record";
 
-/** The message an incident with `updates` is resolved with when its definition is removed. */
-export const RESOLVED_ON_REMOVE = "This incident is resolved.";
+/** The message an incident with `updates` is resolved with when its definition says no `closing`. */
+export const RESOLVED_ON_REMOVE = DEFAULT_CLOSING_MESSAGE;
 
 /** What removing a recorded incident does. */
 export type Removal =
@@ -50,11 +51,36 @@ export function putResolved(answer: { lastUpdateStatus: string }): boolean {
   return knownStatus(answer.lastUpdateStatus) === "RESOLVED";
 }
 
-/** The last update that resolves a removed incident with `updates`; none when it is resolved. */
+/**
+ * What `onRemove: resolve` leaves customers when the definition is removed, in words for
+ * `plan`: the last update posted and whom it reaches, from the same rule as the post.
+ */
+export function resolvingWords(
+  declaration: Pick<IncidentDeclaration, "closing" | "updates">,
+): string {
+  if (declaration.updates === undefined) {
+    return "its status set to RESOLVED, with no message of its own";
+  }
+  const message = declaration.closing?.message ?? RESOLVED_ON_REMOVE;
+  const whom = declaration.closing?.notify
+    ? "sent to every subscriber"
+    : "on the status page only, notifying nobody";
+  return `a last update, status RESOLVED, ${JSON.stringify(message)}, ${whom} (unless it is resolved already)`;
+}
+
+/**
+ * The last update that resolves a removed incident with `updates`: its `closing`, else the
+ * default message notifying nobody; none when it is resolved.
+ */
 export function resolvingUpdate(
   updates: readonly IncidentUpdate[],
+  closing: IncidentDeclaration["closing"],
 ): IncidentUpdateRequest | undefined {
   if (liveStatusOf(updates).status === "RESOLVED") return undefined;
-  const entry = { status: "RESOLVED" as const, message: RESOLVED_ON_REMOVE, notify: false };
-  return entryRequest(entry, { notify: false });
+  const entry = {
+    status: "RESOLVED" as const,
+    message: closing?.message ?? RESOLVED_ON_REMOVE,
+    notify: closing?.notify ?? false,
+  };
+  return entryRequest(entry, { notify: entry.notify });
 }

@@ -1,4 +1,5 @@
 import type { IncidentDefinition } from "../definitions/schema";
+import { resolvingWords } from "../incident";
 import { serviceLabel } from "./policy";
 import { OTHER_STACKS } from "./stack-effects";
 import type { EntryChange, IncidentChange, Plan, StackEffect } from "./types";
@@ -55,6 +56,8 @@ export function definitionRows(definition: IncidentDefinition): ChangeRow[] {
     rows.push({ field: "evidence.checks", after: id });
   if (definition.onRemove !== "release")
     rows.push({ field: "onRemove", after: definition.onRemove });
+  if (definition.onRemove === "resolve")
+    rows.push({ field: "closing", after: resolvingWords(definition) });
   if (definition.stacks !== undefined)
     rows.push({ field: "stacks", after: definition.stacks.join(", ") });
   return rows;
@@ -67,7 +70,7 @@ export function removeOutcome(change: Extract<IncidentChange, { kind: "remove" }
   }
   const outcome =
     change.onRemove === "resolve"
-      ? "resolved on the status page, then no longer managed"
+      ? `resolved on the status page with ${resolvingWords(change.before)}, then no longer managed`
       : "released: left on the status page as it is, no longer managed";
   return change.byStacks ? `${outcome} (its stacks no longer names this stack)` : outcome;
 }

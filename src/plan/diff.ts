@@ -221,7 +221,12 @@ function byResource(definitions: readonly LoadedDefinition[]): Map<string, Loade
   return map;
 }
 
-function show(value: string | number | boolean | null | undefined): string | undefined {
+function show(
+  value: string | number | boolean | null | undefined | IncidentDefinition["closing"],
+): string | undefined {
   if (value === undefined || value === false) return undefined;
+  if (typeof value === "object" && value !== null) {
+    return `${JSON.stringify(value.message)}${value.notify ? ", sent to every subscriber" : ", notifying nobody"}`;
+  }
   return String(value);
 }

@@ -21,6 +21,7 @@ export type PlanField =
   | "status"
   | "duration"
   | "onRemove"
+  | "closing"
   | "reopen"
   | "reason"
   | "stacks";

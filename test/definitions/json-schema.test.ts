@@ -42,6 +42,7 @@ describe("the JSON Schema for editors", () => {
       "evidence",
       "stacks",
       "onRemove",
+      "closing",
       "reopen",
       "reason",
     ]);

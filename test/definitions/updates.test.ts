@@ -87,3 +87,52 @@ describe("definitions that open an incident and declare its updates", () => {
     `);
   });
 });
+
+describe("closing, the last word of onRemove: resolve", () => {
+  const opening = (extra: string) =>
+    [
+      "resource: checkout-down",
+      "name: Checkout fails",
+      "severity: MAJOR",
+      "services: [{ id: svc-checkout, name: Checkout }]",
+      "updates:",
+      "  - status: INVESTIGATING",
+      "    message: Card payments fail.",
+      extra,
+    ].join("\n");
+  const closing = "closing:\n  message: Card payments work again.\n  notify: true";
+
+  it("loads a closing with onRemove: resolve and updates, notify false unless it says", () => {
+    const { definitions, problems } = load({
+      "incidents/a.yaml": opening(`onRemove: resolve\n${closing}`),
+      "incidents/b.yaml": opening("onRemove: resolve\nclosing: { message: Fixed. }")
+        .replace("checkout-down", "checkout-slow")
+        .replace("Checkout fails", "Checkout is slow"),
+    });
+    expect(problems).toEqual([]);
+    expect(definitions.map((loaded) => loaded.definition.closing)).toEqual([
+      { message: "Card payments work again.", notify: true },
+      { message: "Fixed.", notify: false },
+    ]);
+  });
+
+  it("refuses a closing without onRemove: resolve, or without updates, at its line", () => {
+    const { problems } = load({
+      "incidents/a.yaml": opening(closing),
+      "incidents/b.yaml": [
+        "id: inc-db",
+        "name: Database slow",
+        "severity: MINOR",
+        "status: IDENTIFIED",
+        "services: [{ id: svc-db, name: Database }]",
+        "onRemove: resolve",
+        closing,
+      ].join("\n"),
+    });
+    expect(problems.map((problem) => [problem.file, problem.line, problem.code])).toEqual([
+      // At the closing's value, the lines that say what to fix.
+      ["incidents/a.yaml", 9, "closing-without-resolve"],
+      ["incidents/b.yaml", 8, "closing-without-updates"],
+    ]);
+  });
+});

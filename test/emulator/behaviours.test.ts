@@ -240,3 +240,37 @@ describe("choosing the behaviours", () => {
     expect(statuses).toEqual([200, 429]);
   });
 });
+
+describe("editDate: what an update PUT without a date does to the update's public date", () => {
+  const path = "/v1/status-pages/incidents/inc-api-errors/incident-updates";
+  const change = async (date?: string) => {
+    const [update] = (await call(emulator?.app as Emulator["app"], "GET", path)).json as {
+      id: string;
+      publicIncidentUpdateDate: string;
+    }[];
+    const body = {
+      description: "Typo fixed.",
+      notifySubscribers: false,
+      ...(date === undefined ? {} : { publicIncidentUpdateDate: date }),
+    };
+    const changed = await call(emulator?.app as Emulator["app"], "PUT", `${path}/${update?.id}`, {
+      body,
+    });
+    return {
+      before: update?.publicIncidentUpdateDate,
+      after: (changed.json as { publicIncidentUpdateDate: string }).publicIncidentUpdateDate,
+    };
+  };
+
+  it("kept (the default) keeps the update's date; now re-dates it; a date sent is kept under both", async () => {
+    emulator = demoEmulator();
+    expect(DEFAULT_BEHAVIOUR.editDate).toBe("kept");
+    const kept = await change();
+    expect(kept.after).toBe(kept.before);
+    emulator.control.setBehaviour({ editDate: "now" });
+    const { before } = await change(ago(30));
+    expect((await change()).after).toBe(NOW.toISOString());
+    expect(before).not.toBe(NOW.toISOString());
+    expect((await change(ago(30))).after).toBe(ago(30));
+  });
+});

@@ -30,4 +30,35 @@ describe("the engine's events of a run, as incident-sync up reads them", () => {
       { resource: "checkout-down", error: reason },
     ]);
   });
+
+  it("names the incident a failed step kept in the state, as opened whatever failed after it", () => {
+    const id = "5b1c0d6e-0000-4000-8000-000000000001";
+    const failedWith = (outputs: Record<string, unknown>) =>
+      summarizeEvents([
+        {
+          sequence: 1,
+          timestamp: 1,
+          resourcePreEvent: {
+            metadata: {
+              urn,
+              type: INCIDENT_TYPE,
+              op: "create",
+              new: { inputs: { resource: "checkout-down" } },
+            },
+          },
+        },
+        {
+          sequence: 2,
+          timestamp: 2,
+          resOpFailedEvent: {
+            metadata: { urn, type: INCIDENT_TYPE, op: "create", new: { inputs: {}, outputs } },
+          },
+        },
+      ] as unknown as EngineEvent[]).incidents;
+    expect(failedWith({ incidentId: id })).toMatchObject([
+      { resource: "checkout-down", incidentId: id, keptIncidentId: id, error: "failed" },
+    ]);
+    // A create that got no answer keeps its intent, not an incident.
+    expect(failedWith({ incidentId: "" })[0]?.keptIncidentId).toBeUndefined();
+  });
 });

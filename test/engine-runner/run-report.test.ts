@@ -118,6 +118,64 @@ describe("the run report of a failed incident", () => {
     ).toEqual(["opened", "not opened", "adopted", "not adopted", "not adopted"]);
   });
 
+  it("says opened for an incident opened whatever failed after, and for one opened after a claim", () => {
+    const id = "5b1c0d6e-0000-4000-8000-000000000001";
+    const inputs = { resource: "card-payments" };
+    const opened = failedUp(
+      [
+        // Its second update's post failed: the state kept the incident the create opened.
+        {
+          resource: "card-payments",
+          incidentId: id,
+          keptIncidentId: id,
+          op: "create",
+          diffs: [],
+          warnings: [],
+          inputs,
+          error: "updates[1] was not posted",
+        },
+        // Claimed by incident-sync up, then opened by its apply.
+        {
+          resource: "sms-down",
+          incidentId: "5b1c0d6e-0000-4000-8000-000000000002",
+          op: "update",
+          diffs: ["claimOnly"],
+          warnings: [],
+          inputs: { resource: "sms-down" },
+          previous: { incidentId: "", claimed: true },
+        },
+        {
+          resource: "fax-down",
+          op: "update",
+          diffs: [],
+          warnings: [],
+          inputs: { resource: "fax-down" },
+          previous: { incidentId: "", claimed: true },
+          error: "refused",
+        },
+        {
+          resource: "db",
+          incidentId: "inc-db",
+          op: "update",
+          diffs: ["name"],
+          warnings: [],
+          inputs: { resource: "db" },
+          previous: { incidentId: "inc-db" },
+        },
+      ],
+      "",
+    );
+    expect(reportOf(opened, "/project").incidents.map((incident) => incident.action)).toEqual([
+      "opened",
+      "opened",
+      "not opened",
+      "updated",
+    ]);
+    const text = renderText(opened, "/project");
+    expect(text).toContain("(1 not opened, 2 opened, 1 updated;");
+    expect(text).toMatch(/^ {2}\+ \S+ \(resource sms-down\) opened/m);
+  });
+
   it("names the status page as a change's reason only when nothing git declares changed", () => {
     const updated = (resource: string, diffs: string[]): IncidentStep => ({
       resource,

@@ -266,12 +266,26 @@ describe("what a removal does", () => {
   });
 
   it("posts one last update, notifying nobody, unless the incident is resolved already", () => {
-    expect(resolvingUpdate([update("2026-11-23T09:00:00.000Z", "MONITORING")])).toEqual({
+    expect(resolvingUpdate([update("2026-11-23T09:00:00.000Z", "MONITORING")], undefined)).toEqual({
       description: RESOLVED_ON_REMOVE,
       status: "RESOLVED",
       notifySubscribers: false,
     });
-    expect(resolvingUpdate([update("2026-11-23T09:00:00.000Z", "RESOLVED")])).toBeUndefined();
+    expect(
+      resolvingUpdate([update("2026-11-23T09:00:00.000Z", "RESOLVED")], undefined),
+    ).toBeUndefined();
+  });
+
+  it("posts the definition's closing word, notifying as it says", () => {
+    const closing = { message: "Payments work again. Thank you for your patience.", notify: true };
+    expect(resolvingUpdate([update("2026-11-23T09:00:00.000Z", "MONITORING")], closing)).toEqual({
+      description: closing.message,
+      status: "RESOLVED",
+      notifySubscribers: true,
+    });
+    expect(
+      resolvingUpdate([update("2026-11-23T09:00:00.000Z", "RESOLVED")], closing),
+    ).toBeUndefined();
   });
 });
 

@@ -112,6 +112,7 @@ const PHASES: Record<string, { state: State; step: Step }> = {
     took,
     { kind: "update", update: update(undefined, second.message ?? "", T0 + 5_000) },
   ]),
+  "open-services": drive(opening, [leased, listed(), failed(FAILURES["not-found"]())]),
   "known-lease": drive(applying, []),
   "known-take": drive(applying, [leased]),
   "known-get": drive(applying, [leased, took]),
@@ -189,6 +190,7 @@ const REPLIES: Record<string, Reply> = {
   update: { kind: "update", update: update("u1", second.message ?? "", T0 + 5_000) },
   "update, no id": { kind: "update", update: update(undefined, second.message ?? "", T0 + 5_000) },
   named: { kind: "named", services: [{ id: "svc-api", name: "Public API" }] },
+  services: { kind: "services", ids: new Set(["svc-api"]) },
   took,
   taken: { kind: "taken" },
   ...Object.fromEntries(
@@ -204,6 +206,7 @@ const ANSWERS: Record<Step["kind"], Reply["kind"][]> = {
   "list-updates": ["updates", "failed"],
   take: ["took", "taken"],
   catalog: ["named", "failed"],
+  services: ["services", "failed"],
   open: ["incident", "failed"],
   put: ["incident", "failed"],
   post: ["update", "failed"],
@@ -237,6 +240,7 @@ describe("the step machine, every phase against every answer", () => {
         "open-read",
         "open-take",
         "opening",
+        "open-services",
         "probe",
         "put",
         "refresh-incident",
@@ -271,7 +275,9 @@ describe("the step machine, every phase against every answer", () => {
         }
         if (WRITES.has(reached.step.kind) && answer.kind === "failed") {
           // A write that failed is read back or ends the operation; it is never sent again.
-          expect(["get", "list", "list-updates", "refuse", "done"], said).toContain(step.kind);
+          expect(["get", "list", "list-updates", "services", "refuse", "done"], said).toContain(
+            step.kind,
+          );
           if (step.kind === "done") expect(reached.step.kind, said).toBe("put");
         }
         if (step.kind === "refuse" && step.keep) {
@@ -340,10 +346,43 @@ describe("the step machine's transitions", () => {
       { kind: "refuse" },
     ],
     [
-      "says a service without the create lacks it",
+      "reads the account's services after a create answered 404, to tell what it means",
       "opening",
       failed(FAILURES["not-found"]()),
-      { kind: "refuse", message: expect.stringContaining("does not offer the operations") },
+      { kind: "services" },
+    ],
+    [
+      "names a service sent that the account does not list",
+      "open-services",
+      { kind: "services", ids: new Set(["svc-web"]) },
+      {
+        kind: "refuse",
+        message: expect.stringMatching(
+          /: the service answered POST \/v1\/status-pages\/incidents with 404, so nothing was opened\. The account has no service "svc-api" \(it lists 1 service\): fix "services:"/,
+        ),
+      },
+    ],
+    [
+      "says the account, or a service without the create, when every service sent is listed",
+      "open-services",
+      { kind: "services", ids: new Set(["svc-api", "svc-web"]) },
+      {
+        kind: "refuse",
+        message: expect.stringMatching(
+          /a service sent is not one of the account's, that the account "acct-1" is not the API key's, or that the service does not offer creating incidents\. Every service sent is among the account's 2 services/,
+        ),
+      },
+    ],
+    [
+      "says every cause when the services cannot be read",
+      "open-services",
+      failed(FAILURES["server-error"]()),
+      {
+        kind: "refuse",
+        message: expect.stringMatching(
+          /The account's services could not be read to check the 1 service sent \(503 Service Unavailable\)/,
+        ),
+      },
     ],
     [
       "takes what a create made before it posts anything",
@@ -564,6 +603,48 @@ describe("the step machine's transitions", () => {
       kind: "edit",
       updateId: "u0",
       body: expect.objectContaining({ notifySubscribers: false }),
+    });
+  });
+
+  it("changes a posted entry with the date and status customers saw, so a PUT that dates an update without one to now never moves it", () => {
+    const typo = entriesInputs({
+      updates: [{ ...first, message: `${first.message} (typo fixed)` }, second],
+    });
+    const olds = record(fresh, { incidentId: "inc-new", updates: [first], updateIds: ["u0"] });
+    const start = { op: "apply", inputs: typo, olds, context } as const;
+    const posted = { ...update("u0", first.message ?? "", T0 - 3_600_000), status: "MONITORING" };
+    const shown = { kind: "incident", incident: incident("inc-new", [posted]) } as const;
+    const edit = (inputs: IncidentInputs) =>
+      drive({ ...start, inputs }, [leased, took, shown]).step;
+    expect(edit(typo)).toEqual({
+      kind: "edit",
+      incidentId: "inc-new",
+      updateId: "u0",
+      body: {
+        description: `${first.message} (typo fixed)`,
+        status: "MONITORING",
+        notifySubscribers: false,
+        publicIncidentUpdateDate: iso(T0 - 3_600_000),
+      },
+    });
+    // A date declared is a date changed on purpose.
+    const dated = entriesInputs({
+      updates: [{ ...first, message: `${first.message} (typo fixed)`, at: iso(T0) }, second],
+    });
+    expect(edit(dated)).toMatchObject({ body: { publicIncidentUpdateDate: iso(T0) } });
+  });
+
+  it("resolves a removed incident with its closing word, notifying as it says", () => {
+    const closing = { message: "Payments work again.", notify: true };
+    const inputs = entriesInputs({ onRemove: "resolve", closing });
+    const step = drive(removing({ incidentId: "inc-new" }, inputs), [
+      leased,
+      { kind: "incident", incident: made },
+    ]).step;
+    expect(step).toEqual({
+      kind: "post",
+      incidentId: "inc-new",
+      body: { description: closing.message, status: "RESOLVED", notifySubscribers: true },
     });
   });
 

@@ -170,3 +170,47 @@ describe("plan of a new incident renamed", () => {
     expect(apart.findings.map((finding) => finding.rule)).not.toContain("renamed-without-alias");
   });
 });
+
+describe("plan of an incident resolved when its definition is removed", () => {
+  const closing = [
+    "onRemove: resolve",
+    "closing:",
+    "  message: Card payments work again.",
+    "  notify: true",
+  ].join("\n");
+
+  it("says exactly what the removal posts and to whom: the closing as written", () => {
+    const before = opening([FIRST], closing);
+    const text = renderPlanText(plan({ "incidents/a.yaml": before }, {}));
+    expect(text).toContain(
+      'resolved on the status page with a last update, status RESOLVED, "Card payments work again.", sent to every subscriber (unless it is resolved already), then no longer managed',
+    );
+    const added = renderPlanText(plan({}, { "incidents/a.yaml": before }));
+    expect(added).toContain(
+      'closing: a last update, status RESOLVED, "Card payments work again.", sent to every subscriber',
+    );
+  });
+
+  it("says the default closing and that it notifies nobody, when the definition gives none", () => {
+    const before = opening([FIRST], "onRemove: resolve");
+    expect(renderPlanText(plan({ "incidents/a.yaml": before }, {}))).toContain(
+      'resolved on the status page with a last update, status RESOLVED, "This incident is resolved.", on the status page only, notifying nobody (unless it is resolved already)',
+    );
+  });
+
+  it("shows a changed closing as a change of the definition", () => {
+    const before = opening([FIRST], closing);
+    const after = opening([FIRST], closing.replace("notify: true", "notify: false"));
+    const result = plan({ "incidents/a.yaml": before }, { "incidents/a.yaml": after });
+    expect(result.changes[0]).toMatchObject({
+      kind: "update",
+      fields: [
+        {
+          field: "closing",
+          before: '"Card payments work again.", sent to every subscriber',
+          after: '"Card payments work again.", notifying nobody',
+        },
+      ],
+    });
+  });
+});

@@ -579,6 +579,37 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       expect((await up()).error).toBeUndefined();
     });
 
+    it("reads a create answered 404 for what it can mean, naming the service sent that the account does not list", async () => {
+      const catalog = join(project, "incidents", "services.yaml");
+      const services = readFileSync(catalog, "utf8");
+      writeFileSync(catalog, `${services}svc-retired: Retired service\n`);
+      writeFileSync(file("fax-down"), newIncident("fax-down", "svc-retired"));
+      // The reference documents 404 for a create; the emulator's own answer is a 400.
+      const real = globalThis.fetch;
+      vi.stubGlobal("fetch", async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+        const request = new Request(input, init);
+        const url = new URL(request.url);
+        if (request.method === "POST" && url.pathname === "/v1/status-pages/incidents") {
+          return Response.json({ message: "Not Found" }, { status: 404 });
+        }
+        return real(request);
+      });
+      control().resetStats();
+      try {
+        const run = await up();
+        const [failure] = failuresOf(run).filter((text) => text.startsWith("fax-down"));
+        expect(failure).toMatch(
+          /the service answered POST \/v1\/status-pages\/incidents with 404, so nothing was opened\. The account has no service "svc-retired" \(it lists \d+ services\): fix "services:"/,
+        );
+        expect(failure).not.toContain("does not offer the operations");
+        expect(control().stats().byOperation.listServices?.total).toBeGreaterThan(0);
+      } finally {
+        vi.unstubAllGlobals();
+        writeFileSync(catalog, services);
+        rmSync(file("fax-down"));
+      }
+    });
+
     it("says a service without the operations that open incidents cannot open one, and opens nothing", async () => {
       writeFileSync(file("mail-down"), newIncident("mail-down", "svc-web"));
       control().setBehaviour({ referenceOperations: "method-not-allowed" });

@@ -4,6 +4,7 @@ import {
   ANSWERS,
   CREATE_ANSWERS,
   CREATE_DELAY_MAX_MS,
+  EDIT_DATES,
   LIST_ORDERS,
   PUT_STATUS_ENV,
   PUT_STATUSES,
@@ -164,6 +165,12 @@ export function emulatorCommand(): Command {
     )
     .addOption(
       new Option(
+        "--edit-date <rule>",
+        "what an update PUT without publicIncidentUpdateDate does to the update's public date: kept, or now (re-dated to the time of the PUT) (default: kept)",
+      ).argParser(oneOf(EDIT_DATES)),
+    )
+    .addOption(
+      new Option(
         "--reference-operations <behaviour>",
         "whether the incident operations beyond the spec's excerpt (create, read, list, post and change updates) exist: available, or answered not-found (404) or method-not-allowed (405), as a service with only the excerpt would (default: available)",
       ).argParser(oneOf(REFERENCE_OPERATIONS)),
@@ -182,7 +189,8 @@ ignores it; --list-order the order of events and updates; --rate-window a rate l
 429 without Retry-After; --unknown-check 404 or [] for a check that does not exist;
 --account-header whether the account header is required; --answers full or lean answers;
 --create-answer whether a create's answer gives its updates' ids, or its updates at all;
---create-delay how long a create is held before it is made; --reference-operations whether the service has the operations that create incidents and post
+--create-delay how long a create is held before it is made; --edit-date whether an update
+changed without its date keeps it or is re-dated to now; --reference-operations whether the service has the operations that create incidents and post
 updates. Every update
 sent to subscribers is kept: GET /_control/accounts/<account>/notifications. Every /v1 request is
 counted by operation and status: GET /_control/stats (DELETE resets it).
@@ -198,6 +206,7 @@ Examples:
   $ incident-sync emulator --rate-window 600/60s --unknown-check empty --account-header required
   $ incident-sync emulator --reference-operations not-found
   $ incident-sync emulator --create-answer without-updates --create-delay 12000
+  $ incident-sync emulator --edit-date now
 
   Then, with the printed key:
   $ curl -H 'Authorization: Bearer demo-key' http://127.0.0.1:4010/v1/error-groups/checks/chk-api`,

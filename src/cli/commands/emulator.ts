@@ -8,6 +8,7 @@ import type {
   ACCOUNT_HEADERS,
   ANSWERS,
   CREATE_ANSWERS,
+  EDIT_DATES,
   LIST_ORDERS,
   PUT_STATUSES,
   REFERENCE_OPERATIONS,
@@ -42,6 +43,7 @@ export interface EmulatorFlags {
   answers?: (typeof ANSWERS)[number];
   createAnswer?: (typeof CREATE_ANSWERS)[number];
   createDelay?: number;
+  editDate?: (typeof EDIT_DATES)[number];
   format: "text" | "json";
 }
 
@@ -56,6 +58,7 @@ function behaviourFlags(options: EmulatorFlags): Partial<Behaviour> {
     ...(options.answers ? { answers: options.answers } : {}),
     ...(options.createAnswer ? { createAnswer: options.createAnswer } : {}),
     ...(options.createDelay === undefined ? {} : { createDelayMs: options.createDelay }),
+    ...(options.editDate ? { editDate: options.editDate } : {}),
   };
 }
 

@@ -110,7 +110,14 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
 
   on(ROUTES.updateIncidentUpdate, async (c) => {
     const body = await readJsonBody(c, ROUTES.updateIncidentUpdate.body.schema, PUBLIC_BODY_LIMIT);
-    const changed = stores.updates.change(account(c), incident(c), update(c), body, nowMs());
+    const changed = stores.updates.change(
+      account(c),
+      incident(c),
+      update(c),
+      body,
+      nowMs(),
+      behaviour().editDate,
+    );
     return c.json(shapeUpdate(changed, behaviour()));
   });
 

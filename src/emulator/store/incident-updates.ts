@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import type { IncidentStatus, IncidentUpdate, IncidentUpdateRequest } from "../../api/schemas";
+import type { EditDate } from "../behaviour";
 import { statement, transaction } from "../database";
 import { notFound } from "../http-error";
 import { toIso } from "../time";
@@ -54,8 +55,9 @@ export class IncidentUpdateStore {
 
   /**
    * `PUT …/incident-updates/{incidentUpdateId}`: the update's text, status and public date
-   * replaced in place. `notifySubscribers: true` sends it to the subscribers again. When it is
-   * the newest update with a status, its status becomes the incident's.
+   * replaced in place; without a date, it keeps its own or is dated now (`editDate`).
+   * `notifySubscribers: true` sends it to the subscribers again. When it is the newest update
+   * with a status, its status becomes the incident's.
    */
   change(
     accountId: string,
@@ -63,6 +65,7 @@ export class IncidentUpdateStore {
     updateId: string,
     body: IncidentUpdateRequest,
     nowMs: number,
+    editDate: EditDate = "kept",
   ): IncidentUpdate {
     return transaction(this.db, () => {
       const before = this.get(accountId, incidentId, updateId);
@@ -74,9 +77,11 @@ export class IncidentUpdateStore {
       ).run(
         body.description,
         body.status ?? null,
-        body.publicIncidentUpdateDate === undefined
-          ? Date.parse(before.publicIncidentUpdateDate ?? "") || null
-          : Date.parse(body.publicIncidentUpdateDate),
+        body.publicIncidentUpdateDate !== undefined
+          ? Date.parse(body.publicIncidentUpdateDate)
+          : editDate === "now"
+            ? nowMs
+            : Date.parse(before.publicIncidentUpdateDate ?? "") || null,
         body.notifySubscribers === true ? 1 : 0,
         accountId,
         incidentId,

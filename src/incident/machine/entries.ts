@@ -8,7 +8,7 @@ import {
   lastApplyMs,
   planEntriesOn,
 } from "../apply";
-import { entryRequest, requestOf } from "../declaration";
+import { editRequest, entryRequest, requestOf } from "../declaration";
 import { type DeclaredEntry, foundPosted } from "../entries";
 import type { EntryAction, RecordedEntries } from "../entry-plan";
 import type { IncidentInputs } from "../inputs";
@@ -237,7 +237,8 @@ function carryOn(state: Sending, now: number): Moved {
     );
   }
   if (action.kind === "edit") {
-    const body = entryRequest(entry, { notify: false });
+    const live = state.incident.incidentUpdates.find((shown) => shown.id === action.updateId);
+    const body = editRequest(entry, live);
     return { state, step: { kind: "edit", incidentId, updateId: action.updateId, body } };
   }
   const recorded = state.olds?.incidentId === incidentId ? state.olds.unanswered : undefined;

@@ -3,13 +3,13 @@ import { recordedEntriesOf } from "../apply";
 import { openingKey, openingsSought, takenTwiceMessage } from "../creation";
 import { createRequestOf, incidentLabel } from "../declaration";
 import { type DeclaredEntry, earliest, isPostingOf } from "../entries";
-import { lacksOperationMessage } from "../messages";
+import { createNotFoundMessage, lacksOperationMessage } from "../messages";
 import { claimedRecord, declarationIn, type IncidentRecord } from "../record";
 import { inWindow, latest, windowEnd } from "../unanswered";
 import { type Carried, failed, kept, type Next, refuse, unexpected } from "./context";
 import { type Entries, type Known, knownState, type WithEntries } from "./entries";
 import { afterRead, nextRead, type Search, searchDecision, searchIn } from "./search";
-import type { Answer } from "./steps";
+import type { Answer, Failure } from "./steps";
 
 /*
  * A new incident's opening, under the lease of its definition: look for the incident an
@@ -20,7 +20,7 @@ import type { Answer } from "./steps";
 
 /** Looking for the incident a new definition opened, or opening it, under its lease. */
 export interface Opening extends Entries {
-  phase: "open-lease" | "open-list" | "open-read" | "open-take" | "opening";
+  phase: "open-lease" | "open-list" | "open-read" | "open-take" | "opening" | "open-services";
   /** When another holder last let go of the lease. */
   releasedAt?: number | undefined;
   search?: Search;
@@ -28,6 +28,8 @@ export interface Opening extends Entries {
   sentAt?: number;
   /** The incident found, to take. */
   found?: IncidentResponse;
+  /** The create's 404, said once the account's services are checked against those sent. */
+  notFound?: Failure;
 }
 
 type Moved = Next<Opening | Known>;
@@ -95,11 +97,32 @@ export function stepOpening(state: Opening, answer: Answer): Moved {
     case "opening":
       if (failure?.unknown)
         return list({ ...state, sentAt: answer.at, releasedAt: undefined }, true);
+      // The reference documents 404 for a create: an unknown service is a likely cause.
+      if (failure?.status === 404) {
+        return {
+          state: { ...state, phase: "open-services", notFound: failure },
+          step: { kind: "services" },
+        };
+      }
       if (failure) {
         return refuse(state, failure.absent ? lacksOperationMessage(failure) : failure.text);
       }
       if (answer.kind !== "incident") return unexpected(state, answer);
       return opened(state, answer.incident);
+    case "open-services": {
+      if (state.notFound === undefined) return unexpected(state, answer);
+      if (answer.kind !== "services" && !failure) return unexpected(state, answer);
+      const known = answer.kind === "services" ? answer.ids : { unread: failure?.text ?? "" };
+      return refuse(
+        state,
+        createNotFoundMessage(state.notFound, {
+          label: labelOf(state),
+          accountId: state.context.accountId || undefined,
+          sent: state.inputs.services.map((service) => service.id),
+          known,
+        }),
+      );
+    }
   }
 }
 

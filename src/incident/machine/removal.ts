@@ -141,7 +141,7 @@ export function stepRemoval(state: Removal, answer: Answer): Moved {
       if (failure?.absent) return probe(state, incidentId, "", failure);
       if (failure) return refuse(state, failure.text);
       if (answer.kind !== "incident") return unexpected(state, answer);
-      const last = resolvingUpdate(answer.incident.incidentUpdates);
+      const last = resolvingUpdate(answer.incident.incidentUpdates, state.record.closing);
       if (last === undefined) return done(state, "resolved");
       if (state.phase === "resolve-reread") {
         return refuse(

@@ -29,6 +29,8 @@ export type Step =
   | { kind: "take"; incidentId: string }
   /** Name the services from the definitions' services catalog (older state has no names). */
   | { kind: "catalog"; incidentId: string; services: IncidentService[] }
+  /** The ids of every service the account lists (`GET /v1/status-pages/services`). */
+  | { kind: "services" }
   /** `POST /v1/status-pages/incidents`: not idempotent, and notifies as its entry says. */
   | { kind: "open"; body: IncidentCreateRequest }
   | { kind: "put"; incidentId: string; body: IncidentRequest }
@@ -90,6 +92,7 @@ export type Reply =
   | { kind: "updates"; updates: IncidentUpdate[] }
   | { kind: "update"; update: IncidentUpdate }
   | { kind: "named"; services: IncidentService[] }
+  | { kind: "services"; ids: ReadonlySet<string> }
   | { kind: "took" }
   | { kind: "taken" }
   /** `text`: the error as the person running it reads it (translated once, by the provider). */
