@@ -181,11 +181,11 @@ describe("plan of an incident resolved when its definition is removed", () => {
 
   it("says exactly what the removal posts and to whom: the closing as written", () => {
     const before = opening([FIRST], closing);
-    const text = renderPlanText(plan({ "incidents/a.yaml": before }, {}));
+    const text = renderPlanText(planOf({ "incidents/a.yaml": before }, {}));
     expect(text).toContain(
       'resolved on the status page with a last update, status RESOLVED, "Card payments work again.", sent to every subscriber (unless it is resolved already), then no longer managed',
     );
-    const added = renderPlanText(plan({}, { "incidents/a.yaml": before }));
+    const added = renderPlanText(planOf({}, { "incidents/a.yaml": before }));
     expect(added).toContain(
       'closing: a last update, status RESOLVED, "Card payments work again.", sent to every subscriber',
     );
@@ -193,7 +193,7 @@ describe("plan of an incident resolved when its definition is removed", () => {
 
   it("says the default closing and that it notifies nobody, when the definition gives none", () => {
     const before = opening([FIRST], "onRemove: resolve");
-    expect(renderPlanText(plan({ "incidents/a.yaml": before }, {}))).toContain(
+    expect(renderPlanText(planOf({ "incidents/a.yaml": before }, {}))).toContain(
       'resolved on the status page with a last update, status RESOLVED, "This incident is resolved.", on the status page only, notifying nobody (unless it is resolved already)',
     );
   });
@@ -201,7 +201,7 @@ describe("plan of an incident resolved when its definition is removed", () => {
   it("shows a changed closing as a change of the definition", () => {
     const before = opening([FIRST], closing);
     const after = opening([FIRST], closing.replace("notify: true", "notify: false"));
-    const result = plan({ "incidents/a.yaml": before }, { "incidents/a.yaml": after });
+    const result = planOf({ "incidents/a.yaml": before }, { "incidents/a.yaml": after });
     expect(result.changes[0]).toMatchObject({
       kind: "update",
       fields: [
