@@ -52,12 +52,19 @@ export async function seedSandbox(
     }
   }
   if (services.length === 0 && unknown.length === 0) return { notes: [], problems: [] };
+  // A seed names every service its incidents list, the demo's own too.
+  const seeded = new Map(services);
+  for (const { definition } of unknown) {
+    for (const service of definition.services) {
+      if (!seeded.has(service.id)) seeded.set(service.id, service.name ?? service.id);
+    }
+  }
   emulator.emulator.control.loadSeed({
     accounts: [
       {
         id: accountId,
         apiKeys: [apiKey],
-        services: services.map(([id, name]) => ({ id, name })),
+        services: [...seeded].map(([id, name]) => ({ id, name })),
         incidents: unknown.map(({ definition }) => {
           const history = datedEntries(definition);
           return {

@@ -726,23 +726,6 @@ describe("the step machine adopting what the service shows already", () => {
       context,
     }) as const;
 
-  it("without `updates`: ends at once, with no PUT, when the read shows the declared fields and status", () => {
-    expect(drive(statusAdopting(), []).step).toMatchObject({
-      kind: "done",
-      result: {
-        op: "apply",
-        id: "inc-1",
-        record: {
-          status: "MONITORING",
-          appliedAt: iso(T0 - 60_000),
-          live: { status: "MONITORING" },
-        },
-      },
-    });
-    const claimed = { ...statusAdopting(), olds: record(statusInputs(), { claimed: true }) };
-    expect(drive(claimed, []).step).toMatchObject({ kind: "done" });
-  });
-
   it.each<[string, Partial<IncidentInputs>, IncidentRecord | undefined, Step["kind"]]>([
     ["another status is declared", { status: "RESOLVED" }, undefined, "put"],
     ["another name is declared", { name: "Checkout is slow" }, undefined, "put"],

@@ -1,7 +1,6 @@
 import type { IncidentStatus } from "../../api/schemas";
 import {
   type Applying,
-  adoptedAsShown,
   afterPut,
   droppedEntriesRefusal,
   liveBeforeApply,
@@ -66,11 +65,6 @@ export function beginStatus(
   if (refusal) return refuse(state, refusal);
   if (live === undefined) {
     return { state, step: { kind: "list-updates", incidentId: declaration.incidentId } };
-  }
-  if (adoptedAsShown(declaration, olds, inputs.observed, live)) {
-    // Nothing to send: what the read showed is the last apply.
-    const appliedAt = state.since || new Date(at).toISOString();
-    return finish(state, { appliedAt, live, appliedUpdates: [] });
   }
   return nextPut(state, live);
 }
