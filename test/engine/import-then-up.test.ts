@@ -27,7 +27,7 @@ async function updatesOnService(live: RunningEmulator): Promise<Record<string, s
   for (const incident of LIVE_INCIDENTS) {
     const response = await fetch(
       `${live.url}/v1/status-pages/incidents/${incident.id}/incident-updates`,
-      { headers: { authorization: `Bearer ${LIVE_KEY}` } },
+      { headers: { authorization: `Bearer ${LIVE_KEY}`, "x-service-account": LIVE_ACCOUNT } },
     );
     const updates = (await response.json()) as { id: string; description: string }[];
     read[incident.id] = updates.map((update) => `${update.id} ${update.description}`).sort();
