@@ -1,6 +1,6 @@
 import path from "node:path";
 import { bareStackName } from "../definitions/stack-name";
-import { openProjectStack } from "../engine";
+import { exportProjectStack } from "../engine";
 import { type StackRecords, stackRecordsOf } from "../reports";
 import type { CommandIo } from "./io";
 import { projectStacks } from "./project-stacks";
@@ -86,13 +86,16 @@ function fileResources(backendUrl: string, project: string, stack: string): unkn
   return read.resources;
 }
 
-/** `pulumi stack export` of an existing stack: the engine creates nothing and writes no state. */
+/**
+ * `pulumi stack export` of an existing stack: the engine creates nothing, writes no state and
+ * leaves the project's selected stack as it was.
+ */
 async function engineResources(
   source: StackStateSource,
   projectDir: string,
   backendUrl: string,
 ): Promise<unknown[]> {
-  const opened = await openProjectStack({
+  const exported = await exportProjectStack({
     projectDir,
     stackName: source.stack,
     backendUrl,
@@ -100,11 +103,7 @@ async function engineResources(
     ...(source.passphrase === undefined ? {} : { passphrase: source.passphrase }),
     log: () => {},
   });
-  try {
-    return (await opened.exportState()).deployment.resources ?? [];
-  } finally {
-    opened.close();
-  }
+  return exported.deployment.resources ?? [];
 }
 
 function refuse(urn: string | undefined, why: string): never {

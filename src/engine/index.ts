@@ -12,6 +12,7 @@ export {
 export {
   type CancelResult,
   type ConfigEntry,
+  exportProjectStack,
   openProjectStack,
   type ProjectStack,
   type ProjectStackOptions,

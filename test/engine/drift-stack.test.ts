@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -98,7 +98,18 @@ describe("incident-sync drift --stack after up", () => {
       };
       const fromFile = await readStackRecords(source);
       expect(fromFile.read && fromFile.ids.get("card-payments-declined")).toBe(incidentId);
-      expect(await exportedStackRecords(source)).toEqual(fromFile);
+      // Read in a PULUMI_HOME of its own, to see that reading selected no stack: the user's
+      // selected stack stays the one they chose.
+      const home = join(root, "pulumi-home");
+      const userHome = process.env.PULUMI_HOME;
+      process.env.PULUMI_HOME = home;
+      try {
+        expect(await exportedStackRecords(source)).toEqual(fromFile);
+      } finally {
+        if (userHome === undefined) delete process.env.PULUMI_HOME;
+        else process.env.PULUMI_HOME = userHome;
+      }
+      expect(existsSync(join(home, "workspaces"))).toBe(false);
 
       // Someone acts on the status page, through the service's public API.
       const api = createClient({
