@@ -10,14 +10,14 @@ const browserTests = ["test/reports/html-browser.test.ts", "test/reports/inciden
  * vitest would otherwise order a fresh clone's files by size.
  */
 const longestFirst = [
-  "test/engine/plain-cli.test.ts",
   "test/engine/team-safety.test.ts",
+  "test/engine/plain-cli.test.ts",
   "test/engine/harness.test.ts",
   "test/package/installed-package.test.ts",
-  "test/engine/team-backends.test.ts",
-  "test/engine/pipeline-kit-run.test.ts",
-  "test/engine/interruptions.test.ts",
   "test/engine/claims.test.ts",
+  "test/engine/main-job.test.ts",
+  "test/engine/pipeline-kit-run.test.ts",
+  "test/engine/import-then-up.test.ts",
 ];
 
 class EngineFirst extends BaseSequencer {

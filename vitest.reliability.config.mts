@@ -11,7 +11,10 @@ import { defineConfig } from "vitest/config";
  * (test/reliability/kill-loop-open.test.ts); R9 `incident-sync up` and a report beside it
  * through a rate window answering 429 without Retry-After, and a PUT that ignores the status
  * (test/reliability/service-behaviours.test.ts); and once each, issue 36's claims left out of the
- * apply (claims-left-out.test.ts) and the engine under PUT sets-field (put-status.test.ts).
+ * apply (claims-left-out.test.ts), the engine under PUT sets-field (put-status.test.ts), and
+ * the engine's faults: kills and SIGTERM (interruptions.test.ts), a deadline against a dripping
+ * server (deadline.test.ts), two stacks at once and a create carried out after its timeout
+ * (never-twice-engine.test.ts), and the team backends (team-backends.test.ts).
  */
 export default defineConfig({
   test: {

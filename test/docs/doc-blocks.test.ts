@@ -103,7 +103,7 @@ describe("the README and docs/", () => {
     expect(docBlocksOf("first-commands")).toHaveLength(1);
     expect(first?.commands).toEqual(["npm start", "npm ci && npm test"]);
     // ../shared/bin/fresh-machine-check and .ci/run run them on a fresh clone, and
-    // test/engine/npm-start.test.ts runs npm start on a warm one; here, that each names what
+    // test/engine/main-job.test.ts runs npm start on a warm one; here, that each names what
     // this repository runs.
     const scripts = (
       JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {

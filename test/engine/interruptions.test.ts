@@ -17,13 +17,12 @@ const timeout = 300_000;
 const INCIDENTS = 10;
 
 /**
- * What real runners do to a run, one case each: kill -9 of the whole process tree (a
- * cancelled CI job), of the host alone (a lost runner), SIGTERM, and a lock left on another
- * machine. After each, one more `incident-sync up` must converge with nothing lost or
- * duplicated. The loop of 20 kills at random points is `npm run reliability`
- * (test/reliability/kill-loop.test.ts), with its figures in BENCHMARKS.md.
+ * A lock left on another machine or by a run still going, a mistyped stack, and the
+ * passphrase from a file. The kills of a run (kill -9 of its tree or of the host alone,
+ * SIGTERM) are `npm run reliability`'s (test/reliability/interruptions.test.ts), with its loop
+ * of 20 kills at random points (kill-loop.test.ts).
  */
-describe("interrupted runs of incident-sync up", () => {
+describe("locks and secrets of incident-sync up", () => {
   let stack: InterruptedStack;
 
   beforeAll(async () => {
@@ -50,59 +49,6 @@ describe("interrupted runs of incident-sync up", () => {
     mkdirSync(locks, { recursive: true });
     writeFileSync(join(locks, file), JSON.stringify(lock));
   };
-
-  it(
-    "converges in one more up after kill -9 of the whole up process tree while pulumi up applies",
-    async () => {
-      stack.declare(1);
-      const run = stack.startUp();
-      expect(await eventually(stack.upRunning, 60_000)).toBe(true);
-      await stack.killRun(run);
-      const next = await stack.up();
-      expect(next.exitCode, next.stdout + next.stderr).toBe(0);
-      await stack.expectConverged(1);
-    },
-    timeout,
-  );
-
-  it(
-    "stops the engine gracefully when the host is killed alone: the engine writes the state and releases the lock, and no plugin is left",
-    async () => {
-      stack.declare(100);
-      const run = stack.startUp();
-      // The host dies while the engine applies: the stack is locked and steps are in flight.
-      expect(await eventually(stack.upRunning, 60_000)).toBe(true);
-      run.kill("SIGKILL");
-      expect(await eventually(() => processesIn(stack.project).length === 0, 30_000)).toBe(true);
-      expect(stack.locks()).toEqual([]);
-      const next = await stack.up();
-      expect(next.exitCode, next.stdout + next.stderr).toBe(0);
-      expect(next.stderr).not.toContain("stale lock");
-      await stack.expectConverged(100);
-    },
-    timeout,
-  );
-
-  it(
-    "stops gracefully on SIGTERM: the engine releases the lock and leaves no process behind",
-    async () => {
-      stack.declare(101);
-      const run = stack.startUp();
-      // SIGTERM once the engine is applying: the stack is locked and steps are in flight.
-      expect(await eventually(stack.upRunning, 60_000)).toBe(true);
-      const exited = new Promise<number | null>((resolve) =>
-        run.once("exit", (code) => resolve(code)),
-      );
-      run.kill("SIGTERM");
-      expect(await exited).toBe(143);
-      expect(await eventually(() => processesIn(stack.project).length === 0, 30_000)).toBe(true);
-      expect(await eventually(() => stack.locks().length === 0, 5_000)).toBe(true);
-      const next = await stack.up();
-      expect(next.exitCode).toBe(0);
-      await stack.expectConverged(101);
-    },
-    timeout,
-  );
 
   it(
     "names the incident-sync command that clears a lock held on another machine, and cancel clears it",

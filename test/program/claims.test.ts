@@ -7,7 +7,7 @@ import { type ProgramStack, startProgramStack } from "./support/program-stack";
 /**
  * The program's part in the claim run of `incident-sync up` (src/incident/claim.ts), which
  * the engine runs targeted at the incidents new to the state; the kill it protects against is
- * test/engine/claims.test.ts.
+ * R7 of `npm run reliability` (test/reliability/kill-loop-claims.test.ts).
  */
 describe("the program in the claim run and the apply run after it", () => {
   let started: ProgramStack;

@@ -34,7 +34,7 @@ function definition(resource: string, name: string, first: string): string {
  * prevents them, played over HTTP against the emulator under Pulumi's mocks, whose engine
  * keeps the state across runs (a kill: the state as before the run; a partial failure: what
  * the provider kept). The real engine's part (its partial failures, two stacks at once, a
- * create carried out after its timeout) is test/engine/never-twice.test.ts.
+ * create carried out after its timeout) is test/reliability/never-twice-engine.test.ts.
  */
 describe("never twice, in process against the emulator", () => {
   let sandbox: EmulatorSandbox;

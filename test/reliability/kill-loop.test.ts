@@ -9,7 +9,7 @@ const KILLS = 20;
  * R5 of the reliability suite (`npm run reliability`): kill -9 of the whole `incident-sync up`
  * process tree at random points, KILLS times in a row on one stack, each run changing every
  * incident. After each kill, one more `up` must converge with nothing lost or duplicated. The
- * default suite has one such kill (test/engine/interruptions.test.ts); this measures how the
+ * reliability suite has one such kill (test/reliability/interruptions.test.ts); this measures how the
  * kills land, and BENCHMARKS.md records the outcomes.
  */
 describe("kill -9 at random points, again and again", () => {

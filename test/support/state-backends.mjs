@@ -14,7 +14,7 @@ import { dirname, join } from "node:path";
 import { ensureVenv, root } from "../../scripts/python-venv.mjs";
 
 // Servers on loopback holding a Pulumi self-managed backend's state, as a team shares one:
-// used by the engine tests (test/engine/team-backends.test.ts) and the checkpoint benchmark.
+// used by the engine tests (test/reliability/team-backends.test.ts) and the checkpoint benchmark.
 
 /**
  * @typedef {object} StateBackend

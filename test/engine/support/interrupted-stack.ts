@@ -19,7 +19,7 @@ import { killRun, processesIn } from "./processes";
 /**
  * A stack of `incidents` scale incidents driven by `incident-sync up` as a child process, the
  * way a pipeline runs it, for tests that interrupt runs: the default suite's one case of each
- * interruption (test/engine/interruptions.test.ts) and the kill loop of `npm run reliability`.
+ * interruption (test/reliability/interruptions.test.ts) and the kill loop of `npm run reliability`.
  */
 export interface InterruptedStack {
   readonly sandbox: EmulatorSandbox;

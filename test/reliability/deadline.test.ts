@@ -12,8 +12,8 @@ import {
 } from "../../bench/support/scale-project.mjs";
 import { openProjectStack, resolveEngine } from "../../src/engine";
 import { runCli } from "../cli/run-cli";
+import { eventually, killEverythingIn, processesIn } from "../engine/support/processes";
 import { drip, startTestServer, type TestServer } from "../support/http-server";
-import { eventually, killEverythingIn, processesIn } from "./support/processes";
 
 const timeout = 180_000;
 

@@ -5,17 +5,17 @@ import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import { resolveEngine } from "../../src/engine";
+import { copyCheckout, reuseBuild } from "../engine/support/checkout";
+import { incidentRows } from "../engine/support/emulator-rows";
+import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
+import { plainCliEnv } from "../engine/support/plain-cli-env";
+import { eventually, killAll, killRun, processesIn } from "../engine/support/processes";
+import { type ShellResult, sh, shAll } from "../engine/support/shell";
 import {
   type StateBackend,
   startPostgresBackend,
   startS3Backend,
 } from "../support/state-backends.mjs";
-import { copyCheckout, reuseBuild } from "./support/checkout";
-import { incidentRows } from "./support/emulator-rows";
-import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
-import { plainCliEnv } from "./support/plain-cli-env";
-import { eventually, killAll, killRun, processesIn } from "./support/processes";
-import { type ShellResult, sh, shAll } from "./support/shell";
 
 const timeout = 300_000;
 

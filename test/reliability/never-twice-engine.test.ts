@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "../../src/api";
 import type { RunningEmulator } from "../../src/emulator";
 import { resolveEngine } from "../../src/engine";
-import { copyCheckout, reuseBuild } from "./support/checkout";
-import { incidentRows } from "./support/emulator-rows";
-import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
-import { plainCliEnv } from "./support/plain-cli-env";
-import { eventually } from "./support/processes";
-import { type ShellResult, sh, shAll } from "./support/shell";
+import { copyCheckout, reuseBuild } from "../engine/support/checkout";
+import { incidentRows } from "../engine/support/emulator-rows";
+import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
+import { plainCliEnv } from "../engine/support/plain-cli-env";
+import { eventually } from "../engine/support/processes";
+import { type ShellResult, sh, shAll } from "../engine/support/shell";
 
 const timeout = 300_000;
 
