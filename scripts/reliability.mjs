@@ -17,8 +17,9 @@
 //      sets lastUpdateStatus (`npm run test:sets-field`; `npm test` covers both PUT behaviours
 //      in process, and test/reliability/put-status.test.ts on the engine);
 //   3. the same again against an emulator that lists events and updates oldest first, enforces
-//      600 requests per 60 s answering 429 without Retry-After, answers [] for an unknown check
-//      and requires the account header (`npm run test:behaviours`).
+//      600 requests per 60 s answering 429 without Retry-After, answers [] for an unknown check,
+//      requires the account header and re-dates an update whose PUT gives no date
+//      (`npm run test:behaviours`).
 // It prints each run's figures and the totals line, and writes them to
 // bench/reliability-record.json with a digest of every file the runs execute or read
 // (scripts/reliability-record.mjs computes them from the runs: their tests, what those import
