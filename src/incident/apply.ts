@@ -88,6 +88,21 @@ export function nextStatusPut(
   return { kind: "put", status: first };
 }
 
+/**
+ * Without `updates`: whether an adoption may skip its PUT, as the program's read shows the
+ * declared name, severity, services and status already (a declared duration it cannot see).
+ */
+export function adoptedAsShown(
+  declaration: Pick<IncidentDeclaration, "name" | "severity" | "services" | "status" | "duration">,
+  olds: IncidentRecord | undefined,
+  observed: IncidentInputs["observed"],
+  live: LiveStatus,
+): boolean {
+  if (olds !== undefined && !olds.claimed) return false;
+  if (observed?.kind !== "read" || declaration.duration !== undefined) return false;
+  return observed.fields === fieldsDigest(declaration) && live.status === declaration.status;
+}
+
 /** What a PUT's answer leaves in the record, and the live status it answered. */
 export function afterPut(
   declaration: Applying,

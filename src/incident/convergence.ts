@@ -17,6 +17,8 @@ export interface AppliedIncident extends IncidentDeclaration {
   appliedAt: string;
   /** With `updates`: the ids of the entries posted, in order (none before the first apply). */
   updateIds?: string[];
+  /** The fields the read the apply acted on showed, when it gave no time (`seenIn`). */
+  fieldsSeen?: string;
 }
 
 /** The entries the last apply posted: as many of its `updates` as it recorded ids for. */

@@ -130,7 +130,8 @@ export function postedSince(observation: Observation | undefined, appliedAt: str
 
 /**
  * Whether the status page shows other fields than the last apply set, changed after it; not
- * when unread, or read before the apply (the apply checked them).
+ * when unread, or read before the apply (the apply checked them): by the service's time, or
+ * without one, as the very read the apply acted on (`fieldsSeen`).
  */
 export function fieldsChangedSince(
   observation: Observation | undefined,
@@ -139,9 +140,13 @@ export function fieldsChangedSince(
     severity: string;
     services: readonly { id: string }[];
     appliedAt: string;
+    fieldsSeen?: string | undefined;
   },
 ): boolean {
   if (observation?.kind !== "read" || observation.fields === undefined) return false;
+  if (observation.changedAt === undefined && observation.fields === applied.fieldsSeen) {
+    return false;
+  }
   if (!changedAfter(observation.changedAt, applied.appliedAt)) return false;
   return observation.fields !== fieldsDigest(applied);
 }

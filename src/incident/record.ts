@@ -4,7 +4,7 @@ import { decideApply } from "./convergence";
 import type { IncidentDeclaration } from "./declaration";
 import type { IncidentInputs } from "./inputs";
 import { type LiveStatus, liveStatusOf } from "./live-status";
-import type { Observation } from "./observation";
+import { fieldsDigest, type Observation } from "./observation";
 import type { Unanswered } from "./unanswered";
 
 /**
@@ -27,6 +27,12 @@ export interface IncidentRecord extends IncidentDeclaration {
   appliedUpdates: IncidentUpdate[];
   /** With `updates`: the id of each entry's update on the status page, in the same order. */
   updateIds?: string[];
+  /**
+   * Name, severity and services (`fieldsDigest`) as the read the last apply acted on showed
+   * them otherwise than declared, with no time of change: that read, still in the stored
+   * inputs at the next `pulumi refresh`, is no change since the apply.
+   */
+  fieldsSeen?: string;
   /**
    * Claimed, not yet applied (`claim.ts`): `appliedAt` is empty and `live` is the declared
    * status, known to nobody. The next update adopts (or opens) the incident.
@@ -51,6 +57,16 @@ export function declarationIn(inputs: IncidentInputs): IncidentDeclaration {
     ...declared
   } = inputs;
   return declared;
+}
+
+/** What a record keeps of the read its apply acted on (`fieldsSeen`). */
+export function seenIn(
+  observed: IncidentInputs["observed"],
+  declared: Parameters<typeof fieldsDigest>[0],
+): Pick<IncidentRecord, "fieldsSeen"> {
+  if (observed?.kind !== "read" || observed.fields === undefined) return {};
+  if (observed.changedAt !== undefined || observed.fields === fieldsDigest(declared)) return {};
+  return { fieldsSeen: observed.fields };
 }
 
 /**

@@ -726,6 +726,62 @@ describe("the step machine adopting what the service shows already", () => {
       context,
     }) as const;
 
+  /** The record an operation ended with. */
+  const recordOf = (step: Step) => {
+    if (step.kind !== "done" || step.result.op !== "apply") throw new Error(step.kind);
+    return step.result.record;
+  };
+
+  it("without `updates`: ends at once, with no PUT, when the read shows the declared fields and status", () => {
+    const adopted = drive(statusAdopting(), []).step;
+    expect(adopted).toMatchObject({ kind: "done", result: { op: "apply", id: "inc-1" } });
+    // What the read showed, dated by its update; the apply is as recent as the read.
+    expect(recordOf(adopted)).toMatchObject({
+      status: "MONITORING",
+      appliedAt: iso(T0 - 60_000),
+      live: { status: "MONITORING", source: "update", at: iso(T0 - 60_000) },
+      appliedUpdates: [],
+    });
+    expect(recordOf(adopted).live).not.toHaveProperty("update");
+    expect(recordOf(adopted)).not.toHaveProperty("fieldsSeen");
+    const claimed = { ...statusAdopting(), olds: record(statusInputs(), { claimed: true }) };
+    expect(drive(claimed, []).step).toMatchObject({ kind: "done" });
+  });
+
+  it("without `updates`: the record of an adoption with no PUT is no change to a refresh, nor to the next up", () => {
+    const start = statusAdopting();
+    const adopted = recordOf(drive(start, []).step);
+    const refreshed = drive({ op: "refresh", id: "inc-1", record: adopted, context }, [
+      { kind: "updates", updates: shownStatus.incidentUpdates },
+    ]).step;
+    if (refreshed.kind !== "done" || refreshed.result.op !== "refresh") throw new Error();
+    // `pulumi refresh` diffs the record it read against the stored inputs, as the next up does.
+    for (const olds of [adopted, refreshed.result.record]) {
+      const diff = drive(
+        { op: "diff", olds, news: start.inputs, enforce: "observed", context },
+        [],
+      );
+      expect(diff.step).toMatchObject({ kind: "done", result: { changes: false } });
+    }
+  });
+
+  it("without `updates`: a PUT that changed fields the read showed with no time is no change to the refresh that finds that read in the inputs", () => {
+    const untimed = { ...shownStatus, name: "Checkout is slow", updated_at: undefined };
+    const inputs = statusInputs({ observed: observe(untimed.incidentUpdates, untimed) });
+    const put = drive({ op: "apply", inputs, olds: record(statusInputs()), context }, []);
+    expect(put.step.kind).toBe("put");
+    const answered = incident("inc-1", shownStatus.incidentUpdates, { updated_at: iso(T0) });
+    const applied = recordOf(drive(put.state, [{ kind: "incident", incident: answered }], T0).step);
+    expect(applied.fieldsSeen).toBe(inputs.observed?.kind === "read" && inputs.observed.fields);
+    const diff = (news: IncidentInputs) =>
+      drive({ op: "diff", olds: applied, news, enforce: "observed", context }, []).step;
+    expect(diff(inputs)).toMatchObject({ result: { changes: false } });
+    // The same fields read again with the service's time of a change since: drift, as ever.
+    const changed = { ...untimed, updated_at: iso(T0 + 60_000) };
+    const again = statusInputs({ observed: observe(changed.incidentUpdates, changed, inputs) });
+    expect(diff(again)).toMatchObject({ result: { changes: true } });
+  });
+
   it.each<[string, Partial<IncidentInputs>, IncidentRecord | undefined, Step["kind"]]>([
     ["another status is declared", { status: "RESOLVED" }, undefined, "put"],
     ["another name is declared", { name: "Checkout is slow" }, undefined, "put"],

@@ -87,6 +87,16 @@ const told = (index: number) =>
     "",
   ].join("\n");
 
+const set = (index: number) =>
+  [
+    `id: inc-set-${pad(index)}`,
+    `name: Cache slow ${index}`,
+    "severity: MINOR",
+    "status: MONITORING",
+    "services: [svc-web, svc-api]",
+    "",
+  ].join("\n");
+
 /**
  * The first `up` after the status page was brought into git: every incident adopted as the
  * service shows it, over HTTP against the emulator under Pulumi's mocks, counting what reached it.
@@ -121,7 +131,10 @@ describe("adopting incidents the service shows as declared", () => {
       ...UNTHROTTLED,
     });
 
-  it.each([["with `updates`", told]] as const)(
+  it.each([
+    ["with `updates`", told],
+    ["without `updates`", set],
+  ] as const)(
     "adopts %s with no write and no read of each incident, then has nothing to do",
     async (_kind, definition) => {
       for (const index of Array.from({ length: N }, (_, i) => i)) {

@@ -14,7 +14,7 @@ import type { EntryAction, RecordedEntries } from "../entry-plan";
 import type { IncidentInputs } from "../inputs";
 import { missingMessage } from "../messages";
 import { fieldsDigest } from "../observation";
-import { declarationIn, type IncidentRecord } from "../record";
+import { declarationIn, type IncidentRecord, seenIn } from "../record";
 import { notTaken } from "../taken";
 import { inWindow, latest, type Unanswered, windowEnd } from "../unanswered";
 import {
@@ -215,7 +215,11 @@ function carryOn(state: Sending, now: number): Moved {
   const { declaration } = state;
   const { incidentId } = declaration;
   if (action === undefined) {
-    const record = entriesRecord(declaration, state.inputs.providerVersion, state, new Date(now));
+    const { providerVersion, observed } = state.inputs;
+    const record = {
+      ...entriesRecord(declaration, providerVersion, state, new Date(now)),
+      ...seenIn(observed, declaration),
+    };
     return {
       state,
       step: { kind: "done", result: { op: "apply", id: incidentId, record }, notes: state.notes },

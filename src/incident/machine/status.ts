@@ -1,6 +1,7 @@
 import type { IncidentStatus } from "../../api/schemas";
 import {
   type Applying,
+  adoptedAsShown,
   afterPut,
   droppedEntriesRefusal,
   liveBeforeApply,
@@ -11,7 +12,7 @@ import { requestOf } from "../declaration";
 import type { IncidentInputs } from "../inputs";
 import type { LiveStatus } from "../live-status";
 import { missingMessage } from "../messages";
-import { declarationIn, type IncidentRecord } from "../record";
+import { declarationIn, type IncidentRecord, seenIn } from "../record";
 import { notTaken } from "../taken";
 import { type Carried, failed, type Next, refuse, unexpected } from "./context";
 import type { Answer } from "./steps";
@@ -66,6 +67,12 @@ export function beginStatus(
   if (live === undefined) {
     return { state, step: { kind: "list-updates", incidentId: declaration.incidentId } };
   }
+  if (adoptedAsShown(declaration, olds, inputs.observed, live)) {
+    // Nothing to send: the read is the last apply, the live status its update's, dated.
+    const { update: _update, ...shown } = live;
+    const appliedAt = state.since || new Date(at).toISOString();
+    return finish(state, { appliedAt, live: shown, appliedUpdates: [] });
+  }
   return nextPut(state, live);
 }
 
@@ -109,7 +116,8 @@ function nextPut(state: StatusApply, live: LiveStatus): Next<StatusApply> {
 
 function finish(state: StatusApply, applied: StatusApply["applied"]): Next<StatusApply> {
   const { declaration } = state;
-  const record = { ...declaration, providerVersion: state.inputs.providerVersion, ...applied };
+  const { providerVersion, observed } = state.inputs;
+  const record = { ...declaration, providerVersion, ...applied, ...seenIn(observed, declaration) };
   return {
     state,
     step: {
