@@ -18,7 +18,7 @@ import {
   shownStatus,
   updatesAfter,
 } from "./live-status";
-import { driftedFields, fieldsDigest, liveStatusObserved } from "./observation";
+import { driftedFields, liveStatusObserved } from "./observation";
 import type { IncidentRecord } from "./record";
 import { updateForState } from "./state-text";
 

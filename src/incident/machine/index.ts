@@ -140,7 +140,7 @@ function begin(operation: Operation, at: number): { state: State; step: Step } {
   switch (operation.op) {
     case "apply": {
       const { inputs, olds } = operation;
-      if (inputs.updates === undefined) return beginStatus(carried, inputs, olds, at);
+      if (inputs.updates === undefined) return beginStatus(carried, inputs, olds);
       return beginEntries(carried, inputs as IncidentInputs & { updates: DeclaredEntry[] }, olds);
     }
     case "claim":

@@ -39,7 +39,6 @@ export function beginStatus(
   carried: Carried,
   inputs: IncidentInputs,
   olds: IncidentRecord | undefined,
-  at: number,
 ): Next<StatusApply> {
   const declaration = {
     ...declarationIn(inputs),
