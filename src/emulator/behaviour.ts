@@ -21,137 +21,120 @@ export { BEHAVIOUR_ENV, PUT_STATUS_ENV };
  * must be right under every choice, so the tests run it under each.
  */
 
-/**
- * What a PUT does with `lastUpdateStatus`, which the service does not document:
- * - `posts-update`: a changed status also posts an update "Status changed to <STATUS>";
- * - `sets-field`: the field is set and no update is posted, so the updates may show an older
- *   status than the live one (only the PUT's answer tells);
- * - `ignores`: the field is left as it was; the answer shows the status the incident kept.
- */
-export const PutStatus = z
-  .enum(PUT_STATUSES)
-  .describe(
-    "What a PUT does with lastUpdateStatus: posts-update posts a status-change update; sets-field only sets the field; ignores leaves the status as it was.",
-  );
-export type PutStatus = z.infer<typeof PutStatus>;
-
-/**
- * Whether the service has the incident operations of its public reference beyond the spec's
- * excerpt (create, read, list, post and change updates, remove): `available`, or a service
- * that answers them `not-found` (404) or `method-not-allowed` (405), as one with only the
- * excerpt's operations would.
- */
-export const ReferenceOperations = z
-  .enum(REFERENCE_OPERATIONS)
-  .describe(
-    "Whether the incident operations beyond the spec's excerpt exist: available, or answered 404 (not-found) or 405 (method-not-allowed).",
-  );
-export type ReferenceOperations = z.infer<typeof ReferenceOperations>;
-
-/**
- * The order of heartbeat events and incident updates, which the spec does not give:
- * `newest-first`, or `oldest-first`, where an events call's `limit` keeps the oldest of the
- * window and an incident's 100 latest updates are listed oldest first.
- */
-export const ListOrder = z
-  .enum(LIST_ORDERS)
-  .describe(
-    "The order of heartbeat events and incident updates: newest-first, or oldest-first (an events call's limit then keeps the oldest of the window).",
-  );
-export type ListOrder = z.infer<typeof ListOrder>;
-
-/**
- * The service's rate limit as a window the emulator enforces per API key: at most `limit`
- * requests in any `seconds`, the rest answered 429 without `Retry-After` (the contract
- * documents none). `off`: no window.
- */
-export const RateWindow = z
-  .union([
-    z.literal("off"),
-    z.strictObject({
-      limit: z.int().min(1).max(1_000_000),
-      seconds: z.int().min(1).max(86_400),
-    }),
-  ])
-  .describe(
-    'A rate window per API key: at most limit requests in any seconds, the rest answered 429 without Retry-After; "off" for none.',
-  );
-export type RateWindow = z.infer<typeof RateWindow>;
-
-/** What the heartbeat events and error-group list answer for a check the account does not have. */
-export const UnknownCheck = z
-  .enum(UNKNOWN_CHECKS)
-  .describe(
-    "What the heartbeat events and error-group list answer for an unknown check: not-found (404) or empty ([]).",
-  );
-export type UnknownCheck = z.infer<typeof UnknownCheck>;
-
-/** Whether the account header is optional (an account's key) or required (a personal key: 401 without it). */
-export const AccountHeader = z
-  .enum(ACCOUNT_HEADERS)
-  .describe(
-    "Whether x-service-account may be left out (optional) or is required, as with a personal API key (401 without it).",
-  );
-export type AccountHeader = z.infer<typeof AccountHeader>;
-
-/** `full` answers, or `lean` ones that leave out every field the service's contract lets it leave out. */
-export const Answers = z
-  .enum(ANSWERS)
-  .describe(
-    "full answers, or lean ones that leave out every field the service's contract does not promise.",
-  );
-export type Answers = z.infer<typeof Answers>;
-
-/**
- * What a create answers (the contract promises the incident, not that its updates carry
- * their ids): `full`, `without-update-ids`, or `without-updates` (`incidentUpdates: []`).
- * The incident is made in full either way; a read shows it.
- */
-export const CreateAnswer = z
-  .enum(CREATE_ANSWERS)
-  .describe(
-    "What a create answers: full, without-update-ids (its updates without their ids), or without-updates (incidentUpdates: []); the incident is made in full either way.",
-  );
-export type CreateAnswer = z.infer<typeof CreateAnswer>;
-
-/**
- * How long the service holds a create before it carries it out and answers, in ms: a slow
- * service, or past the client's timeout one that makes the incident after the client gave up.
- */
-export const CreateDelayMs = z
-  .int()
-  .min(0)
-  .max(CREATE_DELAY_MAX_MS)
-  .describe(
-    "How long a create is held before it is carried out and answered, in ms; past the client's timeout it is made after the client gave up.",
-  );
-
-/**
- * What an update PUT without `publicIncidentUpdateDate` does to its public date: `kept`, or
- * `now`, as the reference's default for the field (a server-side now) suggests; an update
- * re-dated to now moves the incident's duration and can become its newest.
- */
-export const EditDate = z
-  .enum(EDIT_DATES)
-  .describe(
-    "What an update PUT without publicIncidentUpdateDate does to the update's public date: kept, or now (re-dated to the time of the PUT).",
-  );
-export type EditDate = z.infer<typeof EditDate>;
-
-/** The emulator's behaviour where the service's is unknown. */
+/** The emulator's behaviour where the service's is unknown: one switch a member. */
 export const Behaviour = z.strictObject({
-  putStatus: PutStatus,
-  referenceOperations: ReferenceOperations,
-  listOrder: ListOrder,
-  rateWindow: RateWindow,
-  unknownCheck: UnknownCheck,
-  accountHeader: AccountHeader,
-  answers: Answers,
-  createAnswer: CreateAnswer,
-  createDelayMs: CreateDelayMs,
-  editDate: EditDate,
+  /**
+   * What a PUT does with `lastUpdateStatus`, which the service does not document:
+   * - `posts-update`: a changed status also posts an update "Status changed to <STATUS>";
+   * - `sets-field`: the field is set and no update is posted, so the updates may show an older
+   *   status than the live one (only the PUT's answer tells);
+   * - `ignores`: the field is left as it was; the answer shows the status the incident kept.
+   */
+  putStatus: z
+    .enum(PUT_STATUSES)
+    .describe(
+      "What a PUT does with lastUpdateStatus: posts-update posts a status-change update; sets-field only sets the field; ignores leaves the status as it was.",
+    ),
+  /**
+   * Whether the service has the incident operations of its public reference beyond the spec's
+   * excerpt (create, read, list, post and change updates, remove): `available`, or a service
+   * that answers them `not-found` (404) or `method-not-allowed` (405), as one with only the
+   * excerpt's operations would.
+   */
+  referenceOperations: z
+    .enum(REFERENCE_OPERATIONS)
+    .describe(
+      "Whether the incident operations beyond the spec's excerpt exist: available, or answered 404 (not-found) or 405 (method-not-allowed).",
+    ),
+  /**
+   * The order of heartbeat events and incident updates, which the spec does not give:
+   * `newest-first`, or `oldest-first`, where an events call's `limit` keeps the oldest of the
+   * window and an incident's 100 latest updates are listed oldest first.
+   */
+  listOrder: z
+    .enum(LIST_ORDERS)
+    .describe(
+      "The order of heartbeat events and incident updates: newest-first, or oldest-first (an events call's limit then keeps the oldest of the window).",
+    ),
+  /**
+   * The service's rate limit as a window the emulator enforces per API key: at most `limit`
+   * requests in any `seconds`, the rest answered 429 without `Retry-After` (the contract
+   * documents none). `off`: no window.
+   */
+  rateWindow: z
+    .union([
+      z.literal("off"),
+      z.strictObject({
+        limit: z.int().min(1).max(1_000_000),
+        seconds: z.int().min(1).max(86_400),
+      }),
+    ])
+    .describe(
+      'A rate window per API key: at most limit requests in any seconds, the rest answered 429 without Retry-After; "off" for none.',
+    ),
+  /** What the heartbeat events and error-group list answer for a check the account does not have. */
+  unknownCheck: z
+    .enum(UNKNOWN_CHECKS)
+    .describe(
+      "What the heartbeat events and error-group list answer for an unknown check: not-found (404) or empty ([]).",
+    ),
+  /** Whether the account header is optional (an account's key) or required (a personal key: 401 without it). */
+  accountHeader: z
+    .enum(ACCOUNT_HEADERS)
+    .describe(
+      "Whether x-service-account may be left out (optional) or is required, as with a personal API key (401 without it).",
+    ),
+  /** `full` answers, or `lean` ones that leave out every field the service's contract lets it leave out. */
+  answers: z
+    .enum(ANSWERS)
+    .describe(
+      "full answers, or lean ones that leave out every field the service's contract does not promise.",
+    ),
+  /**
+   * What a create answers (the contract promises the incident, not that its updates carry
+   * their ids): `full`, `without-update-ids`, or `without-updates` (`incidentUpdates: []`).
+   * The incident is made in full either way; a read shows it.
+   */
+  createAnswer: z
+    .enum(CREATE_ANSWERS)
+    .describe(
+      "What a create answers: full, without-update-ids (its updates without their ids), or without-updates (incidentUpdates: []); the incident is made in full either way.",
+    ),
+  /**
+   * How long the service holds a create before it carries it out and answers, in ms: a slow
+   * service, or past the client's timeout one that makes the incident after the client gave up.
+   */
+  createDelayMs: z
+    .int()
+    .min(0)
+    .max(CREATE_DELAY_MAX_MS)
+    .describe(
+      "How long a create is held before it is carried out and answered, in ms; past the client's timeout it is made after the client gave up.",
+    ),
+  /**
+   * What an update PUT without `publicIncidentUpdateDate` does to its public date: `kept`, or
+   * `now`, as the reference's default for the field (a server-side now) suggests; an update
+   * re-dated to now moves the incident's duration and can become its newest.
+   */
+  editDate: z
+    .enum(EDIT_DATES)
+    .describe(
+      "What an update PUT without publicIncidentUpdateDate does to the update's public date: kept, or now (re-dated to the time of the PUT).",
+    ),
 });
 export type Behaviour = z.infer<typeof Behaviour>;
+
+/** What a PUT does with `lastUpdateStatus` (see `Behaviour`), for the option and its variable. */
+export const PutStatus = Behaviour.shape.putStatus;
+export type PutStatus = Behaviour["putStatus"];
+export type ReferenceOperations = Behaviour["referenceOperations"];
+export type ListOrder = Behaviour["listOrder"];
+export type RateWindow = Behaviour["rateWindow"];
+export type UnknownCheck = Behaviour["unknownCheck"];
+export type AccountHeader = Behaviour["accountHeader"];
+export type Answers = Behaviour["answers"];
+export type CreateAnswer = Behaviour["createAnswer"];
+export type EditDate = Behaviour["editDate"];
 
 export const DEFAULT_PUT_STATUS: PutStatus = "posts-update";
 export const DEFAULT_REFERENCE_OPERATIONS: ReferenceOperations = "available";
@@ -206,6 +189,9 @@ export function parseRateWindow(text: string): RateWindow | undefined {
   if (text === "off") return "off";
   const match = RATE_WINDOW_PATTERN.exec(text.trim());
   if (!match) return undefined;
-  const parsed = RateWindow.safeParse({ limit: Number(match[1]), seconds: Number(match[2]) });
+  const parsed = Behaviour.shape.rateWindow.safeParse({
+    limit: Number(match[1]),
+    seconds: Number(match[2]),
+  });
   return parsed.success ? parsed.data : undefined;
 }

@@ -163,9 +163,32 @@ export function lastApplyMs(olds: IncidentRecord | undefined): number | undefine
   return olds === undefined || olds.claimed ? undefined : Date.parse(olds.appliedAt) || undefined;
 }
 
-/** What a run says of an entry found posted before its id could be recorded. */
+/** What a run says of an entry a run of ours posted and could not record the id of. */
 export function foundNote(incidentId: string, index: number, updateId: string): string {
   return `incident ${incidentId}: updates[${index}] is on the status page already (update ${safeLine(updateId)}), posted before its id could be recorded; it is recorded, not posted again.`;
+}
+
+/**
+ * What a run says, once, of the declared entries an incident it adopts shows already (after
+ * `incident-sync import`, say): taken as they are, each by its text.
+ */
+export function adoptedNote(incidentId: string, indexes: readonly number[]): string {
+  // Three or more in a row read as a range: `updates[0] to updates[11]`.
+  const runs: [number, number][] = [];
+  for (const index of [...indexes].sort((a, b) => a - b)) {
+    const last = runs.at(-1);
+    if (last && last[1] === index - 1) last[1] = index;
+    else runs.push([index, index]);
+  }
+  const names = runs.flatMap(([from, to]) =>
+    to - from > 1
+      ? [`updates[${from}] to updates[${to}]`]
+      : [...new Set([from, to])].map((index) => `updates[${index}]`),
+  );
+  const list =
+    names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  const one = indexes.length === 1;
+  return `incident ${incidentId}: ${list} of the definition ${one ? "is" : "are"} on the status page already, as declared: ${one ? "it is" : "they are"} taken as posted, not posted again.`;
 }
 
 /**

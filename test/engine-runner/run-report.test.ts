@@ -1,7 +1,9 @@
+import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import type { OperationOutcome } from "../../src/engine";
-import type { IncidentStep } from "../../src/engine/engine-events";
+import { type IncidentStep, summarizeEvents } from "../../src/engine/engine-events";
 import { renderMarkdown, renderText, reportOf } from "../../src/engine/run-report";
+import { INCIDENT_TYPE } from "../../src/incident";
 
 const refused =
   'PUT /v1/status-pages/incidents/inc-api-errors failed: 400 Bad Request: services[0].id "svc-typo" is not a service of account acct-demo';
@@ -174,6 +176,85 @@ describe("the run report of a failed incident", () => {
     const text = renderText(opened, "/project");
     expect(text).toContain("(1 not opened, 2 opened, 1 updated;");
     expect(text).toMatch(/^ {2}\+ \S+ \(resource sms-down\) opened/m);
+  });
+
+  it("says opened, from the engine's events, for an incident opened whose later post failed", () => {
+    /** The events of one failed step: its start, its failure with what it kept, its reason. */
+    const failedStep = (
+      resource: string,
+      step: { op: "create" | "update"; previous?: Record<string, unknown>; kept: string },
+      reason: string,
+      sequence: number,
+    ) => {
+      const urn = `urn:pulumi:prod::incident-sync::${INCIDENT_TYPE}::${resource}`;
+      const old = step.previous && { inputs: { resource }, outputs: step.previous };
+      const metadata = { urn, type: INCIDENT_TYPE, op: step.op, ...(old ? { old } : {}) };
+      return [
+        {
+          sequence,
+          timestamp: sequence,
+          resourcePreEvent: { metadata: { ...metadata, new: { inputs: { resource } } } },
+        },
+        {
+          sequence: sequence + 1,
+          timestamp: sequence + 1,
+          resOpFailedEvent: {
+            metadata: { ...metadata, new: { inputs: {}, outputs: { incidentId: step.kept } } },
+          },
+        },
+        {
+          sequence: sequence + 2,
+          timestamp: sequence + 2,
+          diagnosticEvent: {
+            urn,
+            severity: "error",
+            message: `error: 1 error occurred:\n\t* ${reason}\n\n`,
+            color: "never",
+          },
+        },
+      ];
+    };
+    const first = "5b1c0d6e-0000-4000-8000-000000000001";
+    const claimed = "5b1c0d6e-0000-4000-8000-000000000002";
+    const events = [
+      // Opened, and the post of its first update failed.
+      ...failedStep(
+        "card-payments",
+        { op: "create", kept: first },
+        `incident ${first}: updates[0] was not posted: 500 Internal Server Error`,
+        1,
+      ),
+      // Claimed by incident-sync up, opened by its apply, and a later entry's post failed.
+      ...failedStep(
+        "sms-down",
+        { op: "update", previous: { incidentId: "", claimed: true }, kept: claimed },
+        `incident ${claimed}: updates[2] was not posted: 500 Internal Server Error`,
+        4,
+      ),
+      // A create that got no answer keeps its intent, not an incident.
+      ...failedStep(
+        "fax-down",
+        { op: "create", kept: "" },
+        "(new: fax-down): the service did not answer the request that opens it",
+        7,
+      ),
+    ] as unknown as EngineEvent[];
+    const outcome = failedUp(summarizeEvents(events).incidents, "");
+    expect(
+      reportOf(outcome, "/project").incidents.map(({ resource, incidentId, action }) => ({
+        resource,
+        incidentId,
+        action,
+      })),
+    ).toEqual([
+      { resource: "card-payments", incidentId: first, action: "opened" },
+      { resource: "sms-down", incidentId: claimed, action: "opened" },
+      { resource: "fax-down", incidentId: null, action: "not opened" },
+    ]);
+    const text = renderText(outcome, "/project");
+    expect(text).toContain("up failed (1 not opened, 2 opened;");
+    expect(text).toContain(`✗ ${first} (resource card-payments) opened`);
+    expect(text).toContain(`✗ ${first} (resource card-payments): incident ${first}: updates[0]`);
   });
 
   it("names the status page as a change's reason only when nothing git declares changed", () => {

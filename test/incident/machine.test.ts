@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  adoptedNote,
   type DeclaredEntry,
   type IncidentInputs,
   type IncidentRecord,
@@ -667,6 +668,28 @@ describe("the step machine adopting what the service shows already", () => {
       kind: "done",
       result: { op: "apply", id: "inc-new", record: { updateIds: ["u0", "u1"] } },
     });
+  });
+
+  it("says once, in an adoption's words, which declared entries the incident shows already", () => {
+    const end = drive(adopting, [...begun, listedAdopted]).step;
+    expect(end.kind === "done" ? end.notes : end).toEqual([
+      "incident inc-new: updates[0] and updates[1] of the definition are on the status page already, as declared: they are taken as posted, not posted again.",
+    ]);
+    expect(adoptedNote("inc-1", [4, 0, 1, 2, 6, 7])).toBe(
+      "incident inc-1: updates[0] to updates[2], updates[4], updates[6] and updates[7] of the definition are on the status page already, as declared: they are taken as posted, not posted again.",
+    );
+  });
+
+  it("says an entry posted since the last apply without its id recorded was posted by a run of ours", () => {
+    const shown = incident("inc-new", [
+      update("u0", first.message ?? "", T0 - 7_200_000, "INVESTIGATING"),
+      update("u1", second.message ?? "", T0 - 30_000, "IDENTIFIED"),
+    ]);
+    const end = drive(applying, [leased, took, { kind: "incident", incident: shown }]).step;
+    expect(end).toMatchObject({ kind: "done", result: { record: { updateIds: ["u0", "u1"] } } });
+    expect(end.kind === "done" ? end.notes : end).toEqual([
+      "incident inc-new: updates[1] is on the status page already (update u1), posted before its id could be recorded; it is recorded, not posted again.",
+    ]);
   });
 
   it.each<[string, Reply[], Partial<typeof adopting>]>([

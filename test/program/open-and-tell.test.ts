@@ -98,6 +98,12 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
         .notifications(account())
         .filter((notification) => ids.has(notification.incidentId));
     };
+    /** What reached the subscribers' inboxes about one incident, oldest first. */
+    const notifiedOf = (incidentId: string) =>
+      control()
+        .notifications(account())
+        .filter((notification) => notification.incidentId === incidentId)
+        .map(({ status, description }) => ({ status, description }));
     /** The id of the one incident of the account with that name. */
     const idOfName = async (name: string) => {
       const page = await client().incidents.listPage({ limit: 100 });
@@ -366,22 +372,53 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
         `${newIncident("billing-down", "svc-web")}onRemove: resolve\n`,
       );
       expect((await up()).error).toBeUndefined();
+      const id = engine.stateOf("billing-down")?.incidentId ?? "";
+      expect(await idOfName("billing-down is failing")).toBe(id);
       rmSync(file("billing-down"));
-      const before = sent().length;
       control().resetStats();
       const removed = await up();
       expect(removed.steps).toContainEqual({ name: "billing-down", op: "delete" });
       expect(control().stats().byOperation.postIncidentUpdate?.total).toBe(1);
-      const incident = await client().incidents.get(
-        removed.steps.length > 0 ? await idOfName("billing-down is failing") : "",
-      );
+      const incident = await client().incidents.get(id);
       expect(oldestFirst(incident.incidentUpdates).at(-1)).toMatchObject({
         status: "RESOLVED",
         description: "This incident is resolved.",
         notifySubscribers: false,
       });
       expect(incident.lastUpdateStatus).toBe("RESOLVED");
-      expect(sent()).toHaveLength(before);
+      // Only the opening reached the subscribers.
+      expect(notifiedOf(id)).toEqual([
+        { status: "INVESTIGATING", description: "We are looking into failures of billing-down." },
+      ]);
+    });
+
+    it("resolves a removed incident with its declared closing word, sent to every subscriber", async () => {
+      const closing = "Billing works again. Thank you for your patience.";
+      writeFileSync(
+        file("invoices-down"),
+        `${newIncident("invoices-down", "svc-web")}onRemove: resolve\nclosing:\n  message: ${closing}\n  notify: true\n`,
+      );
+      expect((await up()).error).toBeUndefined();
+      const id = engine.stateOf("invoices-down")?.incidentId ?? "";
+      expect(await idOfName("invoices-down is failing")).toBe(id);
+      rmSync(file("invoices-down"));
+      control().resetStats();
+      const removed = await up();
+      expect(removed.error).toBeUndefined();
+      expect(removed.steps).toContainEqual({ name: "invoices-down", op: "delete" });
+      expect(control().stats().byOperation.postIncidentUpdate?.total).toBe(1);
+      const incident = await client().incidents.get(id);
+      expect(oldestFirst(incident.incidentUpdates).at(-1)).toMatchObject({
+        status: "RESOLVED",
+        description: closing,
+        notifySubscribers: true,
+      });
+      expect(incident.lastUpdateStatus).toBe("RESOLVED");
+      // The subscribers told of the opening hear, once, that it ended.
+      expect(notifiedOf(id)).toEqual([
+        { status: "INVESTIGATING", description: "We are looking into failures of invoices-down." },
+        { status: "RESOLVED", description: closing },
+      ]);
     });
 
     it("resolves, on removal, an incident a stopped run opened after the claim recorded its intent", async () => {

@@ -12,7 +12,7 @@ export interface Target {
 }
 
 /** The target of a client operation (`errorGroups.get`) that calls `route`. */
-export const target = (operation: string, route: Route): Target => ({
+export const target = (operation: string, route: Pick<Route, "method" | "path">): Target => ({
   operation,
   method: route.method,
   path: route.path,

@@ -1,16 +1,7 @@
-import { z } from "zod";
 import { ROUTES } from "../routes";
-import { CursorListPage, PathId, Service } from "../schemas";
-import {
-  type CursorPage,
-  type CursorQuery,
-  ListPagesInput,
-  type ListPagesOptions,
-  readCursorPage,
-  walkCursorPages,
-} from "./cursor-pages";
-import { checkRequest, target } from "./request-checks";
-import { callRoute } from "./route-call";
+import type { Service } from "../schemas";
+import type { CursorPage, CursorQuery, ListPagesOptions } from "./cursor-pages";
+import { createListedResourceApi } from "./listed-resource";
 import type { Transport } from "./transport";
 
 /** The account's services, as the service's public reference lists them. */
@@ -30,38 +21,11 @@ export interface ServicesApi {
   get(serviceId: string): Promise<Service>;
 }
 
-const R = ROUTES;
-const LIST = target("services.list", R.listServices);
-const PAGES = target("services.pages", R.listServices);
-const GET = target("services.get", R.getService);
-
-const ServiceInput = z.strictObject({ serviceId: PathId });
-
 export function createServicesApi(transport: Transport, maxPages: number): ServicesApi {
-  const list = async (query: CursorQuery = {}) => {
-    const input = checkRequest(LIST, R.listServices.query.schema, query);
-    const page = await transport.call({
-      ...LIST,
-      path: R.listServices.path,
-      query: input,
-      schema: CursorListPage,
-    });
-    return readCursorPage(page, Service);
-  };
-  return {
-    list,
-    async *pages(options = {}) {
-      const input = checkRequest(PAGES, ListPagesInput, options);
-      yield* walkCursorPages({
-        target: PAGES,
-        pageSize: input.pageSize,
-        maxPages: input.maxPages ?? maxPages,
-        page: list,
-      });
-    },
-    async get(serviceId) {
-      const input = checkRequest(GET, ServiceInput, { serviceId });
-      return callRoute(transport, GET, R.getService, input);
-    },
-  };
+  return createListedResourceApi(transport, maxPages, {
+    name: "services",
+    list: ROUTES.listServices,
+    get: ROUTES.getService,
+    id: "serviceId",
+  });
 }

@@ -1,16 +1,7 @@
-import { z } from "zod";
 import { ROUTES } from "../routes";
-import { CursorListPage, PathId, StatusPage } from "../schemas";
-import {
-  type CursorPage,
-  type CursorQuery,
-  ListPagesInput,
-  type ListPagesOptions,
-  readCursorPage,
-  walkCursorPages,
-} from "./cursor-pages";
-import { checkRequest, target } from "./request-checks";
-import { callRoute } from "./route-call";
+import type { StatusPage } from "../schemas";
+import type { CursorPage, CursorQuery, ListPagesOptions } from "./cursor-pages";
+import { createListedResourceApi } from "./listed-resource";
 import type { Transport } from "./transport";
 
 /** The account's status pages: each page's cards and the services each card shows. */
@@ -32,38 +23,11 @@ export interface StatusPagesApi {
   get(statusPageId: string): Promise<StatusPage>;
 }
 
-const R = ROUTES;
-const LIST = target("statusPages.list", R.listStatusPages);
-const PAGES = target("statusPages.pages", R.listStatusPages);
-const GET = target("statusPages.get", R.getStatusPage);
-
-const StatusPageInput = z.strictObject({ statusPageId: PathId });
-
 export function createStatusPagesApi(transport: Transport, maxPages: number): StatusPagesApi {
-  const list = async (query: CursorQuery = {}) => {
-    const input = checkRequest(LIST, R.listStatusPages.query.schema, query);
-    const page = await transport.call({
-      ...LIST,
-      path: R.listStatusPages.path,
-      query: input,
-      schema: CursorListPage,
-    });
-    return readCursorPage(page, StatusPage);
-  };
-  return {
-    list,
-    async *pages(options = {}) {
-      const input = checkRequest(PAGES, ListPagesInput, options);
-      yield* walkCursorPages({
-        target: PAGES,
-        pageSize: input.pageSize,
-        maxPages: input.maxPages ?? maxPages,
-        page: list,
-      });
-    },
-    async get(statusPageId) {
-      const input = checkRequest(GET, StatusPageInput, { statusPageId });
-      return callRoute(transport, GET, R.getStatusPage, input);
-    },
-  };
+  return createListedResourceApi(transport, maxPages, {
+    name: "statusPages",
+    list: ROUTES.listStatusPages,
+    get: ROUTES.getStatusPage,
+    id: "statusPageId",
+  });
 }

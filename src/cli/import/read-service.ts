@@ -1,11 +1,10 @@
 import {
+  type CursorPage,
   type MonitoringClient,
   NotFoundError,
   RequestValidationError,
-  type Service,
-  type StatusPage,
+  type SkippedEntry,
 } from "../../api";
-import type { ListedIncident } from "../../api/schemas";
 import type { ImportRead } from "./import-plan";
 
 /** What reading said as it went, for a progress line. */
@@ -37,45 +36,28 @@ export async function readService(
   progress: ReadProgress,
 ): Promise<ServiceRead> {
   const notes: string[] = [];
-  const services: Service[] = [];
-  let pages = 0;
-  for await (const page of client.services.pages()) {
-    services.push(...page.entries);
-    for (const skipped of page.skipped) {
-      notes.push(
-        `A service the services list shows is not one the contract allows (${skipped.id ?? "no id"}): ${skipped.problem}`,
-      );
-    }
-    progress.list("services", services.length, ++pages, false);
-  }
-  progress.list("services", services.length, pages, true);
-  const statusPages: StatusPage[] = [];
-  pages = 0;
-  for await (const page of client.statusPages.pages()) {
-    statusPages.push(...page.entries);
-    for (const skipped of page.skipped) {
+  const services = await readList("services", client.services.pages(), progress, (skipped) =>
+    notes.push(
+      `A service the services list shows is not one the contract allows (${skipped.id ?? "no id"}): ${skipped.problem}`,
+    ),
+  );
+  const statusPages = await readList(
+    "status pages",
+    client.statusPages.pages(),
+    progress,
+    (skipped) =>
       notes.push(
         `A status page the list shows is not one the contract allows (${skipped.id ?? "no id"}): ${skipped.problem}`,
-      );
-    }
-    progress.list("status pages", statusPages.length, ++pages, false);
-  }
-  progress.list("status pages", statusPages.length, pages, true);
-  const listed: ListedIncident[] = [];
+      ),
+  );
   const unreadable: ServiceRead["unreadable"][number][] = [];
-  pages = 0;
-  for await (const page of client.incidents.pages()) {
-    listed.push(...page.entries);
-    for (const skipped of page.skipped) {
-      unreadable.push({
-        incidentId: skipped.id ?? `(entry ${skipped.index + 1} of page ${pages + 1})`,
-        name: skipped.name ?? "",
-        reason: `the incident list shows it in a shape the contract does not allow: ${skipped.problem}`,
-      });
-    }
-    progress.list("incidents", listed.length, ++pages, false);
-  }
-  progress.list("incidents", listed.length, pages, true);
+  const listed = await readList("incidents", client.incidents.pages(), progress, (skipped, page) =>
+    unreadable.push({
+      incidentId: skipped.id ?? `(entry ${skipped.index + 1} of page ${page})`,
+      name: skipped.name ?? "",
+      reason: `the incident list shows it in a shape the contract does not allow: ${skipped.problem}`,
+    }),
+  );
   const incidents: ImportRead["incidents"][number][] = [];
   const withoutUpdates = listed.filter((incident) => incident.incidentUpdates === undefined);
   let read = 0;
@@ -103,4 +85,26 @@ export async function readService(
     progress.each(read, withoutUpdates.length, true);
   }
   return { services, statusPages, incidents, unreadable, notes };
+}
+
+/**
+ * Every entry of a list, page after page, its progress said as it goes; each entry the
+ * contract refuses goes to `skip` with its page's number, from 1.
+ */
+async function readList<T>(
+  what: string,
+  pages: AsyncIterable<CursorPage<T>>,
+  progress: ReadProgress,
+  skip: (skipped: SkippedEntry, page: number) => void,
+): Promise<T[]> {
+  const entries: T[] = [];
+  let count = 0;
+  for await (const page of pages) {
+    entries.push(...page.entries);
+    count += 1;
+    for (const skipped of page.skipped) skip(skipped, count);
+    progress.list(what, entries.length, count, false);
+  }
+  progress.list(what, entries.length, count, true);
+  return entries;
 }

@@ -15,10 +15,12 @@ import { toIso } from "../time";
 import { incidentExists, incidentStatus, requireIncident } from "./incident-row";
 import type { IncidentServices } from "./incident-services";
 import { type IncidentUpdateStore, updateOfRequest } from "./incident-updates";
-import { decodeCursor, pageOf } from "./list-cursor";
+import { type ListedRows, listPage } from "./list-cursor";
 
 /** The incident list's page size when the request gives none (the public reference). */
 export const INCIDENTS_PAGE_DEFAULT = 20;
+
+const LISTED: ListedRows = { table: "incidents", columns: "id, created_ms", newestFirst: true };
 
 /** An edit made in the status page UI; members left out stay as they are. */
 export interface IncidentEdit {
@@ -189,23 +191,9 @@ export class IncidentStore {
    * list-cursor.ts).
    */
   list(accountId: string, limit: number, cursor: string | undefined): IncidentList {
-    const from = cursor === undefined ? undefined : decodeCursor(cursor);
-    const rows = statement(
-      this.db,
-      `SELECT id, created_ms FROM incidents WHERE account_id = ?
-         AND (? IS NULL OR created_ms < ? OR (created_ms = ? AND id <= ?))
-         ORDER BY created_ms DESC, id DESC LIMIT ?`,
-    ).all(
-      accountId,
-      from === undefined ? null : 1,
-      from?.createdMs ?? 0,
-      from?.createdMs ?? 0,
-      from?.id ?? "",
-      limit + 1,
+    return listPage(this.db, LISTED, accountId, { limit, cursor }, (row) =>
+      this.render(accountId, String(row.id)),
     );
-    const page = pageOf(rows, limit);
-    const entries = page.rows.map((row) => this.render(accountId, String(row.id)));
-    return { length: entries.length, entries, nextId: page.nextId };
   }
 
   /** `DELETE /v1/status-pages/incidents/{incidentId}`: the incident and all its updates. */

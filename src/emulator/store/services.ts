@@ -3,12 +3,13 @@ import type { Service, ServiceList } from "../../api/schemas";
 import { statement } from "../database";
 import { notFound } from "../http-error";
 import { toIso } from "../time";
-import { decodeCursor, pageOf } from "./list-cursor";
+import { type ListedRows, listPage } from "./list-cursor";
 
 /** The services list's page size when the request gives none (the public reference). */
 export const SERVICES_PAGE_DEFAULT = 20;
 
 const COLUMNS = "id, name, created_ms, updated_ms";
+const LISTED: ListedRows = { table: "services", columns: COLUMNS, newestFirst: false };
 
 /** The account's services: what its incidents affect and its status pages' cards show. */
 export class ServiceStore {
@@ -51,23 +52,9 @@ export class ServiceStore {
 
   /** One page of the account's services, oldest first (`nextId`: see list-cursor.ts). */
   list(accountId: string, limit: number, cursor: string | undefined): ServiceList {
-    const from = cursor === undefined ? undefined : decodeCursor(cursor);
-    const rows = statement(
-      this.db,
-      `SELECT ${COLUMNS} FROM services WHERE account_id = ?
-         AND (? IS NULL OR created_ms > ? OR (created_ms = ? AND id >= ?))
-         ORDER BY created_ms, id LIMIT ?`,
-    ).all(
-      accountId,
-      from === undefined ? null : 1,
-      from?.createdMs ?? 0,
-      from?.createdMs ?? 0,
-      from?.id ?? "",
-      limit + 1,
+    return listPage(this.db, LISTED, accountId, { limit, cursor }, (row) =>
+      renderService(accountId, row),
     );
-    const page = pageOf(rows, limit);
-    const entries = page.rows.map((row) => renderService(accountId, row));
-    return { length: entries.length, entries, nextId: page.nextId };
   }
 }
 

@@ -4,11 +4,13 @@ import { statement, transaction } from "../database";
 import { notFound } from "../http-error";
 import { nameUuid } from "../name-uuid";
 import { toIso } from "../time";
-import { decodeCursor, pageOf } from "./list-cursor";
+import { type ListedRows, listPage } from "./list-cursor";
 import type { ServiceStore } from "./services";
 
 /** The status-page list's page size when the request gives none (the public reference). */
 export const STATUS_PAGES_PAGE_DEFAULT = 20;
+
+const LISTED: ListedRows = { table: "status_pages", columns: "*", newestFirst: false };
 
 /** A status page as a seed declares it: its cards, each a name and the ids of its services. */
 export interface StatusPageSeed {
@@ -77,23 +79,9 @@ export class StatusPageStore {
 
   /** One page of the account's status pages, oldest first (`nextId`: see list-cursor.ts). */
   list(accountId: string, limit: number, cursor: string | undefined): StatusPageList {
-    const from = cursor === undefined ? undefined : decodeCursor(cursor);
-    const rows = statement(
-      this.db,
-      `SELECT * FROM status_pages WHERE account_id = ?
-         AND (? IS NULL OR created_ms > ? OR (created_ms = ? AND id >= ?))
-         ORDER BY created_ms, id LIMIT ?`,
-    ).all(
-      accountId,
-      from === undefined ? null : 1,
-      from?.createdMs ?? 0,
-      from?.createdMs ?? 0,
-      from?.id ?? "",
-      limit + 1,
+    return listPage(this.db, LISTED, accountId, { limit, cursor }, (row) =>
+      this.render(accountId, row),
     );
-    const page = pageOf(rows, limit);
-    const entries = page.rows.map((row) => this.render(accountId, row));
-    return { length: entries.length, entries, nextId: page.nextId };
   }
 
   private cardRows(accountId: string, statusPageId: string) {

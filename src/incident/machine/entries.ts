@@ -1,6 +1,7 @@
 import type { IncidentResponse, IncidentUpdate } from "../../api/schemas";
 import {
   type Applying,
+  adoptedNote,
   claimedEntriesOn,
   entriesRecord,
   fieldsNeedPut,
@@ -206,7 +207,20 @@ function plan(state: Known, incident: IncidentResponse, now: number): Moved {
     wrote: state.opened,
   };
   if (planned.refusal) return refuse(sending, planned.refusal, keepSent(sending, now));
-  return carryOn(sending, now);
+  const adopted = planned.actions.flatMap((action) =>
+    action.kind === "found" && !postedByUs(sending, action.index) ? [action.index] : [],
+  );
+  if (adopted.length === 0) return carryOn(sending, now);
+  const note = adoptedNote(state.declaration.incidentId, adopted);
+  return carryOn({ ...sending, notes: [...sending.notes, note] }, now);
+}
+
+/**
+ * Whether an entry found on the status page is one a run of ours posted without recording its
+ * id: recorded without it, or posted since the last apply. Else it was there when adopted.
+ */
+function postedByUs(state: Sending, index: number): boolean {
+  return index < state.recorded.entries.length || lastApplyMs(state.olds) !== undefined;
 }
 
 /** The next action of the plan, or the record once none is left. */
@@ -232,9 +246,10 @@ function carryOn(state: Sending, now: number): Moved {
     const update = state.incident.incidentUpdates.find((shown) => shown.id === action.updateId);
     // The first entry of the incident this operation opened, its id read back.
     const own = state.wrote && action.index === 0 && state.posted.length === 0 && update;
-    const notes = own
-      ? state.notes
-      : [...state.notes, foundNote(incidentId, action.index, action.updateId)];
+    const notes =
+      own || !postedByUs(state, action.index)
+        ? state.notes
+        : [...state.notes, foundNote(incidentId, action.index, action.updateId)];
     return carryOn(
       { ...state, ids, next: state.next + 1, posted: own ? [own] : state.posted, notes },
       now,
