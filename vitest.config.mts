@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
-/** Tests that drive Chromium (the HTML reports): one browser at a time. */
+/** Tests that drive Chromium (the HTML reports), each file its own browser. */
 const browserTests = ["test/reports/html-browser.test.ts", "test/reports/incident-browser.test.ts"];
 
 /**
@@ -38,7 +38,7 @@ class EngineFirst extends BaseSequencer {
  * - engine: the real Pulumi engine (test/engine, and test/package: the packed package installed
  *   in a new project), in forked processes, two at a time, started
  *   first because they are the longest;
- * - browser: Chromium, in one forked process after the others.
+ * - browser: Chromium, in forked processes beside the unit tests once the engine tests are done.
  * The heavy reliability runs are `npm run reliability` (vitest.reliability.config.mts), and the
  * vendor's own CLI against the emulator `npm run vendor-cli` (vitest.vendor-cli.config.mts).
  */
@@ -102,8 +102,7 @@ export default defineConfig({
           name: "browser",
           include: browserTests,
           pool: "forks",
-          maxWorkers: 1,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 0 },
         },
       },
     ],
