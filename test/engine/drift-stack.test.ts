@@ -44,7 +44,7 @@ describe("incident-sync drift --stack after up", () => {
   });
 
   it(
-    "is clean after up opened an incident (the state read from its file as through the engine), then names an update posted and a name changed on the status page",
+    "is clean after up opened an incident (the state read from its file as through the engine), then names an update posted and a name changed on the status page, as pulumi preview --refresh does",
     async () => {
       const up = await runCli(["up", "--emulator"], project);
       expect(up.exitCode, up.stderr).toBe(0);
@@ -77,10 +77,26 @@ describe("incident-sync drift --stack after up", () => {
         return { ...run, report: DriftReport.parse(JSON.parse(run.stdout)) };
       };
 
+      // `pulumi preview --refresh` of the stack, as the sandbox runs it: the engine's verdict.
+      const preview = async () => {
+        const run = await runCli(
+          ["preview", "--emulator", "--refresh", "--expect-no-changes", "--format", "json"],
+          project,
+        );
+        const report = JSON.parse(run.stdout) as {
+          incidents: { resource: string; op: string }[];
+        };
+        return {
+          exitCode: run.exitCode,
+          changing: report.incidents.filter((step) => step.op !== "same").map((s) => s.resource),
+        };
+      };
+
       const clean = await drift();
       expect(clean.exitCode, clean.stderr).toBe(0);
       expect(clean.report.stack).toEqual({ name: "dev", read: true });
       expect(clean.report.summary).toMatchObject({ unchecked: 0, drifted: 0, fieldsDrifted: 0 });
+      expect(await preview()).toEqual({ exitCode: 0, changing: [] });
       // The incident up opened, checked by the id the state holds; its updates are git's.
       const opened = clean.report.definitions.find((d) => d.file.endsWith("card-payments.yaml"));
       expect(opened).toMatchObject({ state: "in-sync", liveStatus: "IDENTIFIED" });
@@ -135,6 +151,8 @@ describe("incident-sync drift --stack after up", () => {
 
       const drifted = await drift();
       expect(drifted.exitCode, drifted.stderr).toBe(2);
+      // One verdict: the refreshing preview finds the same incident changed, and only it.
+      expect(await preview()).toEqual({ exitCode: 1, changing: ["card-payments-declined"] });
       const changed = drifted.report.definitions.find((d) => d.id === incidentId);
       expect(changed).toMatchObject({
         state: "drifted",

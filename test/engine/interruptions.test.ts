@@ -14,7 +14,7 @@ import {
 import { eventually, processesIn } from "./support/processes";
 
 const timeout = 300_000;
-const INCIDENTS = 10;
+const INCIDENTS = 3;
 
 /**
  * A lock left on another machine or by a run still going, a mistyped stack, and the

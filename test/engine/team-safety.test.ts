@@ -123,7 +123,6 @@ describe("plain pulumi for a team: two stacks, renames, settings", () => {
       expect(validate.output).toContain(
         "incidents: 3 definitions in 2 files and the services catalog, all valid; stack prod declares 2 of them.",
       );
-      expect((await up("prod")).output).toContain("3 unchanged");
     },
     timeout,
   );
