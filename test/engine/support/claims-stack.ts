@@ -19,7 +19,7 @@ import { killRun, processesIn } from "./processes";
 
 /**
  * A stack whose new incidents `incident-sync up` claims before it adopts them, driven as a
- * pipeline runs it, for the tests of claims: the default suite's (test/engine/claims.test.ts: claims that fail)
+ * pipeline runs it, for the tests of claims: `npm run reliability`'s claims that fail (test/reliability/claims.test.ts)
  * and R7's and issue 36's in `npm run reliability`. The emulator holds `incidents` scale
  * incidents; the stack declares some of them, each resolved when its definition goes.
  */

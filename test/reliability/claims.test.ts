@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ClaimsStack, scaleId, startClaimsStack } from "./support/claims-stack";
+import { type ClaimsStack, scaleId, startClaimsStack } from "../engine/support/claims-stack";
 
 const timeout = 300_000;
 const KEPT = 3;
