@@ -11,7 +11,6 @@ import {
   scaleId,
   startInterruptedStack,
 } from "./support/interrupted-stack";
-import { eventually, processesIn } from "./support/processes";
 
 const timeout = 300_000;
 const INCIDENTS = 3;
