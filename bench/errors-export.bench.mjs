@@ -14,13 +14,18 @@
 //   - a sequential pager: the same client asking for one page after another;
 // and the peak RSS of cold `incident-sync report errors` processes writing CSV and JSON,
 // next to 1,000 groups, to show that streaming keeps memory flat.
+// The emulator runs in a process of its own (`--server process`, the default), as the service
+// is remote: its work to serve the pages is not the client's, and the floor counts latency
+// only. `--server in-process` serves them from the bench's own thread, which does both.
 //
-//   npm run build && npx node bench/errors-export.bench.mjs [--groups 10000] [--latency 50] [--runs 5]
-import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+//   npm run build && npx node bench/errors-export.bench.mjs [--groups 10000] [--latency 50] [--runs 5] [--server process|in-process]
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
@@ -105,14 +110,67 @@ async function coldExport(env, checkId, format, out) {
   return { wallMs, maxRssKiB: env.__rss, rows };
 }
 
-export async function run({ groups = 10_000, latencyMs = 50, runs = 5 } = {}) {
-  const { startEmulator } = require(path.join(dist, "emulator"));
+/**
+ * The emulator with `seed`, `latencyMs` on every answer and the service's window: in this
+ * thread, or in a process of its own (`incident-sync emulator`), its counts read through the
+ * control API.
+ */
+async function startServer(server, seed, latencyMs, dir) {
+  const window = { limit: LIMIT, seconds: WINDOW_MS / 1000 };
+  if (server === "in-process") {
+    const { startEmulator } = require(path.join(dist, "emulator"));
+    const running = await startEmulator({ port: 0, seed });
+    running.emulator.control.setFaults({ latencyMs });
+    running.emulator.control.setBehaviour({ rateWindow: window });
+    const { control } = running.emulator;
+    return {
+      url: running.url,
+      resetStats: async () => control.resetStats(),
+      stats: async () => control.stats(),
+      close: () => running.close(),
+    };
+  }
+  const seedFile = path.join(dir, "seed.json");
+  await writeFile(seedFile, JSON.stringify(seed));
+  const child = spawn(
+    process.execPath,
+    [
+      cli,
+      "emulator",
+      ...["--port", "0", "--format", "json", "--seed", seedFile],
+      ...["--latency", String(latencyMs), "--rate-window", `${window.limit}/${window.seconds}s`],
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const [line] = await once(createInterface({ input: child.stdout }), "line");
+  const { url, adminToken } = JSON.parse(line);
+  const control = async (method) => {
+    const response = await fetch(`${url}/_control/stats`, {
+      method,
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    if (!response.ok) throw new Error(`${method} /_control/stats: ${response.status}`);
+    return method === "GET" ? response.json() : undefined;
+  };
+  return {
+    url,
+    resetStats: () => control("DELETE"),
+    stats: () => control("GET"),
+    close: async () => {
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    },
+  };
+}
+
+export async function run({ groups = 10_000, latencyMs = 50, runs = 5, server = "process" } = {}) {
   const { createClient } = require(path.join(dist, "api"));
   const { runReportErrors } = require(path.join(dist, "cli", "commands", "report-errors.js"));
   const small = Math.max(1, Math.round(groups / 10));
-  const running = await startEmulator({
-    port: 0,
-    seed: {
+  const dir = await mkdtemp(path.join(tmpdir(), "incident-sync-bench-errors-"));
+  const running = await startServer(
+    server,
+    {
       accounts: [
         {
           id: ACCOUNT,
@@ -124,13 +182,10 @@ export async function run({ groups = 10_000, latencyMs = 50, runs = 5 } = {}) {
         },
       ],
     },
-  });
-  const dir = await mkdtemp(path.join(tmpdir(), "incident-sync-bench-errors-"));
+    latencyMs,
+    dir,
+  );
   try {
-    running.emulator.control.setFaults({ latencyMs });
-    running.emulator.control.setBehaviour({
-      rateWindow: { limit: LIMIT, seconds: WINDOW_MS / 1000 },
-    });
     const envFor = (key, extra = {}) => ({
       MONITORING_API_URL: running.url,
       MONITORING_API_KEY: key,
@@ -145,12 +200,12 @@ export async function run({ groups = 10_000, latencyMs = 50, runs = 5 } = {}) {
       await runReportErrors({ check: ["chk-bench"], format: "csv", progress: false }, io);
       if (bytes() === 0) throw new Error("the export wrote nothing");
     };
-    running.emulator.control.resetStats();
+    await running.resetStats();
     const [exportTimes, unpacedTimes] = await timeInterleaved(runs, [
       (key) => exportWith(envFor(key)),
       (key) => exportWith(envFor(key, { MONITORING_RATE_LIMIT: "60000" })),
     ]);
-    const throttled = running.emulator.control.stats().byStatus["429"] ?? 0;
+    const throttled = (await running.stats()).byStatus["429"] ?? 0;
 
     let sequentialCount = 0;
     const sequentialRuns = Math.max(3, Math.ceil(runs / 2));
@@ -200,6 +255,7 @@ export async function run({ groups = 10_000, latencyMs = 50, runs = 5 } = {}) {
       fullWindows * WINDOW_MS + Math.ceil((pages - fullWindows * LIMIT) / CONCURRENCY) * latencyMs;
     return {
       name: "errors-export",
+      server,
       groups,
       pages,
       latencyMs,
@@ -228,7 +284,7 @@ export async function run({ groups = 10_000, latencyMs = 50, runs = 5 } = {}) {
 export function report(result) {
   const ms = (value) => `${value.toFixed(0)} ms`;
   const lines = [
-    `errors-export: ${result.groups} groups, ${result.pages} page requests, ${result.latencyMs} ms latency, concurrency ${result.concurrency}, emulator window ${result.limit} (${result.runs} runs, each with its own key, medians, ${result.node})`,
+    `errors-export: ${result.groups} groups, ${result.pages} page requests, ${result.latencyMs} ms latency, concurrency ${result.concurrency}, emulator window ${result.limit}, emulator ${result.server === "in-process" ? "in the bench's thread" : "in its own process"} (${result.runs} runs, each with its own key, medians, ${result.node})`,
     `  report errors (in-process, CSV)     ${ms(result.exportMedianMs)}  (${result.answered429} answered 429)`,
     `  floor at the limit                  ${ms(result.floorAtLimitMs)}  (ratio ${result.ratioToFloor.toFixed(2)}x)`,
     `  the same, limit lifted (unpaced)    ${ms(result.unpacedMedianMs)}  (export at the limit is ${result.ratioToUnpaced.toFixed(2)}x it)`,
@@ -245,12 +301,22 @@ export function report(result) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({
-    options: { groups: { type: "string" }, latency: { type: "string" }, runs: { type: "string" } },
+    options: {
+      groups: { type: "string" },
+      latency: { type: "string" },
+      runs: { type: "string" },
+      server: { type: "string" },
+    },
   });
+  const server = values.server ?? "process";
+  if (!["process", "in-process"].includes(server)) {
+    throw new Error(`--server is process or in-process, not ${server}`);
+  }
   const result = await run({
     groups: Number(values.groups ?? 10_000),
     latencyMs: Number(values.latency ?? 50),
     runs: Number(values.runs ?? 5),
+    server,
   });
   process.stdout.write(`${report(result)}\n`);
   await saveResult("errors-export", result);
