@@ -14,7 +14,7 @@ const longestFirst = [
   "test/engine/plain-cli.test.ts",
   "test/engine/harness.test.ts",
   "test/package/installed-package.test.ts",
-  "test/engine/legacy-state.test.ts",
+  "test/engine/drift-stack.test.ts",
   "test/engine/main-job.test.ts",
   "test/engine/pipeline-kit-run.test.ts",
   "test/engine/import-then-up.test.ts",

@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROVIDER_SOURCE } from "../../providers/incident";
 import type { RunningEmulator } from "../../src/emulator";
@@ -10,7 +9,7 @@ import {
   type OperationOutcome,
   resolveEngine,
 } from "../../src/engine";
-import { failureLines, renderText } from "../../src/engine/run-report";
+import { renderText } from "../../src/engine/run-report";
 import { INCIDENT_TYPE } from "../../src/incident";
 import { formatSummary } from "../../src/program";
 import {
@@ -22,7 +21,6 @@ import {
 } from "../support/demo-stack";
 import { copyCheckout, reuseBuild } from "./support/checkout";
 import { demoOperation } from "./support/demo-operation";
-import { incidentRows } from "./support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
 import { filesContaining, filesUnder } from "./support/files";
 import { changesOf, ran } from "./support/outcomes";
@@ -39,7 +37,6 @@ describe("incident-sync up on the real engine against the emulator", () => {
   let root: string;
   let sandbox: EmulatorSandbox | undefined;
   let project: string;
-  let db: DatabaseSync;
   let engineOutput: string[] = [];
 
   const run = (
@@ -50,7 +47,6 @@ describe("incident-sync up on the real engine against the emulator", () => {
       onOutput: (text) => engineOutput.push(text),
       ...extra,
     });
-  const live = () => incidentRows(db, emulator.demo.accountId);
   // The state, Pulumi's home and the project's files the runs wrote (its sources quote the
   // demo key in documentation and tests, so they are not searched).
   const engineFilesWithKey = () => [
@@ -70,7 +66,7 @@ describe("incident-sync up on the real engine against the emulator", () => {
   beforeAll(async () => {
     engine = await resolveEngine();
     sandbox = await startEmulatorSandbox("harness", "demo");
-    ({ root, emulator, db } = sandbox);
+    ({ root, emulator } = sandbox);
     project = copyCheckout(join(root, "project"));
     reuseBuild(project);
   }, timeout);
@@ -181,31 +177,6 @@ describe("incident-sync up on the real engine against the emulator", () => {
   );
 
   it(
-    "releases a removed definition by default, and resolves one whose onRemove says so",
-    async () => {
-      edit("storefront.yaml", (text) =>
-        text.replace(
-          "severity: MAJOR\nstatus: INVESTIGATING\n",
-          "severity: MAJOR\nstatus: INVESTIGATING\nonRemove: resolve\n",
-        ),
-      );
-      expect(changesOf(ran(await run("up")))).toEqual({ update: 1 });
-      const before = live();
-      edit("storefront.yaml", (text) => text.slice(text.indexOf("---\n") + 4));
-      rmSync(join(project, "incidents", "api-errors.yaml"));
-      const up = ran(await run("up"));
-      expect(changesOf(up)).toEqual({ delete: 2 });
-      expect(renderText(up, project).split("\n").slice(1, 3).sort()).toEqual([
-        "  - inc-api-errors released",
-        "  - inc-checkout-latency resolved and released",
-      ]);
-      expect(live().get("inc-checkout-latency")?.status).toBe("RESOLVED");
-      expect(live().get("inc-api-errors")).toEqual(before.get("inc-api-errors"));
-    },
-    timeout,
-  );
-
-  it(
     "reports an invalid definition as validate does, before the engine runs",
     async () => {
       writeFileSync(
@@ -254,46 +225,6 @@ describe("incident-sync up on the real engine against the emulator", () => {
       } finally {
         writeFileSync(projectFile, committed);
         rmSync(join(project, "elsewhere"), { recursive: true });
-      }
-    },
-    timeout,
-  );
-
-  it(
-    "names an incident the account does not have first and last, and an evidence typo as a warning of the run",
-    async () => {
-      writeFileSync(
-        join(project, "incidents", "unknown.yaml"),
-        "id: inc-does-not-exist\nname: Nobody made me\nseverity: MINOR\nstatus: INVESTIGATING\nservices: [svc-api]\n",
-      );
-      edit("db-maintenance.yaml", (text) =>
-        text.replace("heartbeats: [hb-nightly-backup]", "heartbeats: [hb-typo]"),
-      );
-      try {
-        const up = ran(await run("up"));
-        expect(up.result.ok).toBe(false);
-        // A warning of the program, not of one incident: the engine reports it for the run,
-        // whether the service answers the typo 404 or [] (`may not exist`, and why).
-        const typo = up.result.diagnostics.filter((d) => d.message.includes('"hb-typo"'));
-        expect(typo).toHaveLength(1);
-        expect(typo[0]?.severity).toBe("warning");
-        expect(typo[0]?.message).toMatch(
-          /^evidence heartbeat "hb-typo" (does not exist in the account|may not exist in the account: the service answered no result for it \(\[\]\), as it does for a heartbeat it does not know); it is listed at incidents\/db-maintenance\.yaml:5 \(incident inc-db-maintenance\)\. Fix the id in evidence\.heartbeats, or remove it\.$/,
-        );
-        const lines = failureLines(up);
-        expect(lines).toMatchInlineSnapshot(`
-          [
-            "✗ inc-does-not-exist: Incident "inc-does-not-exist" does not exist in account "acct-demo". Fix the id in its definition, or leave "id" out (with "resource" and "updates") to open a new incident.",
-          ]
-        `);
-        const text = renderText(up, project).trim().split("\n");
-        expect(text[0]).toBe(lines[0]);
-        expect(text.at(-1)).toBe(lines[0]);
-      } finally {
-        rmSync(join(project, "incidents", "unknown.yaml"));
-        edit("db-maintenance.yaml", (text) =>
-          text.replace("heartbeats: [hb-typo]", "heartbeats: [hb-nightly-backup]"),
-        );
       }
     },
     timeout,

@@ -11,14 +11,14 @@ import {
   resolveEngine,
   runOperation,
 } from "../../src/engine";
-import { copyCheckout, reuseBuild } from "./support/checkout";
-import { incidentRows } from "./support/emulator-rows";
-import { type EmulatorSandbox, startEmulatorSandbox } from "./support/emulator-sandbox";
-import { sh, shAll } from "./support/shell";
+import { copyCheckout, reuseBuild } from "../engine/support/checkout";
+import { incidentRows } from "../engine/support/emulator-rows";
+import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
+import { sh, shAll } from "../engine/support/shell";
 
 const timeout = 600_000;
 /** State exported from incident-sync 0.1 (e032a3d), whose stored provider names its checkout's compiled operations by path. */
-const FIXTURE = join(__dirname, "fixtures", "legacy-0.1");
+const FIXTURE = join(__dirname, "..", "engine", "fixtures", "legacy-0.1");
 
 /**
  * The compatibility promise for state written by incident-sync 0.1: its resources still
