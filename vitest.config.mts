@@ -47,6 +47,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     maxWorkers: 2,
+    // A test that asserts nothing fails (issue 53): a test emptied to `return;` cannot pass.
+    expect: { requireAssertions: true },
     sequence: { sequencer: EngineFirst },
     // The JSON report is what `.ci/run` counts (scripts/test-totals.mjs) and holds each
     // file's duration, so the slowest files are visible (`node scripts/slowest-tests.mjs`).

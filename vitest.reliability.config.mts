@@ -25,6 +25,8 @@ export default defineConfig({
     maxWorkers: 1,
     testTimeout: 30_000,
     hookTimeout: 600_000,
+    // A test that asserts nothing fails (issue 53): a test emptied to `return;` cannot pass.
+    expect: { requireAssertions: true },
     reporters: [
       "default",
       [

@@ -12,5 +12,7 @@ export default defineConfig({
     maxWorkers: 1,
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // A test that asserts nothing fails (issue 53): a test emptied to `return;` cannot pass.
+    expect: { requireAssertions: true },
   },
 });
