@@ -7,8 +7,12 @@
 //     `npm run` and `node`), with package.json and package-lock.json;
 //   - the package's entry points (bin, main, exports), as the runs spawn the built CLI and their
 //     projects load the package: each `dist/…` path is read as its source;
-//   - then everything these import (`import`, `export … from`, `import()`, `require`), and every
-//     file of the repository a `join(…)`/`resolve(…)` of literal segments names, transitively.
+//   - then everything these import (`import`, `export … from`, `import()`, `require`), every
+//     file of the repository a `join(…)`/`resolve(…)` of literal segments or a string literal
+//     (`"scripts/test-totals.mjs"`, `"README.md"`) names, the scripts of every `npm start`,
+//     `npm test` or `npm run S` they or the README name (tests run the README's commands), and
+//     the root's dot-files where a checkout is copied as git would commit it (`.gitignore`
+//     decides the copy, which holds `.nvmrc`), transitively.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -27,6 +31,17 @@ const SPECIFIER =
   /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire(?:\.resolve)?\s*\(\s*)["'`]([^"'`\n]+)["'`]/g;
 const PATH_CALL = /\b(?:join|resolve)\(/g;
 const LITERAL = /^\s*["'`]([^"'`$]*)["'`]\s*$/;
+/** A string literal that may be a path from the repository's root: `"scripts/start.mjs"`. */
+const PATH_LITERAL = /["'`]((?:[\w@-][\w.@-]*\/)*[\w-][\w.-]*\.\w+)["'`]/g;
+/** An npm script a command line runs: `npm start`, `npm test`, `npm run --silent build`. */
+const NPM_SCRIPT = /\bnpm\s+(?:(start|test)\b|run\s+(?:--\S+\s+)*([\w:-]+))/g;
+/** The README's block whose commands a run takes as written (test/engine/main-job.test.ts). */
+const FIRST_COMMANDS = /<!-- test: first-commands -->\s*```\w*\n([\s\S]*?)```/;
+/**
+ * Files the runs' scripts name but the runs do not read: the suite's floor (their totals are
+ * held to test/floor-reliability.json), so regenerating it does not call for a rerun.
+ */
+const NOT_READ = new Set(["test/floor.json"]);
 
 /** `file` relative to `root`, with `/`. @type {(root: string, file: string) => string} */
 const relativeTo = (root, file) => path.relative(root, file).split(path.sep).join("/");
@@ -147,6 +162,16 @@ function referencesOf(root, manifest, file) {
     if (specifier.startsWith(".")) found.push(sourceOf(root, path.resolve(here, specifier)));
     else found.push(selfReference(root, manifest, specifier));
   }
+  // What the code runs, not what its comments mention.
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+  for (const [, literal = ""] of code.matchAll(PATH_LITERAL)) {
+    const named = path.join(root, literal);
+    if (isFile(named) && inRepository(root, named)) found.push(named);
+  }
+  found.push(...namedScripts(root, manifest, code));
+  // A copy of the checkout as git would commit it: .gitignore decides it, the root's dot-files
+  // (.nvmrc among them) are in it.
+  if (text.includes("--exclude-standard")) found.push(...rootDotFiles(root));
   for (const call of text.matchAll(PATH_CALL)) {
     const segments = literalSegments(text, (call.index ?? 0) + call[0].length);
     if (segments === undefined || segments.length === 0) continue;
@@ -172,6 +197,33 @@ function referencesOf(root, manifest, file) {
   return found.filter(
     /** @returns {entry is string} */ (entry) => entry !== undefined && inRepository(root, entry),
   );
+}
+
+/**
+ * The files of the npm scripts `text` runs (`npm start`, `npm run S`), through `npm run`.
+ * @param {string} root
+ * @param {Manifest} manifest
+ * @param {string} text
+ * @returns {string[]}
+ */
+function namedScripts(root, manifest, text) {
+  /** @type {string[]} */
+  const files = [];
+  for (const [, direct, named] of text.matchAll(NPM_SCRIPT)) {
+    const name = direct ?? named ?? "";
+    if (manifest.scripts?.[name] !== undefined) files.push(...scriptFiles(root, manifest, name));
+  }
+  return files.filter((file) => isFile(file));
+}
+
+/**
+ * The files at the repository's root whose names start with a dot (`.gitignore`, `.nvmrc`).
+ * @param {string} root
+ */
+function rootDotFiles(root) {
+  return readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.startsWith("."))
+    .map((entry) => path.join(root, entry.name));
 }
 
 /**
@@ -264,7 +316,11 @@ function includedTests(root, config) {
 function filteredTests(root, filter) {
   const full = path.join(root, filter);
   if (isFile(full)) return [full];
-  return filesUnder(root, full, /\.test\.[cm]?ts$/);
+  // vitest runs every test file whose path holds the filter: `test/engine` takes test/engine-runner.
+  const wanted = relativeTo(root, full);
+  return filesUnder(root, path.dirname(full), /\.test\.[cm]?ts$/).filter((file) =>
+    relativeTo(root, file).includes(wanted),
+  );
 }
 
 /**
@@ -376,12 +432,17 @@ export function reliabilityInputs(root, runs, outputs = []) {
     if (found.has(file)) continue;
     found.add(file);
     if (CODE.test(file)) pending.push(...referencesOf(root, manifest, file));
+    else if (relativeTo(root, file) === "README.md") {
+      const block = FIRST_COMMANDS.exec(readFileSync(file, "utf8"))?.[1] ?? "";
+      pending.push(...namedScripts(root, manifest, block));
+    }
   }
   const kept = committable(root);
   const left = new Set(outputs);
   return [...found]
     .map((file) => relativeTo(root, file))
-    .filter((file) => !left.has(file) && (kept === undefined || kept.has(file)))
+    .filter((file) => !left.has(file) && !NOT_READ.has(file))
+    .filter((file) => kept === undefined || kept.has(file))
     .sort();
 }
 
@@ -396,7 +457,8 @@ export function reliabilityRuns(reports) {
       name: "R1, R5, R6, R7, R8 and R9",
       command: "npx",
       args: ["vitest", "run", "--config", "vitest.reliability.config.mts"],
-      env: { VITEST_JSON_REPORT: reports.long },
+      // The record is of the full sizes, whatever the shell asked for (test/reliability/size.ts).
+      env: { VITEST_JSON_REPORT: reports.long, INCIDENT_SYNC_RELIABILITY_SIZE: "full" },
     },
     {
       name: "sets-field",

@@ -112,6 +112,49 @@ describe("the reliability record", () => {
     expect(inputs).toContain("src/reports/unused.ts");
   });
 
+  it("takes in what the runs read by name, spawn through npm or copy with the checkout, comments aside", () => {
+    const dir = repository("unimported", {
+      ...SMALL,
+      "package.json": JSON.stringify({
+        ...JSON.parse(SMALL["package.json"]),
+        scripts: {
+          ...JSON.parse(SMALL["package.json"]).scripts,
+          start: "node scripts/start.mjs",
+          bench: "node bench/run.mjs",
+        },
+      }),
+      "README.md":
+        "<!-- test: first-commands -->\n```sh\nnpm start\n```\n\n```sh\nnpm run bench\n```\n",
+      ".gitignore": "dist\n",
+      ".nvmrc": "24\n",
+      "scripts/start.mjs": "",
+      "scripts/totals.mjs": "",
+      "bench/run.mjs": "",
+      "scripts/reliability.mjs": `import "./reliability-record.mjs";
+spawnSync("node", ["scripts/totals.mjs"]);
+// npm run bench, "scripts/unused.mjs": mentioned, not run`,
+      "test/support/sandbox.ts": `const text = readFileSync(join(root, "README.md"), "utf8");
+spawnSync("git", ["ls-files", "--exclude-standard"]);`,
+    });
+    const inputs = reliabilityInputs(dir, RUNS);
+    for (const file of [
+      ".gitignore",
+      ".nvmrc",
+      "README.md",
+      "scripts/start.mjs",
+      "scripts/totals.mjs",
+    ]) {
+      expect(inputs).toContain(file);
+    }
+    expect(inputs).not.toContain("bench/run.mjs");
+    expect(inputs).not.toContain("scripts/unused.mjs");
+  });
+
+  it("takes every test file a run's filter selects, as vitest does: test/engine takes test/engine-runner", () => {
+    const dir = repository("filtered", { ...SMALL, "test/engine-runner/x.test.ts": "" });
+    expect(reliabilityTestFiles(dir, RUNS)).toContain("test/engine-runner/x.test.ts");
+  });
+
   it("holds this repository's rules, emulator, program, engine support, bench support and lock file", () => {
     const inputs = reliabilityInputs(root, RUNS, ["bench/reliability-record.json"]);
     for (const file of [
@@ -128,10 +171,19 @@ describe("the reliability record", () => {
       "scripts/engine.mjs",
       "scripts/moto/requirements.txt",
       "package-lock.json",
+      // Issue 53: what main-job spawns (npm start), reads (the README's first command), what
+      // decides the record's `ok`, and what a copied checkout is made of.
+      "scripts/start.mjs",
+      "README.md",
+      "scripts/test-totals.mjs",
+      "test/floor-reliability.json",
+      ".gitignore",
+      ".nvmrc",
     ]) {
       expect(inputs).toContain(file);
     }
     expect(inputs).not.toContain("bench/reliability-record.json");
+    expect(inputs).not.toContain("test/floor.json");
   });
 
   it("is current only for a passing run of this code: ok, every run passed, sane totals, the same digest", () => {

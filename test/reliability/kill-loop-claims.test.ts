@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ClaimsStack, scaleId, startClaimsStack } from "../engine/support/claims-stack";
 import { eventually } from "../engine/support/processes";
+import { mostOf, sized } from "./size";
 
 const timeout = 1_800_000;
 /** Incidents the stack keeps throughout. */
-const KEPT = 10;
+const KEPT = sized({ full: 10, smallest: 3 });
 /** Incidents each round adds (new to the state, so claimed), then removes. */
-const BATCH = 10;
-const ROUNDS = 10;
+const BATCH = sized({ full: 10, smallest: 5 });
+const ROUNDS = sized({ full: 10, smallest: 2 });
 
 /**
  * R7 of the reliability suite (`npm run reliability`, issue 36): the kill loop with faults while
@@ -109,7 +110,7 @@ describe("kill -9 while claims fail under faults", () => {
         `R7 claim faults and kill -9 over ${ROUNDS} rounds of ${BATCH} new incidents: ${JSON.stringify(outcomes)}`,
       );
       // The resolutions above prove something only for kills that left adoptions half done.
-      expect(outcomes.killedAmongAdoptions).toBeGreaterThanOrEqual(ROUNDS / 2);
+      expect(outcomes.killedAmongAdoptions).toBeGreaterThanOrEqual(mostOf(ROUNDS));
       expect(outcomes.adoptedThenResolved).toBeGreaterThan(0);
     },
     timeout,

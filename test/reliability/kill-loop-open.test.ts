@@ -10,11 +10,12 @@ import {
 import { CLI, pipelineEnv, runCli, upArgs } from "../cli/run-cli";
 import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
 import { killRun } from "../engine/support/processes";
+import { mostOf, sized } from "./size";
 
 const timeout = 3_600_000;
-const INCIDENTS = 50;
+const INCIDENTS = sized({ full: 50, smallest: 5 });
 const ENTRIES = 3;
-const ROUNDS = 10;
+const ROUNDS = sized({ full: 10, smallest: 1 });
 const KILLS_PER_ROUND = 2;
 
 /** The definitions of round `round`: INCIDENTS new incidents of ENTRIES updates, every one notifying. */
@@ -171,10 +172,10 @@ describe("kill -9 while opening incidents and posting their updates", () => {
           notifiedTwice: 0,
         });
       }
-      expect(outcomes.killed).toBeGreaterThanOrEqual((ROUNDS * KILLS_PER_ROUND) / 2);
+      expect(outcomes.killed).toBeGreaterThanOrEqual(mostOf(ROUNDS * KILLS_PER_ROUND));
       // Most kills must land among the writes, or the run proves little.
       const amongWrites = outcomes.writesAtKill.filter((count) => count > 0).length;
-      expect(amongWrites).toBeGreaterThanOrEqual((ROUNDS * KILLS_PER_ROUND) / 2);
+      expect(amongWrites).toBeGreaterThanOrEqual(mostOf(ROUNDS * KILLS_PER_ROUND));
       console.log(
         `R8 kill -9 while opening ${INCIDENTS} incidents of ${ENTRIES} updates, ${ROUNDS} rounds: ${JSON.stringify({ ...outcomes, roundMs: span })}`,
       );

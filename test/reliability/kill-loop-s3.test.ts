@@ -18,13 +18,14 @@ import { plainCliEnv } from "../engine/support/plain-cli-env";
 import { eventually, killAll, killRun, processesIn } from "../engine/support/processes";
 import { sh, shAll } from "../engine/support/shell";
 import { type StateBackend, startS3Backend } from "../support/state-backends.mjs";
+import { mostOf, sized } from "./size";
 
 const timeout = 1_800_000;
 /** Incidents the stack holds before the first kill. */
-const BASE = 40;
+const BASE = sized({ full: 40, smallest: 5 });
 /** Incidents each round adds: the adoptions a kill can catch. */
-const ADDED = 20;
-const KILLS = 12;
+const ADDED = sized({ full: 20, smallest: 3 });
+const KILLS = sized({ full: 12, smallest: 2 });
 
 interface StateResource {
   type: string;
@@ -171,7 +172,7 @@ describe("kill -9 of plain pulumi up with checkpoints skipped, state on S3", () 
         for (const [id, name] of wanted) expect(now.get(id)?.name).toBe(name);
       }
       // Most kills must land while the engine works, or the run proves little.
-      expect(outcomes.killedWhileEngineRan).toBeGreaterThanOrEqual(KILLS / 2);
+      expect(outcomes.killedWhileEngineRan).toBeGreaterThanOrEqual(mostOf(KILLS));
       console.log(`R6 kill -9 on S3 over ${KILLS} runs: ${JSON.stringify(outcomes)}`);
     },
     timeout,

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type InterruptedStack, startInterruptedStack } from "../engine/support/interrupted-stack";
+import { mostOf, sized } from "./size";
 
 const timeout = 1_800_000;
-const INCIDENTS = 30;
-const KILLS = 20;
+const INCIDENTS = sized({ full: 30, smallest: 5 });
+const KILLS = sized({ full: 20, smallest: 2 });
 
 /**
  * R5 of the reliability suite (`npm run reliability`): kill -9 of the whole `incident-sync up`
@@ -40,7 +41,7 @@ describe("kill -9 at random points, again and again", () => {
         await stack.expectConverged(variant);
       }
       // Most kills must land while the engine works, or the run proves little.
-      expect(outcomes.killedWhileEngineRan).toBeGreaterThanOrEqual(KILLS / 2);
+      expect(outcomes.killedWhileEngineRan).toBeGreaterThanOrEqual(mostOf(KILLS));
       console.log(`R5 kill -9 outcomes over ${KILLS} runs: ${JSON.stringify(outcomes)}`);
     },
     timeout,

@@ -13,15 +13,22 @@ import {
 import { pipelineEnv, runCli, upArgs } from "../cli/run-cli";
 import { incidentRows } from "../engine/support/emulator-rows";
 import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
+import { sized } from "./size";
 
 const timeout = 600_000;
-const INCIDENTS = 12;
+const INCIDENTS = sized({ full: 12, smallest: 4 });
 const LIMIT = 24;
 /**
- * Error groups the report beside the first `up` exports: 40 pages of 100, 40 requests, of a
- * check no definition lists as evidence, so the `up` reads none of them.
+ * Error groups the report beside the first `up` exports: 40 pages of 100, 40 requests (20 at
+ * the smallest size), of a check no definition lists as evidence, so the `up` reads none.
  */
-const GROUPS = 4_000;
+const GROUPS = sized({ full: 4_000, smallest: 2_000 });
+/**
+ * The windows' worth the first `up` and the report send together. More than one overruns the
+ * window unless they share a budget; the full size sends more than two for a margin, and the
+ * smallest a little over one, so it waits one window (60 s) rather than two.
+ */
+const WINDOWS = sized({ full: 2, smallest: 1 });
 const REPORTED_CHECK = "chk-beside";
 
 /**
@@ -96,8 +103,8 @@ describe("incident-sync up against the service's unknowns", () => {
           expect(result.exitCode, result.stdout + result.stderr).toBe(0);
           if (beside) {
             expect(beside.exitCode, beside.stderr).toBe(0);
-            // Over two windows' worth: two processes each pacing to the limit alone overrun it.
-            expect(stats.total).toBeGreaterThan(2 * LIMIT);
+            // Over WINDOWS windows' worth: two processes each pacing to the limit alone overrun it.
+            expect(stats.total).toBeGreaterThan(WINDOWS * LIMIT);
           }
           expect(stats.byStatus["429"]).toBeUndefined();
         }
