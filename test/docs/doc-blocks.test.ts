@@ -121,6 +121,12 @@ describe("the README and docs/", () => {
     );
   });
 
+  it("keep BENCHMARKS.md to the current tables, at most 400 lines, its history in docs/benchmarks-history.md", () => {
+    const text = readFileSync(join(ROOT, "BENCHMARKS.md"), "utf8");
+    expect(text.split("\n").length).toBeLessThanOrEqual(401);
+    expect(text).toContain("[docs/benchmarks-history.md](docs/benchmarks-history.md)");
+  });
+
   it("show command lines the real CLI takes: its commands, options and formats", () => {
     const blocks = docBlocksOf("cli");
     expect(blocks.length).toBeGreaterThanOrEqual(8);
