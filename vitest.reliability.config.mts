@@ -8,7 +8,8 @@ import { defineConfig } from "vitest/config";
  * skipped and the state on S3, killed 12 times (test/reliability/kill-loop-s3.test.ts), R7 new
  * incidents claimed under faults and killed, 10 rounds (test/reliability/kill-loop-claims.test.ts),
  * R8 20 kill -9s while opening 50 incidents of 3 notifying updates
- * (test/reliability/kill-loop-open.test.ts); R9 `incident-sync up` and a report beside it
+ * (test/reliability/kill-loop-open.test.ts); R10 the plain `pulumi up` killed while it opens
+ * incidents, between a create and its checkpoint and at random (kill-plain-up.test.ts); R9 `incident-sync up` and a report beside it
  * through a rate window answering 429 without Retry-After, and a PUT that ignores the status
  * (test/reliability/service-behaviours.test.ts); and once each, issue 36's claims left out of the
  * apply (claims-left-out.test.ts), the engine under PUT sets-field (put-status.test.ts), and

@@ -454,7 +454,7 @@ export function reliabilityInputs(root, runs, outputs = []) {
 export function reliabilityRuns(reports) {
   return [
     {
-      name: "R1, R5, R6, R7, R8 and R9",
+      name: "R1, R5 to R10 and the engine's faults",
       command: "npx",
       args: ["vitest", "run", "--config", "vitest.reliability.config.mts"],
       // The record is of the full sizes, whatever the shell asked for (test/reliability/size.ts).

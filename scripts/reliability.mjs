@@ -3,14 +3,16 @@
 // node scripts/reliability.mjs --check
 //
 // The reliability runs that are too long for `npm test`, measured rather than repeated:
-//   1. R1, R5 to R9 (vitest.reliability.config.mts): 100 incidents converging in one
+//   1. R1, R5 to R10 (vitest.reliability.config.mts): 100 incidents converging in one
 //      `up` through injected faults, 20 kill -9s of `incident-sync up` at random points, 12 of
 //      the plain `pulumi up` of docs/provider-and-program.md with checkpoints skipped and the
 //      state on S3 (moto), 10 rounds of new incidents claimed under faults and killed, whose
 //      removal must resolve all that was adopted, 20 kill -9s while `incident-sync up`
 //      opens 50 incidents of 3 notifying updates, and `up --rate-limit 24` with a report beside
 //      it through a window of 24 per 60 s answering 429 without Retry-After (more than the
-//      window allows unless they share one budget), and a PUT that ignores the status; and the
+//      window allows unless they share one budget), and a PUT that ignores the status, 8 kill
+//      -9s of the plain `pulumi up` while it opens incidents (R10: half of them between a create
+//      and its checkpoint, the service holding the create); and the
 //      engine's faults: kills and SIGTERM, a deadline, two stacks at once, a create carried out
 //      after its timeout, claims that fail, 0.1's state once its checkout is gone, and the
 //      PostgreSQL and S3 backends;
@@ -135,6 +137,7 @@ const record = {
   r7: line(/R7 claim faults and kill -9 over .*/),
   r8: line(/R8 kill -9 while opening .*/),
   r9: line(/R9 up --rate-limit \d+ \(first\): .*/),
+  r10: line(/R10 kill -9 of plain pulumi up over .*/),
   totals: totals.stdout.trim(),
   inputs: files,
 };
