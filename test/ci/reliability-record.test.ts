@@ -9,6 +9,7 @@ import {
   reliabilityRuns,
   reliabilityTestFiles,
 } from "../../scripts/reliability-record.mjs";
+import { reliabilitySize } from "../reliability/size";
 
 const root = join(__dirname, "..", "..");
 const scratch = mkdtempSync(join(tmpdir(), "incident-sync-reliability-record-"));
@@ -148,6 +149,15 @@ spawnSync("git", ["ls-files", "--exclude-standard"]);`,
     }
     expect(inputs).not.toContain("bench/run.mjs");
     expect(inputs).not.toContain("scripts/unused.mjs");
+  });
+
+  it("runs the reliability files at the size INCIDENT_SYNC_RELIABILITY_SIZE names, full by default, and the record at the full size", () => {
+    expect(reliabilitySize({})).toBe("full");
+    expect(reliabilitySize({ INCIDENT_SYNC_RELIABILITY_SIZE: "smallest" })).toBe("smallest");
+    expect(() => reliabilitySize({ INCIDENT_SYNC_RELIABILITY_SIZE: "small" })).toThrow(
+      'INCIDENT_SYNC_RELIABILITY_SIZE is "small": set it to full or smallest, or leave it unset (full)',
+    );
+    expect(RUNS[0]?.env).toMatchObject({ INCIDENT_SYNC_RELIABILITY_SIZE: "full" });
   });
 
   it("takes every test file a run's filter selects, as vitest does: test/engine takes test/engine-runner", () => {
