@@ -22,6 +22,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/reliability/**/*.test.ts"],
+    globalSetup: ["test/reliability/global-setup.ts"],
     pool: "forks",
     maxWorkers: 1,
     testTimeout: 30_000,
