@@ -13,7 +13,8 @@ export const ExitCode = {
   PolicyViolation: 3,
   /**
    * No drift found, but not everything could be checked (`drift`): a new incident whose id is
-   * in a stack's state that was not read, or a `--stack` whose state could not be read.
+   * in a stack's state that was not read, or a `--stack` whose state could not be read; and
+   * `report incident` whose `--stack` state is another project's or stack's, refused.
    */
   NotChecked: 4,
   /**

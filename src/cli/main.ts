@@ -10,8 +10,11 @@ if (problem !== undefined) {
   process.exitCode = 1;
 } else {
   // The CLI runs in pre-commit hooks and editors, where start-up is most of the wait: Node
-  // keeps the compiled code of the modules in a cache on disk (NODE_COMPILE_CACHE says
-  // where, NODE_DISABLE_COMPILE_CACHE=1 turns it off), so later runs skip compiling them.
-  enableCompileCache();
+  // keeps the compiled code of the modules in the user's cache folder (compileCacheDir says
+  // where; never the shared $TMPDIR), so later runs skip compiling them.
+  const cache = (
+    require("../compile-cache") as typeof import("../compile-cache")
+  ).compileCacheDir();
+  if (cache !== undefined) enableCompileCache(cache);
   void (require("./program") as typeof import("./program")).runProgram(process.argv);
 }

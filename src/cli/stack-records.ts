@@ -16,6 +16,8 @@ export interface StackStateSource {
   backendUrl: string | undefined;
   /** For a passphrase backend the engine opens. */
   passphrase?: string | undefined;
+  /** The command's deadline (epoch ms): a state not read by then is not read. */
+  deadline?: number | undefined;
 }
 
 /**
@@ -27,6 +29,7 @@ export function stackStateSource(
   state: string | undefined,
   definitionsDir: string,
   io: Pick<CommandIo, "cwd" | "env">,
+  deadline?: Date | number,
 ): StackStateSource {
   const found = projectStacks(definitionsDir, io.env, stack);
   const project = found.project;
@@ -35,11 +38,17 @@ export function stackStateSource(
     project: project?.name === undefined ? undefined : { dir: project.dir, name: project.name },
     backendUrl: state ? `file://${path.resolve(io.cwd, state)}` : found.backendUrl,
     passphrase: io.env.PULUMI_CONFIG_PASSPHRASE,
+    deadline: deadline === undefined ? undefined : new Date(deadline).getTime(),
   };
 }
 
-/** What a stack's state says of its incidents, or why it could not be read. */
-export type StackRead = ({ read: true } & StackRecords) | { read: false; why: string };
+/**
+ * What a stack's state says of its incidents, or why it could not be read; `another` when it
+ * is another project's or stack's, refused.
+ */
+export type StackRead =
+  | ({ read: true } & StackRecords)
+  | { read: false; why: string; another?: true };
 
 /**
  * Reads a stack's state without writing it or taking its lock: a `file://` backend's file
@@ -57,9 +66,31 @@ export async function readStackRecords(source: StackStateSource): Promise<StackR
       why: "no backend is named: pass --state <dir>, or set PULUMI_BACKEND_URL (or backend.url in Pulumi.yaml)",
     };
   }
-  return backendUrl.startsWith("file://")
-    ? recordsOf(() => fileResources(backendUrl, project.name, stack))
+  const reading = backendUrl.startsWith("file://")
+    ? fileRecords(backendUrl, project.name, stack)
     : exportedStackRecords({ ...source, project, backendUrl });
+  return source.deadline === undefined ? reading : byDeadline(reading, source.deadline);
+}
+
+/** The read, or, when `deadline` passes first, why it was not read. */
+async function byDeadline(reading: Promise<StackRead>, deadline: number): Promise<StackRead> {
+  let timer: NodeJS.Timeout | undefined;
+  const passed = new Promise<StackRead>((resolve) => {
+    timer = setTimeout(
+      () =>
+        resolve({
+          read: false,
+          why: `it was not read by the deadline, ${new Date(deadline).toISOString()}`,
+        }),
+      Math.max(0, deadline - Date.now()),
+    );
+    timer.unref();
+  });
+  try {
+    return await Promise.race([reading, passed]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -80,10 +111,12 @@ async function recordsOf(resources: () => unknown[] | Promise<unknown[]>): Promi
   }
 }
 
-function fileResources(backendUrl: string, project: string, stack: string): unknown[] {
+async function fileRecords(backendUrl: string, project: string, stack: string): Promise<StackRead> {
   const read = fileBackendResources(backendUrl, project, bareStackName(stack));
-  if ("why" in read) throw new Error(read.why);
-  return read.resources;
+  if ("why" in read) {
+    return { read: false, why: read.why, ...(read.another ? { another: true as const } : {}) };
+  }
+  return recordsOf(() => read.resources);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { IncidentStatus, IncidentUpdateRequest } from "../api/schemas";
-import { notBlank, readableText } from "./field-checks";
+import { customerMessage, notBlank } from "./field-checks";
 
 /*
  * An entry of `updates`, what customers read: its fields, and the rule between the entries'
@@ -24,7 +24,7 @@ export const DeclaredUpdateFields = z.strictObject({
   ),
   message: IncidentUpdateRequest.shape.description
     .check(notBlank)
-    .check(readableText)
+    .check(customerMessage)
     .describe(
       "What customers read, as written (it may run over several lines). Posted once; an edit later changes it in place, and never notifies again.",
     ),

@@ -1,8 +1,9 @@
 import type { z } from "zod";
 import {
+  CUSTOMER_TEXT,
   describeCharacter,
-  findCharacter,
-  isHiddenCharacter,
+  findHidden,
+  type HiddenAllowed,
   type PathIdProblem,
   pathIdMessage,
   quoteText,
@@ -52,11 +53,8 @@ export function notBlank(payload: TextPayload): void {
  * around it is shown (controls, zero-width and bidirectional characters, see
  * `isHiddenCharacter`), other than those `allowed`, naming it and its position.
  */
-function refuseHidden(payload: TextPayload, allowed: readonly string[], why: string): void {
-  const found = findCharacter(
-    payload.value,
-    (character) => !allowed.includes(character) && isHiddenCharacter(character),
-  );
+function refuseHidden(payload: TextPayload, allowed: HiddenAllowed, why: string): void {
+  const found = findHidden(payload.value, allowed);
   if (found === undefined) return;
   addTextIssue(
     payload,
@@ -74,23 +72,36 @@ export function visibleId(payload: TextPayload): void {
     notBlank(payload);
     return;
   }
-  refuseHidden(payload, [], "which cannot be seen and makes different ids look alike");
+  refuseHidden(
+    payload,
+    { characters: [], emoji: false },
+    "which cannot be seen and makes different ids look alike",
+  );
 }
 
 const SHOWN_DIFFERENTLY = "which cannot be seen or changes how the text around it is shown";
 
 /**
  * A name shown to people (an incident's title, a service's name): no control character
- * other than a tab, and no zero-width or bidirectional character. An escape sequence or a
- * right-to-left override in a title would reach the status page, terminals and reviews.
+ * other than a tab, and no zero-width or bidirectional character but the joiners inside an
+ * emoji. An escape sequence or a right-to-left override in a title would reach the status
+ * page, terminals and reviews.
  */
 export function visibleName(payload: TextPayload): void {
-  refuseHidden(payload, ["\t"], SHOWN_DIFFERENTLY);
+  refuseHidden(payload, CUSTOMER_TEXT.name, SHOWN_DIFFERENTLY);
 }
 
-/** Free text for people (a reason): as a name, but it may run over several lines. */
+/**
+ * What customers read in an update: as a name, and it may run over several lines and hold
+ * what pasted text holds (`CUSTOMER_TEXT.message`).
+ */
+export function customerMessage(payload: TextPayload): void {
+  refuseHidden(payload, CUSTOMER_TEXT.message, SHOWN_DIFFERENTLY);
+}
+
+/** Free text for reviewers (a reason): as a name, but it may run over several lines. */
 export function readableText(payload: TextPayload): void {
-  refuseHidden(payload, ["\t", "\n"], SHOWN_DIFFERENTLY);
+  refuseHidden(payload, { characters: ["\t", "\n"], emoji: true }, SHOWN_DIFFERENTLY);
 }
 
 /** Runs a list's check even when some items failed, so every problem is told at once. */

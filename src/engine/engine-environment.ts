@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
-import { getCompileCacheDir } from "node:module";
-import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
+import { compileCacheDir } from "../compile-cache";
 import { SETTINGS } from "../settings/catalog";
 import {
   RUN_DEADLINE_VARIABLE,
@@ -90,12 +89,10 @@ export function engineEnvironment(options: EngineEnvironmentOptions): Record<str
 
 /**
  * The engine's Node processes share the CLI's compile cache (`src/cli/main.ts`), so each
- * loads @pulumi/pulumi without compiling it again; none with NODE_DISABLE_COMPILE_CACHE.
+ * loads @pulumi/pulumi without compiling it again; never under $TMPDIR, none with
+ * NODE_DISABLE_COMPILE_CACHE.
  */
 function compileCache(base: NodeJS.ProcessEnv): Record<string, string> {
-  if (base.NODE_DISABLE_COMPILE_CACHE) return {};
-  return {
-    NODE_COMPILE_CACHE:
-      base.NODE_COMPILE_CACHE ?? getCompileCacheDir() ?? join(tmpdir(), "node-compile-cache"),
-  };
+  const dir = compileCacheDir(base);
+  return dir === undefined ? {} : { NODE_COMPILE_CACHE: dir };
 }

@@ -60,9 +60,20 @@ export function entryChanges(
     const at = index - removed;
     const after = declared[at];
     const inPlace = after !== undefined && sameMessage(after.message, before.message);
+    // A declared entry in the place of a later posted one of the same message is that one,
+    // not this one moved: editing the first of two identical messages is an edit.
     const moved = inPlace
       ? -1
-      : declared.findIndex((entry) => sameMessage(entry.message, before.message));
+      : declared.findIndex(
+          (entry, place) =>
+            sameMessage(entry.message, before.message) &&
+            !posted.some(
+              (other, later) =>
+                later > index &&
+                later - removed === place &&
+                sameMessage(other.message, entry.message),
+            ),
+        );
     const laterPosted = (entry: DeclaredEntry) =>
       posted.some((other, later) => later > index && sameMessage(other.message, entry.message));
     if (!inPlace && moved === -1 && (after === undefined || laterPosted(after))) {

@@ -17,10 +17,10 @@ import {
 /*
  * The definition that mirrors an incident as the service shows it (`incident-sync import`):
  * its id, name, severity, services, and its updates as customers have read them, oldest first,
- * each with its status, its message as written and its public date. Adopting it finds every
- * update posted (`isPostingOf`: the message, and the status unless the service left it out), so
- * the status filled in for an update without one is never compared; a known status is never
- * changed, as that would make it an update to post.
+ * each with its status, its message as written (line ends as LF) and its public date (else its
+ * creation). Adopting it finds every update posted (`isPostingOf`: the message, and the status
+ * unless the service left it out), so the status filled in for an update without one is never
+ * compared; a known status is never changed, as that would make it an update to post.
  */
 
 /** An incident as the list (or a read) shows it, its updates read. */
@@ -130,9 +130,24 @@ function refused(reason: string): Mirror {
   return { kind: "refused", reason };
 }
 
-/** When customers see an update: its public date, else its creation (ms); NaN with neither. */
+/**
+ * When customers see an update (ms): its public date, else (absent, or no date a definition can
+ * write) its creation; NaN with neither.
+ */
 function publicMs(update: IncidentUpdate): number {
-  return Date.parse(update.publicIncidentUpdateDate ?? update.created_at ?? "");
+  const shown = writableMs(update.publicIncidentUpdateDate);
+  return Number.isNaN(shown) ? writableMs(update.created_at) : shown;
+}
+
+/** A date as ms when a definition's `at` can say it (a four-digit year), else NaN. */
+function writableMs(text: string | null | undefined): number {
+  const ms = Date.parse(text ?? "");
+  return Number.isFinite(ms) && /^\d{4}-/.test(new Date(ms).toISOString()) ? ms : Number.NaN;
+}
+
+/** A message as a definition holds it: line ends as LF (`sameMessage` still finds it posted). */
+function messageOf(update: IncidentUpdate): string {
+  return update.description.replace(/\r\n?/g, "\n");
 }
 
 /**
@@ -187,13 +202,13 @@ function entriesOf(
   let last = Number.NEGATIVE_INFINITY;
   return updates.map((update, index) => {
     const status = statuses[index] as IncidentStatus;
-    if (!dated) return { status, message: update.description };
+    if (!dated) return { status, message: messageOf(update) };
     const shown = publicMs(update);
     const at = shown > last ? shown : last + 1;
     last = at;
     return {
       status,
-      message: update.description,
+      message: messageOf(update),
       at: new Date(at).toISOString(),
       ...(at === shown
         ? {}

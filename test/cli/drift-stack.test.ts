@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createClient } from "../../src/api";
 import { runDrift } from "../../src/cli/commands/drift";
@@ -17,6 +18,7 @@ import {
   startSeededEmulator,
   tempDir,
 } from "../reports/support/harness";
+import { CLI } from "./run-cli";
 
 const git = promisify(execFile);
 const PROJECT = "drift-stack-test";
@@ -222,5 +224,85 @@ describe("drift --stack reads the stack's state", () => {
     expect(definition?.updatesOutsideGit.map((u) => [u.status, u.class, u.description])).toEqual([
       ["MONITORING", "drift", "Payments recovered; watching."],
     ]);
+  });
+});
+
+describe("drift --stack and report read only their own stack's state", () => {
+  const stateDir = () => path.join(project, "state", ".pulumi", "stacks", PROJECT);
+
+  test("a FIFO as the state file is refused at once, not waited on, and drift ends within its deadline (exit 4)", async () => {
+    await git("mkfifo", [path.join(stateDir(), "piped.json")]);
+    const started = Date.now();
+    const run = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [CLI, "drift", "--stack", "piped", "--state", "state", "--deadline", "20s"],
+        { cwd: project, env: { PATH: process.env.PATH, ...apiEnv(running) }, timeout: 25_000 },
+        (error, _stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stderr: String(stderr) }),
+      );
+    });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(run.code).toBe(4);
+    expect(run.stderr.replaceAll(project, "<project>")).toContain(
+      "the state of stack piped could not be read (<project>/state/.pulumi/stacks/drift-stack-test/piped.json is a named pipe (FIFO), not a regular file: it is not read)",
+    );
+  });
+
+  test("a gzip bomb as the state is refused once it decompresses past the bound, and drift exits 4", async () => {
+    // 80 MiB of spaces, about 80 KB compressed.
+    await writeFile(
+      path.join(stateDir(), "bomb.json.gz"),
+      gzipSync(Buffer.alloc(80 * 1024 * 1024, 0x20)),
+    );
+    const { code, report, stderr } = await drift({ stack: "bomb", state: "state" });
+    expect(code).toBe(4);
+    expect(report.stack?.read).toBe(false);
+    expect(stderr().replaceAll(project, "<project>")).toContain(
+      "(<project>/state/.pulumi/stacks/drift-stack-test/bomb.json.gz decompresses past 64.0 MiB, more than any stack's state: it is not read)",
+    );
+  });
+
+  test("another stack's or another project's state is refused, naming both, by drift and report (exit 4)", async () => {
+    const prod = await readFile(path.join(stateDir(), "prod.json"), "utf8");
+    // prod's state copied where stack staging's would be.
+    await writeFile(path.join(stateDir(), "copied.json"), prod);
+    const copied = await drift({ stack: "copied", state: "state" });
+    expect(copied.code).toBe(4);
+    expect(copied.report.definitions[0]).toMatchObject({ checked: false });
+    expect(copied.stderr().replaceAll(project, "<project>")).toMatchInlineSnapshot(`
+      "incident-sync drift: the state of stack copied could not be read (<project>/state/.pulumi/stacks/drift-stack-test/copied.json holds the state of stack prod of project drift-stack-test, not of stack copied of project drift-stack-test asked for: it is not read, as its incidents are not this stack's. Give --state where this project's stack keeps its state, or run \`incident-sync up --stack copied\` here to make it); 1 incident(s) could not be checked, and those with an id were checked by their updates alone.
+      "
+    `);
+
+    // Another team's project, its state under our project's name.
+    const theirs = prod
+      .replaceAll(`::${PROJECT}::`, "::payments-team::")
+      .replaceAll("urn:pulumi:prod::", "urn:pulumi:theirs::")
+      .replace('"stack":"prod"', '"stack":"organization/payments-team/theirs"');
+    await writeFile(path.join(stateDir(), "theirs.json"), theirs);
+    const other = await drift({ stack: "theirs", state: "state" });
+    expect(other.code).toBe(4);
+    expect(other.stderr()).toContain(
+      "holds the state of stack theirs of project payments-team, not of stack theirs of project drift-stack-test asked for",
+    );
+
+    const capture = captureIo(apiEnv(running), project);
+    const code = await runReportIncident(
+      {
+        ids: [incidentId],
+        dir: "incidents",
+        margin: "1h",
+        format: "json",
+        stack: "theirs",
+        state: "state",
+      },
+      capture.io,
+    );
+    expect(code).toBe(4);
+    expect(IncidentReport.parse(JSON.parse(capture.stdout())).incidents[0]?.definition).toBeNull();
+    expect(capture.stderr()).toContain(
+      "of project payments-team, not of stack theirs of project drift-stack-test",
+    );
   });
 });

@@ -211,7 +211,7 @@ describe("incident-sync import", () => {
     expect((await runCli(["validate"], dir, env())).exitCode).toBe(0);
   });
 
-  it("names an incident no valid definition can hold, with why, and writes the others", async () => {
+  it("names an incident no valid definition can hold, with why, writes the others, and exits 1 unless --allow-partial", async () => {
     const hostile = await startEmulator({
       port: 0,
       seed: {
@@ -222,18 +222,18 @@ describe("incident-sync import", () => {
             services: [{ id: "svc-a", name: "A" }],
             incidents: [
               {
-                id: "inc-zwj",
+                id: "inc-bidi",
                 name: "Family plan outage",
                 severity: "MAJOR",
                 services: ["svc-a"],
-                updates: [{ description: "Fixed for 👨‍👩‍👧 plans", status: "RESOLVED" }],
+                updates: [{ description: "Fixed for \u202Eall plans", status: "RESOLVED" }],
               },
               {
-                id: "inc-fine",
-                name: "Fine",
+                id: "inc-zwj",
+                name: "Family 👨‍👩‍👧 plans",
                 severity: "MINOR",
                 services: ["svc-a"],
-                updates: [{ description: "Looking", status: "INVESTIGATING" }],
+                updates: [{ description: "Fixed for 👨‍👩‍👧 plans", status: "RESOLVED" }],
               },
             ],
           },
@@ -242,20 +242,126 @@ describe("incident-sync import", () => {
     });
     try {
       const dir = project("hostile");
-      const run = await runCli(["import", "--all"], dir, {
-        MONITORING_API_URL: hostile.url,
-        MONITORING_API_KEY: "h-key",
-      });
-      expect(run.exitCode).toBe(0);
+      const hostileEnv = { MONITORING_API_URL: hostile.url, MONITORING_API_KEY: "h-key" };
+      const run = await runCli(["import", "--all"], dir, hostileEnv);
+      expect(run.exitCode).toBe(1);
       expect(run.stdout).toContain(
-        '  inc-zwj "Family plan outage": a definition refuses it: updates[0].message must not contain U+200D ZERO WIDTH JOINER (character 12), which cannot be seen or changes how the text around it is shown\n',
+        '  inc-bidi "Family plan outage": a definition refuses it: updates[0].message must not contain U+202E RIGHT-TO-LEFT OVERRIDE (character 11), which cannot be seen or changes how the text around it is shown\n',
       );
+      expect(run.stderr).toMatchInlineSnapshot(`
+        "Read 1 service (1 page).
+        Read 0 status pages (1 page).
+        Read 2 incidents (1 page).
+        incident-sync import: 1 incident not imported, as no valid definition can hold it (the report says why); the files written pass validate. Fix it on the status page and import again, or pass --allow-partial to accept the others alone.
+        "
+      `);
       expect(readdirSync(path.join(dir, "incidents")).sort()).toEqual([
-        "fine.yaml",
+        "family-plans.yaml",
         "services.yaml",
       ]);
+      expect((await runCli(["validate"], dir)).exitCode).toBe(0);
+
+      const partial = project("hostile-partial");
+      const allowed = await runCli(["import", "--all", "--allow-partial"], partial, hostileEnv);
+      expect(allowed.exitCode, allowed.stderr).toBe(0);
+      expect(allowed.stdout).toContain("inc-bidi");
     } finally {
       await hostile.close();
+    }
+  });
+
+  it("writes a folder validate passes from an odd list: an incident repeated, CRLF, U+2028, U+FEFF, a bad date, a message too long", async () => {
+    const entry = (id: string, description: string, more: Record<string, unknown> = {}) => ({
+      id,
+      name: `Incident ${id}`,
+      severity: "MINOR",
+      services: [{ id: "svc-a", name: "A" }],
+      lastUpdateStatus: "MONITORING",
+      created_at: "2026-11-01T10:00:00.000Z",
+      incidentUpdates: [
+        {
+          id: `${id}-u1`,
+          description,
+          status: "MONITORING",
+          created_at: "2026-11-01T10:05:00.000Z",
+          publicIncidentUpdateDate: "2026-11-01T10:04:00.000Z",
+          ...more,
+        },
+      ],
+    });
+    const first = [
+      entry("inc-1", "Line one\r\nline two"),
+      entry("inc-2", "Paragraph\u2028next, \uFEFFpasted"),
+      entry("inc-3", "Shown when?", { publicIncidentUpdateDate: "last Tuesday" }),
+    ];
+    const second = [
+      entry("inc-1", "Line one\r\nline two"),
+      entry("inc-1", "Line one\r\nline two"),
+      entry("inc-4", `Long: ${"x".repeat(600 * 1024)}`),
+    ];
+    const server = await startTestServer((request, response) => {
+      const page = (entries: unknown[], nextId: string | null = null) => ({
+        length: entries.length,
+        entries,
+        nextId,
+      });
+      switch (request.url.pathname) {
+        case "/v1/status-pages/services":
+          return sendJson(response, 200, page([{ id: "svc-a", name: "A" }]));
+        case "/v1/status-pages":
+          return sendJson(response, 200, page([]));
+        case "/v1/status-pages/incidents":
+          return request.url.searchParams.get("nextId") === "p2"
+            ? sendJson(response, 200, page(second))
+            : sendJson(response, 200, page(first, "p2"));
+        default:
+          return sendJson(response, 404, { statusCode: 404, error: "Not Found" });
+      }
+    });
+    try {
+      const dir = project("odd-list");
+      const run = await runCli(["import", "--format", "json"], dir, {
+        MONITORING_API_URL: server.url,
+        MONITORING_API_KEY: "any-key",
+      });
+      expect(run.exitCode, run.stderr).toBe(1);
+      const result = JSON.parse(run.stdout) as {
+        written: { path: string; incidentId?: string }[];
+        notImported: { incidentId: string; reason: string }[];
+      };
+      expect(result.written.map((file) => file.incidentId ?? file.path)).toEqual([
+        "incidents/services.yaml",
+        "inc-1",
+        "inc-2",
+        "inc-3",
+      ]);
+      expect(result.notImported).toEqual([
+        {
+          incidentId: "inc-4",
+          name: "Incident inc-4",
+          reason:
+            "its definition would be a file of 601 KiB, and validate reads none over 512 KiB: a message that long does not fit a definitions file",
+        },
+      ]);
+      const validate = await runCli(["validate"], dir);
+      expect(validate.exitCode, validate.stdout).toBe(0);
+      const loaded = await loadDefinitions(path.join(dir, "incidents"));
+      expect(
+        loaded.definitions.map(({ definition }) => [
+          definition.id,
+          definition.updates?.map(({ message, at }) => ({ message, at })),
+        ]),
+      ).toEqual([
+        ["inc-1", [{ message: "Line one\nline two", at: "2026-11-01T10:04:00.000Z" }]],
+        [
+          "inc-2",
+          [{ message: "Paragraph\u2028next, \uFEFFpasted", at: "2026-11-01T10:04:00.000Z" }],
+        ],
+        // No public date that is a date: the creation's.
+        ["inc-3", [{ message: "Shown when?", at: "2026-11-01T10:05:00.000Z" }]],
+      ]);
+    } finally {
+      await server.close();
     }
   });
 
@@ -279,6 +385,7 @@ describe("incident-sync import", () => {
     expect(run.stdout).toContain("Exit codes:");
     expect(run.stdout).toContain("services.yaml");
     expect(run.stdout).toContain("--all");
+    expect(run.stdout).toContain("--allow-partial");
   });
 });
 
@@ -368,7 +475,7 @@ describe("incident-sync import against the service's other answers", () => {
     });
     try {
       const dir = project("lean-list");
-      const run = await runCli(["import", "--format", "json"], dir, {
+      const run = await runCli(["import", "--format", "json", "--allow-partial"], dir, {
         MONITORING_API_URL: server.url,
         MONITORING_API_KEY: "any-key",
       });

@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -134,6 +134,8 @@ describe("start-up", () => {
       "commander",
       // The client's numbers, which the settings catalog shows: constants without imports.
       CLIENT_DEFAULTS,
+      // A leaf: where Node's compile cache goes (the user's cache folder, not TMPDIR).
+      "src/compile-cache.js",
       "src/definitions/problem.js",
       // A leaf: --stack is checked by its pattern.
       "src/definitions/stack-name.js",
@@ -161,6 +163,45 @@ describe("start-up", () => {
         /^src\/cli\/commands\/[a-z-]+(?<!-command|-format|-options)\.js$/.test(name),
       ),
     ).toEqual([]);
+  });
+});
+
+describe("the compile cache", () => {
+  /** A run of `validate` with an empty TMPDIR and a fresh home; what each folder then holds. */
+  async function validateWith(env: NodeJS.ProcessEnv) {
+    const home = await mkdtemp(path.join(scratch, "home-"));
+    const tmp = path.join(home, "tmp");
+    await mkdir(tmp);
+    const result = await run(process.execPath, [], ["validate"], {
+      HOME: home,
+      TMPDIR: tmp,
+      ...env,
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const files = async (dir: string) =>
+      existsSync(dir) ? await readdir(dir, { recursive: true }) : [];
+    return { home, tmp: await files(tmp), cache: files };
+  }
+
+  test("goes to the user's cache folder, and nothing is written into TMPDIR", async () => {
+    const ran = await validateWith({});
+    expect(ran.tmp).toEqual([]);
+    expect(
+      (await ran.cache(path.join(ran.home, ".cache", "incident-sync", "compile-cache"))).length,
+    ).toBeGreaterThan(0);
+  });
+
+  test("goes under XDG_CACHE_HOME when it is set, and nowhere with NODE_DISABLE_COMPILE_CACHE", async () => {
+    const xdg = await mkdtemp(path.join(scratch, "xdg-"));
+    const inXdg = await validateWith({ XDG_CACHE_HOME: xdg });
+    expect(inXdg.tmp).toEqual([]);
+    expect(
+      (await inXdg.cache(path.join(xdg, "incident-sync", "compile-cache"))).length,
+    ).toBeGreaterThan(0);
+
+    const off = await validateWith({ NODE_DISABLE_COMPILE_CACHE: "1" });
+    expect(off.tmp).toEqual([]);
+    expect(await off.cache(path.join(off.home, ".cache"))).toEqual([]);
   });
 });
 

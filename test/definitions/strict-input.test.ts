@@ -101,6 +101,36 @@ describe("ids with characters a reader cannot see", () => {
   });
 });
 
+describe("customers' text", () => {
+  it("may hold emoji joined by U+200D in a title, and U+2028, U+2029 and U+FEFF in a message", () => {
+    const text = definitionYaml({
+      name: '"Family \\U0001F468\\u200D\\U0001F469\\u200D\\U0001F467 plans"',
+      status: "",
+      updates:
+        '\n  - status: INVESTIGATING\n    message: "One\\u2028two\\u2029three, \\uFEFFpasted \\U0001F3F3\\uFE0F\\u200D\\U0001F308"',
+    });
+    const result = load({ "incidents/a.yaml": text });
+    expect(problemLines(result.problems)).toBe("");
+    expect(result.definitions[0]?.definition.updates?.[0]?.message).toBe(
+      "One\u2028two\u2029three, \uFEFFpasted 🏳️‍🌈",
+    );
+  });
+
+  it("still refuses bidi controls, a joiner between letters, and a line separator in a title", () => {
+    const text = definitionYaml({
+      name: '"Check\\u2028out"',
+      status: "",
+      updates:
+        '\n  - status: INVESTIGATING\n    message: "Fixed for \\u202Eall"\n  - status: IDENTIFIED\n    message: "a\\u200Db"',
+    });
+    expect(problemsOf(text)).toMatchInlineSnapshot(`
+      "incidents/a.yaml:2:13 invalid-character: name "Check\\u2028out" must not contain U+2028 LINE SEPARATOR (character 6), which cannot be seen or changes how the text around it is shown
+      incidents/a.yaml:9:25 invalid-character: updates[0].message "Fixed for \\u202Eall" must not contain U+202E RIGHT-TO-LEFT OVERRIDE (character 11), which cannot be seen or changes how the text around it is shown
+      incidents/a.yaml:11:16 invalid-character: updates[1].message "a\\u200Db" must not contain U+200D ZERO WIDTH JOINER (character 2), which cannot be seen or changes how the text around it is shown"
+    `);
+  });
+});
+
 describe("ids that would change the request's path", () => {
   it("refuse dot segments, separators, query and fragment marks, percent signs and spaces", () => {
     const ids = ['".."', '"."', "a/b", '"a\\\\b"', "a?b", "a#b", "a%2e", '"a b"'];

@@ -27,11 +27,13 @@ describe("the environment of every pulumi command", () => {
     expect(env.PULUMI_CONFIG_PASSPHRASE).toBeUndefined();
   });
 
-  it("gives the engine's Node processes a compile cache: the one asked for, else Node's default place", () => {
+  it("gives the engine's Node processes a compile cache: the one asked for, else the user's cache folder", () => {
     expect(environment({ NODE_COMPILE_CACHE: "/cache/here" }).NODE_COMPILE_CACHE).toBe(
       "/cache/here",
     );
-    expect(environment({}).NODE_COMPILE_CACHE).toMatch(/node-compile-cache$/);
+    expect(environment({ XDG_CACHE_HOME: "/home/me/.cache" }).NODE_COMPILE_CACHE).toBe(
+      "/home/me/.cache/incident-sync/compile-cache",
+    );
     expect(environment({ NODE_DISABLE_COMPILE_CACHE: "1" }).NODE_COMPILE_CACHE).toBeUndefined();
   });
 });

@@ -153,6 +153,27 @@ describe("the plan of an apply's entries", () => {
     ]);
   });
 
+  it("edits the first of two posted entries with the same message in place, and still refuses a true reorder", () => {
+    const again = { ...investigating, status: "MONITORING" as const, notify: false };
+    const posted = [investigating, identified, again];
+    const edited = { ...investigating, message: "We are looking into failed card payments." };
+    expect(entryChanges(posted, [edited, identified, again])).toEqual({
+      added: [],
+      edited: [{ index: 0, before: investigating }],
+      violations: [],
+    });
+    expect(entryChanges([investigating, investigating], [edited, investigating])).toEqual({
+      added: [],
+      edited: [{ index: 0, before: investigating }],
+      violations: [],
+    });
+    expect(
+      entryChanges([investigating, identified], [identified, investigating]).violations[0]?.message,
+    ).toMatchInlineSnapshot(
+      `"updates[0] ("We are looking into failed payments.") is posted, and is now updates[1]: posted updates keep their order. Put the entries back in the order they were posted, and add new ones after them."`,
+    );
+  });
+
   it("refuses to reopen an incident resolved on the status page, by a new entry or by an edit of its newest status", () => {
     const recorded = { entries: [investigating], ids: ["u1"] };
     // Resolved through a PUT that only set the field: the updates still show INVESTIGATING.

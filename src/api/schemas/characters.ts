@@ -97,6 +97,67 @@ export function isHiddenCharacter(character: string): boolean {
   return HIDDEN.test(character);
 }
 
+/** What a kind of text may hold of the hidden characters, which the rest of it refuses. */
+export interface HiddenAllowed {
+  /** Characters allowed anywhere in it, such as a tab or a line feed. */
+  readonly characters: readonly string[];
+  /**
+   * The invisible parts of one emoji: U+200D ZERO WIDTH JOINER between two emoji (👨‍👩‍👧)
+   * and the tag characters of a flag (🏴 then U+E0067 …). Nowhere else.
+   */
+  readonly emoji: boolean;
+}
+
+/**
+ * What customers' text (a title, a message) may hold: emoji sequences, whatever people paste.
+ * A message may also break lines, as U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR do,
+ * and hold U+FEFF, a zero-width no-break space (a byte-order mark pasted from an editor): none
+ * of them hides or reorders text. Bidi controls, other zero-width and control characters stay
+ * refused.
+ */
+export const CUSTOMER_TEXT = {
+  name: { characters: ["\t"], emoji: true },
+  message: { characters: ["\t", "\n", "\u2028", "\u2029", "\uFEFF"], emoji: true },
+} as const satisfies Record<string, HiddenAllowed>;
+
+const ZERO_WIDTH_JOINER = 0x200d;
+const EXTENDED_PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
+/** What an emoji may end with before a joiner: a skin tone, or the emoji presentation selector. */
+const EMOJI_END = /^(?:\p{Extended_Pictographic}|\p{Emoji_Modifier}|\uFE0F|\u20E3)$/u;
+const WAVING_BLACK_FLAG = 0x1f3f4;
+
+/** Whether a tag character (U+E0020 to U+E007F) continues the flag emoji before it. */
+function isFlagTag(codePoint: number, previous: number | undefined): boolean {
+  const isTag = (point: number | undefined) =>
+    point !== undefined && point >= 0xe0020 && point <= 0xe007f;
+  return isTag(codePoint) && (previous === WAVING_BLACK_FLAG || isTag(previous));
+}
+
+/** The first hidden character of `text` (see `isHiddenCharacter`) that `allowed` does not allow. */
+export function findHidden(text: string, allowed: HiddenAllowed): FoundCharacter | undefined {
+  const points = [...text];
+  let index = 0;
+  for (let position = 0; position < points.length; position++) {
+    const character = points[position] as string;
+    const codePoint = character.codePointAt(0) ?? 0;
+    if (isHiddenCharacter(character) && !allowed.characters.includes(character)) {
+      const previous = points[position - 1];
+      const next = points[position + 1];
+      const inEmoji =
+        allowed.emoji &&
+        (codePoint === ZERO_WIDTH_JOINER
+          ? previous !== undefined &&
+            next !== undefined &&
+            EMOJI_END.test(previous) &&
+            EXTENDED_PICTOGRAPHIC.test(next)
+          : isFlagTag(codePoint, previous?.codePointAt(0)));
+      if (!inEmoji) return { index, position: position + 1, codePoint };
+    }
+    index += character.length;
+  }
+  return undefined;
+}
+
 /** Whether a character is Unicode whitespace (space, tab, no-break and ideographic spaces, …). */
 export function isWhitespaceCharacter(character: string): boolean {
   return WHITESPACE.test(character);

@@ -69,6 +69,8 @@ backend's file directly, any other through the Pulumi CLI, read-only: no lock, n
 written): an incident its \`up\` opened (a definition without \`id\`) is checked by the id the
 state holds, the updates its applies posted are git's, not outside it, and what each last
 apply set speaks over older updates (right whether or not the service's PUT posts an update).
+A state file is read only when it is a regular file of at most 64 MiB, compressed or not, by
+--deadline, and of the project and stack asked for: another's is refused, naming both.
 --applied gives the same from a file instead (the stack's state from \`pulumi stack export\`,
 or the stack output \`incidents\` of a stack with \`incident-sync:outputs full\`). A new
 incident that neither names cannot be checked, and drift says so (exit 4).
@@ -88,7 +90,8 @@ Exit codes:
   2  drift: an incident's live status, name, severity or services differ from its
      definition, or it does not exist
   4  no drift found, but not everything was checked: a new incident without the stack's
-     state, or a --stack whose state could not be read (the report says which and why)
+     state, or a --stack whose state could not be read or is another project's or stack's
+     (the report says which and why)
   1  error: invalid definitions, missing settings, auth or network failure
 
 On exit 1 the error is on stderr, and stdout holds it in the chosen format: a JSON

@@ -67,7 +67,9 @@ export async function runDrift(options: DriftCommandOptions, io: CommandIo): Pro
   const stackRead =
     stack === undefined
       ? undefined
-      : await readStackRecords(stackStateSource(stack, options.state, dir.absolute, io));
+      : await readStackRecords(
+          stackStateSource(stack, options.state, dir.absolute, io, connection.deadline),
+        );
   const records = fromFile ?? (stackRead?.read ? stackRead : undefined);
   const client = createClient(connection);
   const report = await computeDrift(

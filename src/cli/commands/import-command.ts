@@ -7,6 +7,7 @@ import { IMPORT_FORMATS, type ImportFormat } from "./import-options";
 
 interface ImportFlags extends ApiFlags {
   all?: boolean;
+  allowPartial?: boolean;
   format: ImportFormat;
 }
 
@@ -20,6 +21,10 @@ export function importCommand(): Command {
       definitionsDirArgument("the definitions directory to write into (created if missing)"),
     )
     .option("--all", "also import the resolved incidents")
+    .option(
+      "--allow-partial",
+      "exit 0 even when some incidents are left out, as no valid definition can hold them",
+    )
     .addOption(formatOption(IMPORT_FORMATS, "text", "text for people, json for tools"));
   addApiOptions(command);
   return command
@@ -37,16 +42,19 @@ What it writes, in the definitions directory:
                     status, message as written (a literal block for several lines) and
                     the date customers see (at), oldest first
 A file that exists is never overwritten, and an incident the directory defines already
-(by its id) is not written again: a second run writes nothing. An incident no valid
-definition can hold (a hidden character in its name or a message, a severity this tool
-does not know, an update without an id) is named with the reason, and not written.
-A definition holds an incident's 100 latest updates, as the service lists them; one with
-more says so in a comment.
+(by its id) is not written again: a second run writes nothing; one the list repeats is
+written once. Every file written passes validate. An incident no valid definition can
+hold (a hidden character such as a bidi control in its name or a message, a message too
+long for a definitions file, a severity this tool does not know, an update without an id)
+is named with the reason, and not written. Messages are written with LF line ends; emoji,
+U+2028 and U+FEFF are kept. A definition holds an incident's 100 latest updates, as the
+service lists them; one with more says so in a comment.
 
 Exit codes:
   0  written, or nothing to write
-  1  error: missing settings, auth, network, invalid definitions already in the
-     directory, or a file in the way (then nothing is written)
+  1  some incidents left out (the others written; --allow-partial: exit 0), or an error:
+     missing settings, auth, network, invalid definitions already in the directory, or a
+     file in the way (then nothing is written)
 
 Examples:
   $ MONITORING_API_URL=… MONITORING_API_KEY=… incident-sync import
@@ -56,7 +64,10 @@ Examples:
     .action(
       action<ImportFlags, [string]>(async (io, flags, [dir]) => {
         const { runImport } = await import("./import.js");
-        return runImport({ ...flags, dir, all: flags.all === true }, io);
+        return runImport(
+          { ...flags, dir, all: flags.all === true, allowPartial: flags.allowPartial === true },
+          io,
+        );
       }),
     );
 }

@@ -23,6 +23,8 @@ export interface ImportOptions extends ApiFlags {
   readonly dir: string;
   /** Resolved incidents too. */
   readonly all: boolean;
+  /** Exit 0 though some incidents were left out, as no valid definition can hold them. */
+  readonly allowPartial: boolean;
   readonly format: ImportFormat;
 }
 
@@ -32,6 +34,7 @@ const NOTHING_YET = new Set(["missing-directory", "empty-directory"]);
 /**
  * Reads the account's services, status pages and incidents, and writes the catalog and a
  * definition per incident the directory does not define yet (`planImport`), overwriting nothing.
+ * Exit 1 when an incident was left out, unless `allowPartial`.
  */
 export async function runImport(options: ImportOptions, io: CommandIo): Promise<ExitCode> {
   const dir = new DefinitionsDir(io, options.dir);
@@ -49,7 +52,12 @@ export async function runImport(options: ImportOptions, io: CommandIo): Promise<
   writeIntoProject(root, { create: plan.files }, "import");
   const result = importResult(options, { root, cwd: io.cwd }, read, plan);
   io.stdout.write(options.format === "json" ? jsonOutput(result) : importText(result));
-  return ExitCode.Ok;
+  const leftOut = result.notImported.length;
+  if (leftOut === 0 || options.allowPartial) return ExitCode.Ok;
+  io.stderr.write(
+    `incident-sync import: ${plural(leftOut, "incident")} not imported, as no valid definition can hold ${leftOut === 1 ? "it" : "them"} (the report says why); the files written pass validate. Fix ${leftOut === 1 ? "it" : "them"} on the status page and import again, or pass --allow-partial to accept the others alone.\n`,
+  );
+  return ExitCode.Failure;
 }
 
 /** What the directory holds: its files, the incidents it defines, its catalog. */

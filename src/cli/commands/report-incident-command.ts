@@ -66,8 +66,10 @@ declared one. The report is read whole before anything is written: on a failure 
 holds an error document in the chosen format ({"error": {…}} for JSON) and no file is
 written. An incident that up opened (a definition without an id) is linked to its
 definition, and its evidence read from it, with --stack: the stack's state holds its id.
+A state that is another project's or stack's is refused, naming both.
 
-Exit codes: 0 written, 1 error (unknown incident, bad window, auth, network).
+Exit codes: 0 written, 4 written, but --stack's state is another project's or stack's
+(refused), 1 error (unknown incident, bad window, auth, network).
 
 Examples:
   $ incident-sync report incident inc-api-errors --format html --out inc-api-errors.html

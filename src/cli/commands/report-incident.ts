@@ -53,24 +53,29 @@ function defined(loaded: LoadedDefinition, cwd: string): DefinedIncident {
   };
 }
 
-/** The incident ids a stack's state holds, by resource name; a note when it cannot be read. */
+/**
+ * The incident ids a stack's state holds, by resource name; a note when it cannot be read,
+ * and `another` when it is another project's or stack's, refused.
+ */
 async function openedIds(
   options: ReportIncidentOptions,
   dir: string,
   io: CommandIo,
-): Promise<ReadonlyMap<string, string> | undefined> {
+  deadline: Date | number | undefined,
+): Promise<{ ids: ReadonlyMap<string, string> | undefined; another: boolean }> {
   const stack = options.stack ?? "";
-  const read = await readStackRecords(stackStateSource(stack, options.state, dir, io));
-  if (read.read) return read.ids;
+  const read = await readStackRecords(stackStateSource(stack, options.state, dir, io, deadline));
+  if (read.read) return { ids: read.ids, another: false };
   io.stderr.write(
     `Note: the state of stack ${stack} could not be read (${safeLine(read.why)}); an incident its up opened is reported without its definition.\n`,
   );
-  return undefined;
+  return { ids: undefined, another: read.another === true };
 }
 
 /**
  * Reports one or more incidents: updates, heartbeat states and error groups on one time
- * axis. Resolves to 0 once written; failures throw, and the runner turns them into exit 1.
+ * axis. Resolves to 0 once written (4 when --stack's state was another's, refused); failures
+ * throw, and the runner turns them into exit 1.
  * The report is read whole before anything is written.
  */
 export async function runReportIncident(
@@ -86,7 +91,11 @@ export async function runReportIncident(
   const marginMs = parseFlagDuration(options.margin, "--margin");
   const dir = path.resolve(io.cwd, options.dir);
   const loaded = await loadDefinitions(dir);
-  const opened = options.stack === undefined ? undefined : await openedIds(options, dir, io);
+  const state =
+    options.stack === undefined
+      ? undefined
+      : await openedIds(options, dir, io, connection.deadline);
+  const opened = state?.ids;
   const byId = new Map(
     loaded.definitions.map((d) => [d.definition.id ?? opened?.get(d.definition.resource), d]),
   );
@@ -127,5 +136,6 @@ export async function runReportIncident(
   io.stderr.write(
     `Wrote ${report.incidents.length} incident(s) with ${entries} timeline entries${where}.\n`,
   );
-  return ExitCode.Ok;
+  // Another project's or stack's state: the report stands, but not as the stack asked for.
+  return state?.another ? ExitCode.NotChecked : ExitCode.Ok;
 }

@@ -1,5 +1,6 @@
 import type { Service, StatusPage } from "../../api/schemas";
 import { CATALOG_FILES, ServiceCatalog } from "../../definitions";
+import { MAX_FILE_BYTES } from "../../definitions/limits";
 import { type CatalogGroup, catalogYaml, definitionYaml } from "../../definitions/yaml-write";
 import { type MirroredIncident, mirrorOf } from "../../incident/mirror";
 import type { NewFile } from "../../project-write";
@@ -9,7 +10,8 @@ import { uniqueFileName } from "./file-name";
  * What `incident-sync import` writes, decided from what it read and what the project holds,
  * with no I/O: the services catalog when there is none, and one definition per incident not
  * defined yet (open ones, or all with --all). A file that exists is never in the list, so a
- * second run over the same service writes nothing.
+ * second run over the same service writes nothing. Every file written is one `validate` passes:
+ * an incident it could not hold is refused, with why, and not written.
  */
 
 /** What import read of the service. */
@@ -88,7 +90,7 @@ export function planImport(
   const alreadyDefined: ImportPlan["alreadyDefined"] = [];
   const refused: ImportPlan["refused"][number][] = [];
   let resolvedLeftOut = 0;
-  for (const incident of byCreation(read.incidents)) {
+  for (const incident of byCreation(oncePerId(read.incidents))) {
     const file = now.defined.get(incident.id);
     if (file !== undefined) {
       alreadyDefined.push({ incidentId: incident.id, file });
@@ -104,11 +106,14 @@ export function planImport(
       refused.push({ incidentId: incident.id, name: incident.name, reason: mirror.reason });
       continue;
     }
+    const text = definitionYaml(definitionHeader(now.schemaDir, mirror.notes), mirror.definition);
+    const bytes = Buffer.byteLength(text, "utf8");
+    if (bytes > MAX_FILE_BYTES) {
+      refused.push({ incidentId: incident.id, name: incident.name, reason: tooLarge(bytes) });
+      continue;
+    }
     const path = `${now.dir}/${uniqueFileName(incident.name, incident.id, taken)}`;
-    files.push({
-      path,
-      text: definitionYaml(definitionHeader(now.schemaDir, mirror.notes), mirror.definition),
-    });
+    files.push({ path, text });
     incidents.push({
       path,
       incidentId: incident.id,
@@ -118,6 +123,27 @@ export function planImport(
     });
   }
   return { files, catalog: written, incidents, alreadyDefined, resolvedLeftOut, refused, notes };
+}
+
+/**
+ * Each incident once, however often the list repeats it (a list that shifts between pages
+ * does): the copy with the most updates read, of those the last listed.
+ */
+function oncePerId<T extends MirroredIncident>(incidents: readonly T[]): T[] {
+  const kept = new Map<string, T>();
+  for (const incident of incidents) {
+    const other = kept.get(incident.id);
+    if (other === undefined || incident.incidentUpdates.length >= other.incidentUpdates.length) {
+      kept.set(incident.id, incident);
+    }
+  }
+  return [...kept.values()];
+}
+
+/** Why a definition too large for `validate` to read is not written. */
+function tooLarge(bytes: number): string {
+  const kib = (count: number) => `${Math.ceil(count / 1024).toLocaleString("en-US")} KiB`;
+  return `its definition would be a file of ${kib(bytes)}, and validate reads none over ${kib(MAX_FILE_BYTES)}: a message that long does not fit a definitions file`;
 }
 
 /** Oldest first, by when the service says each was created, then by id: the same every run. */
