@@ -580,8 +580,19 @@ describe("the step machine's transitions", () => {
       kind: "refuse",
       message: expect.stringContaining(`until ${iso(T0 + OUTCOME_WINDOW_MS)}`),
     });
-    const past = drive({ ...opening, olds }, [leased, listed()], T0 + OUTCOME_WINDOW_MS);
+    const past = drive(
+      { ...opening, olds },
+      [leased, listed([], T0 + OUTCOME_WINDOW_MS)],
+      T0 + OUTCOME_WINDOW_MS,
+    );
     expect(past.step.kind).toBe("open");
+    // A list read inside the window shows nothing for sure, however late its answer came.
+    const readEarly = drive(
+      { ...opening, olds },
+      [leased, listed([], T0 + 60_000)],
+      T0 + OUTCOME_WINDOW_MS,
+    );
+    expect(readEarly.step.kind).toBe("refuse");
   });
 
   it("sends no second post within the window of one that got no answer, and takes it if shown", () => {
@@ -979,7 +990,7 @@ describe("the step machine's windows when the clock jumps", () => {
     expect(wallBehind.step.kind).toBe("refuse");
     const both = drive(
       { ...opening, olds: unansweredCreate },
-      [leased, listed()],
+      [leased, listed([], T0 + OUTCOME_WINDOW_MS)],
       T0 + OUTCOME_WINDOW_MS,
       clock,
     );
@@ -989,12 +1000,11 @@ describe("the step machine's windows when the clock jumps", () => {
   it("takes the wall clock at its word for a write recorded on another boot, or with no monotonic clock", () => {
     const later = T0 + OUTCOME_WINDOW_MS;
     const otherBoot = { boot: "boot-2", ms: 10 };
-    expect(
-      drive({ ...opening, olds: unansweredCreate }, [leased, listed()], later, otherBoot).step.kind,
-    ).toBe("open");
-    expect(drive({ ...opening, olds: unansweredCreate }, [leased, listed()], later).step.kind).toBe(
+    const replies = [leased, listed([], later)];
+    expect(drive({ ...opening, olds: unansweredCreate }, replies, later, otherBoot).step.kind).toBe(
       "open",
     );
+    expect(drive({ ...opening, olds: unansweredCreate }, replies, later).step.kind).toBe("open");
   });
 
   it("sends no second post when the wall clock jumped forward, and records the monotonic clock of a post that got no answer", () => {

@@ -41,6 +41,8 @@ export interface Opening extends Entries {
   /** When another holder last let go of the lease. */
   releasedAt?: number | undefined;
   search?: Search;
+  /** When the list the search is made on began to be read, and when its answer came. */
+  listed?: { readAt: number; answered: Moment };
   /** When this operation sent a create whose answer never came, or was not what was sent (ms). */
   sentAt?: number;
   sentClock?: Monotonic | undefined;
@@ -103,7 +105,8 @@ export function stepOpening(state: Opening, answer: Answer): Moved {
         return list({ ...state, releasedAt: undefined }, true);
       }
       const search = searchIn(answer, openingsSought(state.inputs, intent(state)));
-      return searching({ ...state, search }, answer);
+      const listed = { readAt: answer.readAt, answered: { at: answer.at, clock: answer.clock } };
+      return searching({ ...state, search, listed }, answer);
     }
     case "open-read":
       if (state.search === undefined) return unexpected(state, answer);
@@ -252,7 +255,10 @@ function searching(state: Opening & { search: Search }, now: Moment): Moved {
   if (sent !== undefined) return refuseOpening(state, undefined, now);
   const held = state.heldBack?.entry === 0 ? state.heldBack : undefined;
   const unanswered = latest(intent(state)?.unanswered, held);
-  if (inWindow(unanswered, now) && unanswered !== undefined) {
+  // The list must have been read once the window had passed, by every clock, to show nothing.
+  const { readAt, answered } = state.listed ?? { readAt: now.at, answered: now };
+  const early = inWindow(unanswered, answered) || inWindow(unanswered, { at: readAt });
+  if (early && unanswered !== undefined) {
     return refuse(
       state,
       `${labelOf(state)}: not opened: the request that opens it, sent at ${unanswered.at}, got no answer, and the service does not show it yet. No create is sent again until the service shows it or until ${windowEnd(unanswered, now)}; run again then.`,
