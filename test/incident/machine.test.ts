@@ -524,6 +524,12 @@ describe("the step machine's transitions", () => {
       { kind: "get" },
     ],
     [
+      "reads a resolving update answered 429 before it posts it again",
+      "resolve-post",
+      failed(FAILURES["rate-limited"]()),
+      { kind: "get", incidentId: "inc-new" },
+    ],
+    [
       "is done when the read shows it resolved",
       "resolve-reread",
       {

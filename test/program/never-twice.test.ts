@@ -290,6 +290,36 @@ describe("never twice, in process against the emulator", () => {
     expect(notified(incidents[0]?.id ?? "")).toHaveLength(2);
   });
 
+  it("opens nothing more when the wall clock jumps 11 minutes forward inside a create's window, and opens it once when the window has passed", async () => {
+    const resource = "queue-late";
+    writeFileSync(file(resource), definition(resource, "Queues lag", "Jobs start late."));
+    const real = globalThis.fetch;
+    vi.stubGlobal("fetch", async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      const request = new Request(input, init);
+      if (request.method === "POST" && new URL(request.url).pathname.endsWith("/incidents")) {
+        throw new TypeError("fetch failed", {
+          cause: Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }),
+        });
+      }
+      return real(request);
+    });
+    await up();
+    vi.unstubAllGlobals();
+    expect(engine.stateOf(resource)).toMatchObject({ unanswered: { entry: 0 } });
+    // The wall clock alone moves: by it the window is over, by the machine's clock it is not.
+    vi.setSystemTime(Date.now() + 11 * 60_000);
+    control().resetStats();
+    expect(failuresOf(await up())).toEqual([
+      expect.stringContaining("not opened: the request that opens it, sent at"),
+    ]);
+    expect(control().stats().byOperation.createIncident).toBeUndefined();
+    passWindow();
+    expect((await up()).error).toBeUndefined();
+    const incidents = await named("Queues lag");
+    expect(incidents).toHaveLength(1);
+    expect(notified(incidents[0]?.id ?? "")).toHaveLength(2);
+  });
+
   it("finds the incident a killed apply opened by the claim's intent, after its name and first message are edited", async () => {
     const resource = "queue-down";
     writeFileSync(file(resource), definition(resource, "Queue stalls", "Jobs wait in the queue."));
