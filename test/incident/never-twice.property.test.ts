@@ -107,6 +107,7 @@ const NAMESAKE: IncidentResponse = {
   lastUpdateStatus: "RESOLVED",
 };
 const FOREIGN = [THEIRS, NAMESAKE];
+const UNTOUCHED = JSON.stringify(FOREIGN);
 
 const made = (item: { created_at?: string | null | undefined }) =>
   Date.parse(item.created_at ?? "") || 0;
@@ -471,7 +472,9 @@ class World {
   /** Nothing opened, posted or notified twice; another team's incident untouched. */
   expectOnce(): void {
     expect(this.service.ours().length).toBeLessThanOrEqual(1);
-    expect(this.service.theirs()).toEqual(FOREIGN);
+    // Compared as text first: a deep equality on every step is most of this test's time.
+    const theirs = this.service.theirs();
+    if (JSON.stringify(theirs) !== UNTOUCHED) expect(theirs).toEqual(FOREIGN);
     for (const [token, count] of this.service.posts)
       expect(count, `posts of ${token}`).toBeLessThanOrEqual(1);
     for (const [token, count] of this.service.notified)
