@@ -48,6 +48,7 @@ export interface Opening extends Entries {
   sentClock?: Monotonic | undefined;
   /** When this operation's last create answered 429 was sent (ms), and how many did. */
   throttledAt?: number;
+  throttledClock?: Monotonic | undefined;
   throttled?: number;
   /** The incident found, to take. */
   found?: IncidentResponse;
@@ -95,9 +96,11 @@ export function stepOpening(state: Opening, answer: Answer): Moved {
     case "open-list": {
       if (failure) {
         // A create answered 429 and not read since may have been made all the same.
-        const sentAt = state.sentAt ?? state.throttledAt;
+        const { sentAt = state.throttledAt, throttledClock } = state;
+        const sentClock = state.sentAt === undefined ? throttledClock : state.sentClock;
         const why = failure.absent ? lacksOperationMessage(failure) : failure.text;
-        return refuseOpening({ ...state, ...(sentAt === undefined ? {} : { sentAt }) }, why);
+        const sent = sentAt === undefined ? {} : { sentAt, sentClock };
+        return refuseOpening({ ...state, ...sent }, why);
       }
       if (answer.kind !== "listed") return unexpected(state, answer);
       // Another run let go of the lease after this run's list was read: it may have opened it.
@@ -125,7 +128,8 @@ export function stepOpening(state: Opening, answer: Answer): Moved {
       if (failure?.unknown) return unknownOutcome(state, answer);
       if (failure?.throttled && (state.throttled ?? 0) < THROTTLED_WRITES_MAX) {
         const throttled = (state.throttled ?? 0) + 1;
-        return list({ ...state, throttledAt: answer.at, throttled, releasedAt: undefined }, true);
+        const at = { throttledAt: answer.at, throttledClock: answer.clock };
+        return list({ ...state, ...at, throttled, releasedAt: undefined }, true);
       }
       // The reference documents 404 for a create: an unknown service is a likely cause.
       if (failure?.status === 404) {
