@@ -11,6 +11,7 @@ import { API_KEY_SETTING, configKey, readStackSettings } from "../src/settings";
 import {
   createRunSession,
   inRun,
+  monotonic,
   PROVIDER_SOURCE,
   type ProviderSession,
   type RunSession,
@@ -129,7 +130,7 @@ async function carryOut<O extends Asked>(
   let unanswered: IncidentRecord["unanswered"];
   const context = { accountId: session.settings?.accountId ?? "", inRun: inRun(session) };
   let state = { ...operation, context } as State;
-  let answer: Parameters<typeof next>[1] = { kind: "begin", at: Date.now() };
+  let answer: Parameters<typeof next>[1] = { kind: "begin", at: Date.now(), clock: monotonic() };
   try {
     for (;;) {
       const moved = next(state, answer);

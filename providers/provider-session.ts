@@ -1,5 +1,6 @@
+import { readFileSync } from "node:fs";
 import { ApiError, createClient, type Lease, type MonitoringClient, takeLease } from "../src/api";
-import { type Reply, type Step, servicesNamedFromCatalog } from "../src/incident";
+import { type Monotonic, type Reply, type Step, servicesNamedFromCatalog } from "../src/incident";
 import {
   API_KEY_SETTING,
   clientOptionsOf,
@@ -80,15 +81,35 @@ export async function send(
   session: ProviderSession,
   step: Exclude<Step, { kind: "done" | "refuse" }>,
   leases: Lease[],
-): Promise<Reply & { at: number }> {
+): Promise<Reply & { at: number; clock?: Monotonic | undefined }> {
   const at = Date.now();
+  const clock = monotonic();
   try {
-    return { at, ...(await carry(session, step, leases)) };
+    return { at, clock, ...(await carry(session, step, leases)) };
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     const text = error instanceof ApiError ? runErrorMessage(error) : error.message;
-    return { at, kind: "failed", error, text };
+    return { at, clock, kind: "failed", error, text };
   }
+}
+
+let boot: string | undefined | null = null;
+
+/**
+ * The machine's monotonic clock (`process.hrtime`, which every process of one boot shares),
+ * with the boot it counts from; none where the system does not name its boots.
+ */
+export function monotonic(): Monotonic | undefined {
+  if (boot === null) {
+    try {
+      boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || undefined;
+    } catch {
+      boot = undefined;
+    }
+  }
+  return boot === undefined
+    ? undefined
+    : { boot, ms: Number(process.hrtime.bigint() / 1_000_000n) };
 }
 
 async function carry(

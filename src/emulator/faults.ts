@@ -38,6 +38,19 @@ export const Faults = z
      * @default 0
      */
     lostAnswerRate: z.number().min(0).max(1).default(0),
+    /**
+     * Share of POSTs (0..1: a create, a post) carried out, then answered 429 all the same: a
+     * client that takes a 429 to mean "not made" sends it twice.
+     * @default 0
+     */
+    throttledAfterWriteRate: z.number().min(0).max(1).default(0),
+    /**
+     * An incident of the account whose body answers every create and post, each carried out
+     * as sent: the create with that incident as a read shows it, the post with its newest
+     * update. Another incident's body, which a client must not take for what it sent.
+     * @default null (off)
+     */
+    answerWithIncident: z.string().min(1).max(200).nullable().default(null),
   })
   .refine(
     (faults) => faults.rateLimitEvery === 0 || faults.rateLimitBurst <= faults.rateLimitEvery,
@@ -124,6 +137,16 @@ export class FaultInjector {
         );
       }
       await next();
+      const post = c.req.method === "POST" && c.res.ok;
+      if (post && faults.throttledAfterWriteRate > 0) {
+        if (this.random() < faults.throttledAfterWriteRate) {
+          throw new ErrorResponse(
+            429,
+            `rate limit exceeded (fault injection: throttledAfterWriteRate, after the write was carried out); retry after ${faults.retryAfterSeconds} s`,
+            { "Retry-After": String(faults.retryAfterSeconds) },
+          );
+        }
+      }
       const write = c.req.method !== "GET" && c.req.method !== "HEAD";
       if (write && faults.lostAnswerRate > 0 && this.random() < faults.lostAnswerRate) {
         const socket = (c.env as SocketBindings | undefined)?.incoming?.socket;

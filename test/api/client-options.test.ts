@@ -69,7 +69,7 @@ describe("ky's retry options", () => {
       }),
     ).toThrowErrorMatchingInlineSnapshot(`
       [ClientOptionsError: createClient: invalid options:
-      ✖ must be get or put: a post or delete is sent again only after a 429, as its answer may be lost after it was carried out
+      ✖ must be get or put: a post or delete may have been carried out when its answer is lost, so a post is never sent again and a delete only after a 429
         → at retry.methods[1]]
     `);
   });

@@ -211,19 +211,27 @@ describe("a 429 without Retry-After", () => {
 });
 
 describe("writes that are not idempotent", () => {
-  test("a POST is sent again after a 429, never after a 503, and the error says it may have been carried out", async () => {
+  test("a POST is never sent again by the client: a 429 holds everyone sharing the budget, then reaches its caller, who reads before sending again", async () => {
     let n = 0;
     server = await startTestServer((request, response) => {
       n++;
-      if (n === 1) sendError(response, 429, "slow down", { "retry-after": "0" });
+      if (n === 1) sendError(response, 429, "slow down", { "retry-after": "1" });
       else if (n === 2) sendJson(response, 200, { id: "upd_1", description: "Fixed." });
       else sendError(response, 503, "down");
       void request;
     });
     const client = createClient({ baseUrl: server.url, apiKey: API_KEY });
     const update = { description: "Fixed.", status: "RESOLVED" as const };
+    const throttled = await client.incidents.postUpdate("inc_1", update).catch((e: unknown) => e);
+    expect(throttled).toBeInstanceOf(RateLimitError);
+    expect(server.requests).toHaveLength(1);
+    expect((throttled as Error).message).toMatchInlineSnapshot(
+      `"POST /v1/status-pages/incidents/inc_1/incident-updates failed: 429 Too Many Requests: slow down. The service is rate limiting this key (a POST answered 429 is not sent again by the client: its caller reads whether it was made first); lower the client's rateLimit or try again later."`,
+    );
+    // The next request of any call waits out the 429's Retry-After.
+    const started = Date.now();
     expect(await client.incidents.postUpdate("inc_1", update)).toMatchObject({ id: "upd_1" });
-    expect(server.requests).toHaveLength(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     const failed = await client.incidents.postUpdate("inc_1", update).catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(ServerError);
     expect(writeOutcomeUnknown(failed)).toBe(true);

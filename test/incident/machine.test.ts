@@ -9,6 +9,7 @@ import {
   type Reply,
   type State,
   type Step,
+  THROTTLED_WRITES_MAX,
 } from "../../src/incident";
 import {
   context,
@@ -41,6 +42,8 @@ const listed = (entries: ReturnType<typeof incident>[] = [], readAt = T0): Reply
   inRun: new Set(),
 });
 const leased: Reply = { kind: "leased", releasedAt: undefined };
+/** The create's answer with its first entry's message, not its id. */
+const withoutIds = incident("inc-new", [update(undefined, first.message, T0, "INVESTIGATING")]);
 const took: Reply = { kind: "took" };
 
 /** A known incident whose first entry was posted and recorded; the second is new. */
@@ -95,8 +98,13 @@ const PHASES: Record<string, { state: State; step: Step }> = {
   "known-get after a create answered without ids": drive(opening, [
     leased,
     listed(),
-    { kind: "incident", incident: { ...made, incidentUpdates: [] } },
+    { kind: "incident", incident: withoutIds },
     took,
+  ]),
+  "open-confirm after a create answered without updates": drive(opening, [
+    leased,
+    listed(),
+    { kind: "incident", incident: { ...made, incidentUpdates: [] } },
   ]),
   "send (post)": drive(opening, [leased, listed(), { kind: "incident", incident: made }, took]),
   "reread after a post got no answer": drive(opening, [
@@ -241,6 +249,7 @@ describe("the step machine, every phase against every answer", () => {
         "open-read",
         "open-take",
         "opening",
+        "open-confirm",
         "open-services",
         "probe",
         "put",
@@ -340,11 +349,12 @@ describe("the step machine's transitions", () => {
       failed(FAILURES["server-error"]()),
       { kind: "list", fresh: true },
     ],
+    ["stops after a create refused", "opening", failed(FAILURES.refused()), { kind: "refuse" }],
     [
-      "stops after a create refused",
+      "reads the list again after a create answered 429, before any second create",
       "opening",
       failed(FAILURES["rate-limited"]()),
-      { kind: "refuse" },
+      { kind: "list", fresh: true },
     ],
     [
       "reads the account's services after a create answered 404, to tell what it means",
@@ -514,6 +524,12 @@ describe("the step machine's transitions", () => {
       { kind: "get" },
     ],
     [
+      "reads a resolving update answered 429 before it posts it again",
+      "resolve-post",
+      failed(FAILURES["rate-limited"]()),
+      { kind: "get", incidentId: "inc-new" },
+    ],
+    [
       "is done when the read shows it resolved",
       "resolve-reread",
       {
@@ -570,8 +586,19 @@ describe("the step machine's transitions", () => {
       kind: "refuse",
       message: expect.stringContaining(`until ${iso(T0 + OUTCOME_WINDOW_MS)}`),
     });
-    const past = drive({ ...opening, olds }, [leased, listed()], T0 + OUTCOME_WINDOW_MS);
+    const past = drive(
+      { ...opening, olds },
+      [leased, listed([], T0 + OUTCOME_WINDOW_MS)],
+      T0 + OUTCOME_WINDOW_MS,
+    );
     expect(past.step.kind).toBe("open");
+    // A list read inside the window shows nothing for sure, however late its answer came.
+    const readEarly = drive(
+      { ...opening, olds },
+      [leased, listed([], T0 + 60_000)],
+      T0 + OUTCOME_WINDOW_MS,
+    );
+    expect(readEarly.step.kind).toBe("refuse");
   });
 
   it("sends no second post within the window of one that got no answer, and takes it if shown", () => {
@@ -815,5 +842,196 @@ describe("the step machine adopting what the service shows already", () => {
     const inputs = { ...statusAdopting(overrides).inputs };
     if ("observed" in overrides && overrides.observed === undefined) delete inputs.observed;
     expect(drive({ ...statusAdopting(), inputs, olds }, []).step.kind).toBe(kind);
+  });
+});
+
+describe("the step machine checking each answer against what was sent", () => {
+  /** Another team's incident, as a create's answer may name it. */
+  const theirs = incident("inc-theirs", [update("t0", "Their payments fail.", T0, "IDENTIFIED")], {
+    name: "Payments fail",
+  });
+  const shownBoth = incident("inc-new", [
+    update("u0", first.message, T0),
+    update("u1", second.message, T0 + 2_000, "IDENTIFIED"),
+  ]);
+  const sentThenAnswered = (answer: Reply, ...after: Reply[]) =>
+    drive(opening, [leased, listed(), answer, ...after]);
+
+  it.each<[string, ReturnType<typeof incident>]>([
+    ["another incident's body", theirs],
+    ["its name with another first message", { ...theirs, name: fresh.name }],
+    ["another name with its first message", { ...made, name: "Payments fail" }],
+  ])("reads the list afresh, taking nothing, when a create is answered with %s", (_how, body) => {
+    const moved = sentThenAnswered({ kind: "incident", incident: body });
+    expect(moved.step).toEqual({ kind: "list", fresh: true });
+    expect(moved.state).toMatchObject({
+      notes: [expect.stringContaining(`was answered with incident ${body.id}`)],
+    });
+    // The list does not show it: kept as a create that got no answer, never sent again blind.
+    const kept = drive(moved.state, [listed([theirs])], T0 + 3_000);
+    expect(kept.step).toMatchObject({
+      kind: "refuse",
+      message: expect.stringContaining("No create is sent again until"),
+      keep: { record: { incidentId: "", unanswered: { entry: 0, at: iso(T0 + 3_000) } } },
+    });
+    // The list shows ours: it is taken, and theirs is never written to.
+    const found = drive(moved.state, [listed([theirs, made])], T0 + 3_000);
+    expect(found.step).toEqual({ kind: "take", incidentId: "inc-new" });
+  });
+
+  it("reads a create answered without updates by its id, and takes it only when the read shows the incident sent", () => {
+    const lean = sentThenAnswered({ kind: "incident", incident: { ...made, incidentUpdates: [] } });
+    expect(lean.step).toEqual({ kind: "get", incidentId: "inc-new" });
+    const ours = drive(lean.state, [{ kind: "incident", incident: made }], T0 + 4_000);
+    expect(ours.step).toEqual({ kind: "take", incidentId: "inc-new" });
+    const named = { ...theirs, id: "inc-new", name: fresh.name };
+    const other = drive(lean.state, [{ kind: "incident", incident: named }], T0 + 4_000);
+    expect(other.step).toEqual({ kind: "list", fresh: true });
+    const unread = drive(lean.state, [failed(FAILURES["server-error"]())], T0 + 4_000);
+    expect(unread.step).toEqual({ kind: "list", fresh: true });
+  });
+
+  it("reads back a post answered with another update, taking it only when the read shows the one sent", () => {
+    const replies: Reply[] = [leased, took, { kind: "incident", incident: made }];
+    const otherBody = { kind: "update", update: update("u9", "Their words.", T0 + 5_000) } as const;
+    const moved = drive(applying, [...replies, otherBody]);
+    expect(moved.step).toEqual({ kind: "get", incidentId: "inc-new" });
+    const shown = drive(moved.state, [{ kind: "incident", incident: shownBoth }], T0 + 10_000);
+    expect(shown.step).toMatchObject({
+      kind: "done",
+      result: { record: { updateIds: ["u0", "u1"] } },
+    });
+    const notShown = drive(moved.state, [{ kind: "incident", incident: made }], T0 + 10_000);
+    expect(notShown.step).toMatchObject({
+      kind: "refuse",
+      message: expect.stringContaining("updates[1] may not have been posted"),
+      keep: { record: { unanswered: { entry: 1, at: iso(T0 + 4_000) } } },
+    });
+  });
+
+  it("reads a create answered 429 back once, and sends it again only when the list does not show it", () => {
+    const moved = sentThenAnswered(failed(FAILURES["rate-limited"]()));
+    expect(moved.step).toEqual({ kind: "list", fresh: true });
+    expect(drive(moved.state, [listed()], T0 + 4_000).step).toMatchObject({ kind: "open" });
+    expect(drive(moved.state, [listed([made])], T0 + 4_000).step).toEqual({
+      kind: "take",
+      incidentId: "inc-new",
+    });
+    // The list unread: the create may have been made, and is kept as unanswered.
+    const unread = drive(moved.state, [failed(FAILURES["server-error"]())], T0 + 4_000);
+    expect(unread.step).toMatchObject({
+      kind: "refuse",
+      keep: { record: { unanswered: { entry: 0, at: iso(T0 + 3_000) } } },
+    });
+  });
+
+  it("reads a post answered 429 back once, and sends it again only when the read does not show it", () => {
+    const replies: Reply[] = [leased, took, { kind: "incident", incident: made }];
+    const moved = drive(applying, [...replies, failed(FAILURES["rate-limited"]())]);
+    expect(moved.step).toEqual({ kind: "get", incidentId: "inc-new" });
+    expect(drive(moved.state, [{ kind: "incident", incident: made }]).step).toMatchObject({
+      kind: "post",
+      body: { description: second.message },
+    });
+    expect(drive(moved.state, [{ kind: "incident", incident: shownBoth }]).step).toMatchObject({
+      kind: "done",
+    });
+    const unread = drive(moved.state, [failed(FAILURES["server-error"]())]);
+    expect(unread.step).toMatchObject({
+      kind: "refuse",
+      keep: { record: { unanswered: { entry: 1 } } },
+    });
+  });
+
+  it("stops sending again after a service answers 429 to every post, read back each time", () => {
+    let moved = drive(applying, [leased, took, { kind: "incident", incident: made }]);
+    let posts = 0;
+    for (let round = 0; round < 40 && moved.step.kind === "post"; round += 1) {
+      posts += 1;
+      moved = drive(moved.state, [failed(FAILURES["rate-limited"]())]);
+      if (moved.step.kind === "get")
+        moved = drive(moved.state, [{ kind: "incident", incident: made }]);
+    }
+    expect(posts).toBe(THROTTLED_WRITES_MAX + 1);
+    expect(moved.step).toMatchObject({ kind: "refuse", message: expect.stringContaining("429") });
+  });
+});
+
+describe("the step machine's windows when the clock jumps", () => {
+  const boot = "boot-1";
+  const sent = iso(T0);
+  const unansweredCreate = record(fresh, {
+    claimed: true,
+    intentAt: sent,
+    unanswered: { entry: 0, at: sent, clock: { boot, ms: 5_000_000 } },
+  });
+
+  it.each([11, 31])(
+    "sends no second create when the wall clock jumped %i minutes forward one minute after it was sent",
+    (minutes) => {
+      const jumped = T0 + minutes * 60_000;
+      const clock = { boot, ms: 5_000_000 + 60_000 };
+      const moved = drive(
+        { ...opening, olds: unansweredCreate },
+        [leased, listed()],
+        jumped,
+        clock,
+      );
+      // Nine minutes of its window are left by the monotonic clock, whatever the wall says.
+      expect(moved.step).toMatchObject({
+        kind: "refuse",
+        message: expect.stringContaining(`until ${iso(jumped + 2_000 + 9 * 60_000 - 2_000)}`),
+      });
+    },
+  );
+
+  it("ends a window by the monotonic clock only once the wall clock says so too", () => {
+    const clock = { boot, ms: 5_000_000 + OUTCOME_WINDOW_MS };
+    const wallBehind = drive(
+      { ...opening, olds: unansweredCreate },
+      [leased, listed()],
+      T0 + 60_000,
+      clock,
+    );
+    expect(wallBehind.step.kind).toBe("refuse");
+    const both = drive(
+      { ...opening, olds: unansweredCreate },
+      [leased, listed([], T0 + OUTCOME_WINDOW_MS)],
+      T0 + OUTCOME_WINDOW_MS,
+      clock,
+    );
+    expect(both.step.kind).toBe("open");
+  });
+
+  it("takes the wall clock at its word for a write recorded on another boot, or with no monotonic clock", () => {
+    const later = T0 + OUTCOME_WINDOW_MS;
+    const otherBoot = { boot: "boot-2", ms: 10 };
+    const replies = [leased, listed([], later)];
+    expect(drive({ ...opening, olds: unansweredCreate }, replies, later, otherBoot).step.kind).toBe(
+      "open",
+    );
+    expect(drive({ ...opening, olds: unansweredCreate }, replies, later).step.kind).toBe("open");
+  });
+
+  it("sends no second post when the wall clock jumped forward, and records the monotonic clock of a post that got no answer", () => {
+    const olds = { ...knownRecord, unanswered: { entry: 1, at: sent, clock: { boot, ms: 1_000 } } };
+    const replies: Reply[] = [leased, took, { kind: "incident", incident: made }];
+    const jumped = drive({ ...applying, olds }, replies, T0 + 31 * 60_000, { boot, ms: 61_000 });
+    expect(jumped.step).toMatchObject({
+      kind: "refuse",
+      message: expect.stringContaining("is not posted yet"),
+    });
+    const lost = drive(
+      applying,
+      [...replies, failed(FAILURES.timeout()), { kind: "incident", incident: made }],
+      T0,
+      { boot, ms: 0 },
+    );
+    expect(lost.step).toMatchObject({
+      kind: "refuse",
+      keep: {
+        record: { unanswered: { entry: 1, at: iso(T0 + 4_000), clock: { boot, ms: 4_000 } } },
+      },
+    });
   });
 });

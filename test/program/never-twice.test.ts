@@ -75,7 +75,7 @@ describe("never twice, in process against the emulator", () => {
       .sort();
 
   beforeAll(async () => {
-    vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+    vi.useFakeTimers({ toFake: ["Date", "hrtime"], shouldAdvanceTime: true });
     sandbox = await startEmulatorSandbox("never-twice", "demo");
     project = mkdtempSync(join(tmpdir(), "incident-sync-never-twice-"));
     mkdirSync(join(project, "incidents"));
@@ -91,15 +91,17 @@ describe("never twice, in process against the emulator", () => {
   });
 
   /**
-   * Ten minutes pass, for the service and the provider alike, and a write's window ends. The
-   * clock of this file only goes forward: the rate budget and the leases count on it.
+   * Ten minutes pass, for the service and the provider alike, by the wall clock and the
+   * monotonic one, and a write's window ends. The clocks of this file only go forward: the
+   * rate budget and the leases count on it.
    */
-  const passWindow = () => vi.setSystemTime(Date.now() + OUTCOME_WINDOW_MS);
+  const passWindow = () => vi.advanceTimersByTime(OUTCOME_WINDOW_MS);
 
   afterEach(() => {
     vi.unstubAllEnvs();
     vi.unstubAllGlobals();
     control().setBehaviour({ createAnswer: "full" });
+    control().setFaults({});
   });
 
   afterAll(async () => {
@@ -134,6 +136,60 @@ describe("never twice, in process against the emulator", () => {
       expect(control().stats().byOperation.postIncidentUpdate).toBeUndefined();
     },
   );
+
+  it("takes nothing from a create answered 201 with another team's incident: that incident gets no update, and ours is opened once, each entry notified once", async () => {
+    const theirs = await api().incidents.create({
+      name: "Payments fail",
+      severity: "MINOR",
+      services: [{ id: "svc-api", name: "Public API", accountId: account() }],
+      incidentUpdates: [
+        { description: "Their payments fail.", status: "INVESTIGATING", notifySubscribers: true },
+      ],
+    });
+    const resource = "search-down";
+    writeFileSync(file(resource), definition(resource, "Search fails", "Searches time out."));
+    // Every create and post is carried out, and answered with their incident's body.
+    control().setFaults({ answerWithIncident: theirs.id });
+    const run = await up();
+    control().setFaults({});
+    expect(run.error).toBeUndefined();
+    const { incidentUpdates } = await api().incidents.get(theirs.id);
+    expect(incidentUpdates.map((update) => update.description)).toEqual(["Their payments fail."]);
+    expect(notified(theirs.id)).toEqual(["Their payments fail."]);
+    const [ours, ...more] = await named("Search fails");
+    expect(more).toEqual([]);
+    expect(engine.stateOf(resource)).toMatchObject({ incidentId: ours?.id });
+    const shown = await shownOf(ours?.id ?? "");
+    expect(shown.map((update) => update.description)).toEqual([
+      "Searches time out.",
+      `We found why ${resource} fails.`,
+    ]);
+    expect(notified(ours?.id ?? "")).toEqual(shown.map((update) => update.description).sort());
+    expect(engine.stateOf(resource)?.updateIds).toEqual(shown.map((update) => update.id));
+    expect(changesOf(await up())).toEqual({});
+  });
+
+  it("reads back a create and a post answered 429 after they were carried out, and sends neither again", async () => {
+    const resource = "mail-down";
+    writeFileSync(file(resource), definition(resource, "Mail is late", "Mail arrives late."));
+    control().setFaults({ throttledAfterWriteRate: 1, retryAfterSeconds: 0 });
+    control().resetStats();
+    const run = await up();
+    control().setFaults({});
+    expect(run.error).toBeUndefined();
+    const { byOperation } = control().stats();
+    expect(byOperation.createIncident).toEqual({ total: 1, byStatus: { "429": 1 } });
+    expect(byOperation.postIncidentUpdate).toEqual({ total: 1, byStatus: { "429": 1 } });
+    const [opened, ...more] = await named("Mail is late");
+    expect(more).toEqual([]);
+    const shown = await shownOf(opened?.id ?? "");
+    expect(shown.map((update) => update.description)).toEqual([
+      "Mail arrives late.",
+      `We found why ${resource} fails.`,
+    ]);
+    expect(notified(opened?.id ?? "")).toEqual(shown.map((update) => update.description).sort());
+    expect(engine.stateOf(resource)?.updateIds).toEqual(shown.map((update) => update.id));
+  });
 
   it("keeps an incident opened when a post gets no answer, and finds it again after its name and first message are edited", async () => {
     const resource = "ledger-down";
@@ -230,6 +286,36 @@ describe("never twice, in process against the emulator", () => {
     passWindow();
     expect((await up()).error).toBeUndefined();
     const incidents = await named("Cache misses");
+    expect(incidents).toHaveLength(1);
+    expect(notified(incidents[0]?.id ?? "")).toHaveLength(2);
+  });
+
+  it("opens nothing more when the wall clock jumps 11 minutes forward inside a create's window, and opens it once when the window has passed", async () => {
+    const resource = "queue-late";
+    writeFileSync(file(resource), definition(resource, "Queues lag", "Jobs start late."));
+    const real = globalThis.fetch;
+    vi.stubGlobal("fetch", async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      const request = new Request(input, init);
+      if (request.method === "POST" && new URL(request.url).pathname.endsWith("/incidents")) {
+        throw new TypeError("fetch failed", {
+          cause: Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }),
+        });
+      }
+      return real(request);
+    });
+    await up();
+    vi.unstubAllGlobals();
+    expect(engine.stateOf(resource)).toMatchObject({ unanswered: { entry: 0 } });
+    // The wall clock alone moves: by it the window is over, by the machine's clock it is not.
+    vi.setSystemTime(Date.now() + 11 * 60_000);
+    control().resetStats();
+    expect(failuresOf(await up())).toEqual([
+      expect.stringContaining("not opened: the request that opens it, sent at"),
+    ]);
+    expect(control().stats().byOperation.createIncident).toBeUndefined();
+    passWindow();
+    expect((await up()).error).toBeUndefined();
+    const incidents = await named("Queues lag");
     expect(incidents).toHaveLength(1);
     expect(notified(incidents[0]?.id ?? "")).toHaveLength(2);
   });

@@ -30,6 +30,8 @@ export interface Lease {
 export interface Unanswered {
   entry: number;
   at: string;
+  /** The monotonic clock of its boot when it was sent, if known. */
+  clock?: { boot: string; ms: number } | undefined;
 }
 
 /** The longest a holder keeps a lease: one held longer belongs to a run that hangs. */
@@ -117,10 +119,14 @@ function recordOf(file: string): Released {
   try {
     const { releasedAt, unanswered } = JSON.parse(readFileSync(file, "utf8")) as {
       releasedAt?: unknown;
-      unanswered?: { entry?: unknown; at?: unknown };
+      unanswered?: { entry?: unknown; at?: unknown; clock?: { boot?: unknown; ms?: unknown } };
     };
-    const { entry, at } = unanswered ?? {};
-    const write = typeof entry === "number" && typeof at === "string" ? { entry, at } : undefined;
+    const { entry, at, clock } = unanswered ?? {};
+    const { boot, ms } = clock ?? {};
+    const timed =
+      typeof boot === "string" && Number.isFinite(ms) ? { clock: { boot, ms: ms as number } } : {};
+    const write =
+      typeof entry === "number" && typeof at === "string" ? { entry, at, ...timed } : undefined;
     const when =
       typeof releasedAt === "number" && Number.isFinite(releasedAt) ? releasedAt : undefined;
     return { releasedAt: when, unanswered: write };

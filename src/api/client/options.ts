@@ -17,8 +17,9 @@ export type RetryMethod = "get" | "put";
 /**
  * Retry policy, in ky's names (`retry` of ky 2), carried out by the client's own loop
  * (ARCHITECTURE.md says why ky's cannot). A `GET` or `PUT` (of the whole incident or update)
- * is sent again after any retryable failure; a `POST` or `DELETE` only after a 429, which
- * says the service did not act on it (see `writeOutcomeUnknown`).
+ * is sent again after any retryable failure; a `DELETE` only after a 429, which says the
+ * service did not act on it; a `POST` never: after a 429 every client sharing the budget waits
+ * it out, and its caller reads whether it was made before it sends it again.
  */
 export interface RetryOptions {
   /**
@@ -31,8 +32,8 @@ export interface RetryOptions {
   limit?: number;
   /**
    * The methods sent again after a failure, of `get` and `put`. A `post` or `delete` may have
-   * been carried out when its answer is lost, so it is sent again only after a 429, whatever
-   * this says.
+   * been carried out when its answer is lost, so a `delete` is sent again only after a 429,
+   * and a `post` never, whatever this says.
    * @default ["get", "put"]
    */
   methods?: RetryMethod[];

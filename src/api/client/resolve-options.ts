@@ -85,7 +85,7 @@ const OptionsShape = z.object({
         .array(
           z.enum(["get", "put"], {
             error:
-              "must be get or put: a post or delete is sent again only after a 429, as its answer may be lost after it was carried out",
+              "must be get or put: a post or delete may have been carried out when its answer is lost, so a post is never sent again and a delete only after a 429",
           }),
         )
         .optional(),

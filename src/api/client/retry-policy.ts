@@ -50,8 +50,11 @@ export interface CallRetries {
 }
 
 export type RetryDecision =
-  /** `why` replaces "(gave up after N attempts)" in the error's message. */
-  | { retry: false; why?: string }
+  /**
+   * `why` replaces "(gave up after N attempts)" in the error's message; `holdUntil`: nobody
+   * sharing the rate budget sends before then, this call's caller included.
+   */
+  | { retry: false; why?: string; holdUntil?: number }
   /** Wait `waitMs`; `holdUntil`: nobody sharing the rate budget sends before then. */
   | { retry: true; waitMs: number; holdUntil?: number };
 
@@ -63,6 +66,9 @@ export interface RetryContext {
   readonly now: number;
   readonly random: () => number;
 }
+
+const POST_THROTTLED =
+  " (a POST answered 429 is not sent again by the client: its caller reads whether it was made first)";
 
 /** Backoff before failure retry `n` (from 1), before jitter: `retry.delay`, capped. */
 function backoffMs(options: ResolvedOptions, n: number): number {
@@ -102,9 +108,19 @@ export function decideRetry(
   const { limit, methods, maxRetryAfterMs, retryOnTimeout, budgetMs, maxThrottledMs } =
     options.retry;
   if (failure.kind === "final" || limit === 0) return { retry: false };
-  // A POST or DELETE whose answer was lost may have been carried out; a 429 says it was not.
+  // A POST or DELETE whose answer was lost may have been carried out; so may a POST answered
+  // 429, which its caller reads back before it sends it again (the pacing still holds).
   if (failure.kind !== "throttled" && !methods.includes(lowerCase(context.method))) {
     return { retry: false };
+  }
+  if (context.method === "POST" && failure.kind === "throttled") {
+    const asked = failure.retryAfterMs;
+    const waitMs = asked ?? throttledBackoffMs(options, retries.throttled + 1, random());
+    return {
+      retry: false,
+      holdUntil: now + Math.min(waitMs, maxRetryAfterMs),
+      why: POST_THROTTLED,
+    };
   }
   if (failure.kind === "timeout" && !retryOnTimeout) return { retry: false };
   if (context.waitedMs >= budgetMs) return { retry: false };

@@ -134,8 +134,10 @@ export function createTransport(options: ResolvedOptions): Transport {
             now,
             random: Math.random,
           });
-          if (!decision.retry)
+          if (!decision.retry) {
+            if (decision.holdUntil !== undefined) await budget.hold(decision.holdUntil);
             throw toApiError(error, { ...where, attempts }, options, decision.why);
+          }
           if (failure.kind === "throttled") {
             retries.throttled += 1;
             retries.throttledSince ??= now;

@@ -8,7 +8,8 @@ const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREAC
 /**
  * Whether a failed write may have been carried out all the same: the service did not answer
  * (a timeout, a dropped connection) or answered 5xx, or it answered 2xx with a body the client
- * could not read. A 4xx, 429 included, says it was not; neither was a request refused before
+ * could not read. A 4xx says it was not (a POST answered 429 is read back all the same, by
+ * the step machine, before it is sent again); neither was a request refused before
  * it was sent. A write that is not idempotent is sent again only after a read shows it was not.
  */
 export function writeOutcomeUnknown(error: unknown): boolean {

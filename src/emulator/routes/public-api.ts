@@ -76,6 +76,10 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
     const { createDelayMs } = behaviour();
     if (createDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, createDelayMs));
     const created = stores.incidents.create(account(c), body, nowMs());
+    const other = faults.get().answerWithIncident;
+    if (other !== null) {
+      return c.json(shapeIncident(stores.incidents.get(account(c), other), behaviour()), 201);
+    }
     return c.json(shapeCreated(created, behaviour()), 201);
   });
 
@@ -101,7 +105,10 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
   on(ROUTES.postIncidentUpdate, async (c) => {
     const body = await readJsonBody(c, ROUTES.postIncidentUpdate.body.schema, PUBLIC_BODY_LIMIT);
     const posted = stores.updates.post(account(c), incident(c), body, nowMs());
-    return c.json(shapeUpdate(posted, behaviour()));
+    const other = faults.get().answerWithIncident;
+    const theirs = other === null ? [] : stores.updates.list(account(c), other);
+    const answer = theirs[0] ?? posted;
+    return c.json(shapeUpdate(answer, behaviour()));
   });
 
   on(ROUTES.getIncidentUpdate, (c) =>

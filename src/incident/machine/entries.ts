@@ -10,14 +10,23 @@ import {
   planEntriesOn,
 } from "../apply";
 import { editRequest, entryRequest, requestOf } from "../declaration";
-import { type DeclaredEntry, foundPosted } from "../entries";
+import { type DeclaredEntry, foundPosted, isPostingOf } from "../entries";
 import type { EntryAction, RecordedEntries } from "../entry-plan";
 import type { IncidentInputs } from "../inputs";
 import { missingMessage } from "../messages";
 import { fieldsDigest } from "../observation";
 import { declarationIn, type IncidentRecord, seenIn } from "../record";
 import { notTaken } from "../taken";
-import { inWindow, latest, type Unanswered, windowEnd } from "../unanswered";
+import {
+  inWindow,
+  latest,
+  type Moment,
+  type Monotonic,
+  THROTTLED_WRITES_MAX,
+  type Unanswered,
+  unansweredAt,
+  windowEnd,
+} from "../unanswered";
 import {
   type Carried,
   failed,
@@ -33,8 +42,9 @@ import type { Answer, Refusal } from "./steps";
 /*
  * An apply with `updates` once its incident is known: read it, PUT its fields when they
  * differ, then post and edit its entries in order (opening.ts finds or opens it). A post is
- * read back before anything is sent again; one whose answer never came is kept in the state,
- * and not sent again until a read shows it or its window has passed.
+ * read back before anything is sent again; one whose answer never came, or was not the update
+ * sent, is kept in the state, and not sent again until a read shows it or its window has
+ * passed; one answered 429 is sent again only once a read shows it was not made.
  */
 
 export type WithEntries = IncidentInputs & { updates: DeclaredEntry[] };
@@ -75,8 +85,12 @@ export interface Sending extends Omit<Known, "phase"> {
   wrote: boolean;
   /** A post answered without an id, being read back: it is made either way. */
   answered?: IncidentUpdate;
-  /** When a post whose answer never came was sent (ms), being read back. */
+  /** When a post whose answer never came, or was not the update sent, was sent (ms). */
   sentAt?: number;
+  sentClock?: Monotonic | undefined;
+  /** A post answered 429 is being read back; how many of this operation's were. */
+  throttledBack?: boolean;
+  throttled?: number;
 }
 
 type Moved = Next<Known | Sending | Probe>;
@@ -129,7 +143,7 @@ export function stepKnown(state: Known, answer: Answer): Moved {
       };
     }
     case "known-take":
-      if (state.answer) return plan(state, state.answer, answer.at);
+      if (state.answer) return plan(state, state.answer, answer);
       if (mayAdoptFromList(state)) {
         return { state: { ...state, phase: "known-list" }, step: { kind: "list", fresh: false } };
       }
@@ -137,7 +151,7 @@ export function stepKnown(state: Known, answer: Answer): Moved {
     case "known-list": {
       if (answer.kind !== "listed") return unexpected(state, answer);
       const listed = unchangedInList(state, answer);
-      return listed ? plan(state, listed, answer.at) : read(state);
+      return listed ? plan(state, listed, answer) : read(state);
     }
     case "known-get":
       if (answer.kind !== "incident") return unexpected(state, answer);
@@ -145,12 +159,12 @@ export function stepKnown(state: Known, answer: Answer): Moved {
         const body = requestOf(state.declaration, { accountId: state.context.accountId });
         return { state: { ...state, phase: "known-put" }, step: { kind: "put", incidentId, body } };
       }
-      return plan(state, answer.incident, answer.at);
+      return plan(state, answer.incident, answer);
     case "known-put": {
       if (answer.kind !== "incident") return unexpected(state, answer);
       const refusal = notTaken(incidentId, state.declaration, undefined, answer.incident);
       if (refusal !== undefined) return refuse(state, refusal);
-      return plan(state, answer.incident, answer.at);
+      return plan(state, answer.incident, answer);
     }
   }
 }
@@ -191,7 +205,7 @@ function unchangedInList(
   return planned.refusal === undefined && !writes ? incident : undefined;
 }
 
-function plan(state: Known, incident: IncidentResponse, now: number): Moved {
+function plan(state: Known, incident: IncidentResponse, now: Moment): Moved {
   const { olds } = state;
   const claimed = olds?.claimed && !state.opened;
   const recorded = claimed ? claimedEntriesOn(olds, incident) : state.recorded;
@@ -206,7 +220,7 @@ function plan(state: Known, incident: IncidentResponse, now: number): Moved {
     ids: [...recorded.ids],
     wrote: state.opened,
   };
-  if (planned.refusal) return refuse(sending, planned.refusal, keepSent(sending, now));
+  if (planned.refusal) return refuse(sending, planned.refusal, keepSent(sending, now.at));
   const adopted = planned.actions.flatMap((action) =>
     action.kind === "found" && !postedByUs(sending, action.index) ? [action.index] : [],
   );
@@ -224,14 +238,14 @@ function postedByUs(state: Sending, index: number): boolean {
 }
 
 /** The next action of the plan, or the record once none is left. */
-function carryOn(state: Sending, now: number): Moved {
+function carryOn(state: Sending, now: Moment): Moved {
   const action = state.actions[state.next];
   const { declaration } = state;
   const { incidentId } = declaration;
   if (action === undefined) {
     const { providerVersion, observed } = state.inputs;
     const record = {
-      ...entriesRecord(declaration, providerVersion, state, new Date(now)),
+      ...entriesRecord(declaration, providerVersion, state, new Date(now.at)),
       ...seenIn(observed, declaration),
     };
     return {
@@ -267,8 +281,8 @@ function carryOn(state: Sending, now: number): Moved {
   if (unanswered !== undefined) {
     return refuse(
       state,
-      `incident ${incidentId}: updates[${action.index}] is not posted yet: its post, sent at ${unanswered.at}, got no answer, and the service does not show it. It is not sent again until the service shows it or until ${windowEnd(unanswered)}; run again then.`,
-      keepSent(state, now, unanswered),
+      `incident ${incidentId}: updates[${action.index}] is not posted yet: its post, sent at ${unanswered.at}, got no answer, and the service does not show it. It is not sent again until the service shows it or until ${windowEnd(unanswered, now)}; run again then.`,
+      keepSent(state, now.at, unanswered),
     );
   }
   return {
@@ -286,11 +300,20 @@ export function stepSending(state: Sending, answer: Answer): Moved {
     if (failure?.absent) return probe(state, incidentId, "", failure, keepSent(state, answer.at));
     if (failure) return refuse(state, failure.text, keepSent(state, answer.at));
     if (answer.kind !== "update") return unexpected(state, answer);
-    return made(state, answer.update, answer.update.id ?? action.updateId, answer.at);
+    return made(state, answer.update, answer.update.id ?? action.updateId, answer);
   }
-  if (failure?.unknown) {
+  if (failure?.unknown) return unknownOutcome(state, answer);
+  if (failure?.throttled && (state.throttled ?? 0) < THROTTLED_WRITES_MAX) {
+    const throttled = (state.throttled ?? 0) + 1;
     return {
-      state: { ...state, phase: "reread", sentAt: answer.at },
+      state: {
+        ...state,
+        phase: "reread",
+        throttledBack: true,
+        throttled,
+        sentAt: answer.at,
+        sentClock: answer.clock,
+      },
       step: { kind: "get", incidentId },
     };
   }
@@ -298,7 +321,10 @@ export function stepSending(state: Sending, answer: Answer): Moved {
   if (failure?.absent) return probe(state, incidentId, prefix, failure, keepSent(state, answer.at));
   if (failure) return refuse(state, `${prefix}${failure.text}`, keepSent(state, answer.at));
   if (answer.kind !== "update") return unexpected(state, answer);
-  if (answer.update.id) return made(state, answer.update, answer.update.id, answer.at);
+  // An answer that is not the update sent is not taken for it: was it made? A read says.
+  const entry = state.declaration.updates[action.index] as DeclaredEntry;
+  if (!isPostingOf(answer.update, entry)) return unknownOutcome(state, answer);
+  if (answer.update.id) return made(state, answer.update, answer.update.id, answer);
   // Posted, yet the answer names no id: a read may give it; the entry is posted either way.
   return {
     state: { ...state, phase: "reread", answered: answer.update },
@@ -306,7 +332,19 @@ export function stepSending(state: Sending, answer: Answer): Moved {
   };
 }
 
-/** A post read back: found (its id learned), made without an id, or not known to be made. */
+/** A post that may have been made, or not: the incident, read, says. */
+function unknownOutcome(state: Sending, sent: Moment): Moved {
+  const { incidentId } = state.declaration;
+  return {
+    state: { ...state, phase: "reread", sentAt: sent.at, sentClock: sent.clock },
+    step: { kind: "get", incidentId },
+  };
+}
+
+/**
+ * A post read back: found (its id learned), made without an id, answered 429 and not shown
+ * (sent again), or not known to be made.
+ */
 function reread(state: Sending, action: EntryAction, answer: Answer): Moved {
   const shown = answer.kind === "incident" ? answer.incident.incidentUpdates : [];
   const known = new Set(state.ids.filter(Boolean));
@@ -314,21 +352,25 @@ function reread(state: Sending, action: EntryAction, answer: Answer): Moved {
     action.index,
   );
   const found = id === undefined ? undefined : shown.find((update) => update.id === id);
-  if (found !== undefined) return made(state, found, id ?? "", answer.at);
-  if (state.answered !== undefined) return made(state, state.answered, "", answer.at);
-  const unanswered = { entry: action.index, at: new Date(state.sentAt ?? answer.at).toISOString() };
+  if (found !== undefined) return made(state, found, id ?? "", answer);
+  if (state.answered !== undefined) return made(state, state.answered, "", answer);
+  const { sentAt, sentClock, throttledBack, ...rest } = state;
+  // A 429 the read shows was not carried out: the post goes again, after the client's wait.
+  if (throttledBack && answer.kind === "incident")
+    return carryOn({ ...rest, phase: "send" }, answer);
+  const unanswered = unansweredAt(action.index, { at: sentAt ?? answer.at, clock: sentClock });
   return refuse(
     state,
-    `incident ${state.declaration.incidentId}: updates[${action.index}] may not have been posted: the service did not answer the post sent at ${unanswered.at}, and does not show it yet. It is not sent again until the service shows it or until ${windowEnd(unanswered)}: a run before then reads again before it posts.`,
+    `incident ${state.declaration.incidentId}: updates[${action.index}] may not have been posted: the service did not answer the post sent at ${unanswered.at}, and does not show it yet. It is not sent again until the service shows it or until ${windowEnd(unanswered, answer)}: a run before then reads again before it posts.`,
     keepSent(state, answer.at, unanswered),
   );
 }
 
-function made(state: Sending, update: IncidentUpdate, id: string, now: number): Moved {
+function made(state: Sending, update: IncidentUpdate, id: string, now: Moment): Moved {
   const action = state.actions[state.next] as EntryAction;
   const ids = [...state.ids];
   ids[action.index] = id;
-  const { answered: _answered, sentAt: _sentAt, ...rest } = state;
+  const { answered: _a, sentAt: _s, sentClock: _c, throttledBack: _t, ...rest } = state;
   const wrote = state.wrote || action.kind === "post";
   const next = { ...rest, phase: "send" as const, ids, next: state.next + 1, wrote };
   return carryOn({ ...next, posted: [...state.posted, update] }, now);

@@ -68,6 +68,7 @@ const ACCEPTS: Record<Exclude<State, Operation>["phase"], readonly Answer["kind"
   "open-read": ["incident", "failed"],
   "open-take": ["took", "taken"],
   opening: ["incident", "failed"],
+  "open-confirm": ["incident", "failed"],
   "open-services": ["services", "failed"],
   "known-lease": ["leased"],
   "known-take": ["took", "taken"],

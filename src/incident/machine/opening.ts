@@ -1,11 +1,20 @@
 import type { IncidentResponse } from "../../api/schemas";
+import { safeLine } from "../../safe-text";
 import { recordedEntriesOf } from "../apply";
-import { openingKey, openingsSought, takenTwiceMessage } from "../creation";
+import { isOpeningOf, openingKey, openingOf, openingsSought, takenTwiceMessage } from "../creation";
 import { createRequestOf, incidentLabel } from "../declaration";
 import { type DeclaredEntry, earliest, isPostingOf } from "../entries";
 import { createNotFoundMessage, lacksOperationMessage } from "../messages";
 import { claimedRecord, declarationIn, type IncidentRecord } from "../record";
-import { inWindow, latest, windowEnd } from "../unanswered";
+import {
+  inWindow,
+  latest,
+  type Moment,
+  type Monotonic,
+  THROTTLED_WRITES_MAX,
+  unansweredAt,
+  windowEnd,
+} from "../unanswered";
 import { type Carried, failed, kept, type Next, refuse, unexpected } from "./context";
 import { type Entries, type Known, knownState, type WithEntries } from "./entries";
 import { afterRead, nextRead, type Search, searchDecision, searchIn } from "./search";
@@ -14,18 +23,33 @@ import type { Answer, Failure } from "./steps";
 /*
  * A new incident's opening, under the lease of its definition: look for the incident an
  * earlier run opened (by the identity it has now, and the one its state recorded before the
- * create was sent), take it, or open it once. A create that got no answer is read back at
- * once, and kept in the state when the service does not show it.
+ * create was sent), take it, or open it once. A create that got no answer, or one that is not
+ * the incident sent, is read back at once, and kept in the state when the service does not
+ * show it; one answered 429 is read back before it is sent again.
  */
 
 /** Looking for the incident a new definition opened, or opening it, under its lease. */
 export interface Opening extends Entries {
-  phase: "open-lease" | "open-list" | "open-read" | "open-take" | "opening" | "open-services";
+  phase:
+    | "open-lease"
+    | "open-list"
+    | "open-read"
+    | "open-take"
+    | "opening"
+    | "open-confirm"
+    | "open-services";
   /** When another holder last let go of the lease. */
   releasedAt?: number | undefined;
   search?: Search;
-  /** When this operation sent a create whose answer never came (ms). */
+  /** When the list the search is made on began to be read, and when its answer came. */
+  listed?: { readAt: number; answered: Moment };
+  /** When this operation sent a create whose answer never came, or was not what was sent (ms). */
   sentAt?: number;
+  sentClock?: Monotonic | undefined;
+  /** When this operation's last create answered 429 was sent (ms), and how many did. */
+  throttledAt?: number;
+  throttledClock?: Monotonic | undefined;
+  throttled?: number;
   /** The incident found, to take. */
   found?: IncidentResponse;
   /** The create's 404, said once the account's services are checked against those sent. */
@@ -71,7 +95,12 @@ export function stepOpening(state: Opening, answer: Answer): Moved {
     }
     case "open-list": {
       if (failure) {
-        return refuseOpening(state, failure.absent ? lacksOperationMessage(failure) : failure.text);
+        // A create answered 429 and not read since may have been made all the same.
+        const { sentAt = state.throttledAt, throttledClock } = state;
+        const sentClock = state.sentAt === undefined ? throttledClock : state.sentClock;
+        const why = failure.absent ? lacksOperationMessage(failure) : failure.text;
+        const sent = sentAt === undefined ? {} : { sentAt, sentClock };
+        return refuseOpening({ ...state, ...sent }, why);
       }
       if (answer.kind !== "listed") return unexpected(state, answer);
       // Another run let go of the lease after this run's list was read: it may have opened it.
@@ -79,11 +108,12 @@ export function stepOpening(state: Opening, answer: Answer): Moved {
         return list({ ...state, releasedAt: undefined }, true);
       }
       const search = searchIn(answer, openingsSought(state.inputs, intent(state)));
-      return searching({ ...state, search }, answer.at);
+      const listed = { readAt: answer.readAt, answered: { at: answer.at, clock: answer.clock } };
+      return searching({ ...state, search, listed }, answer);
     }
     case "open-read":
       if (state.search === undefined) return unexpected(state, answer);
-      return searching({ ...state, search: afterRead(state.search, answer) }, answer.at);
+      return searching({ ...state, search: afterRead(state.search, answer) }, answer);
     case "open-take": {
       const incident = state.found;
       if (answer.kind !== "took" || incident === undefined) {
@@ -95,8 +125,12 @@ export function stepOpening(state: Opening, answer: Answer): Moved {
       return { state: known, step: { kind: "lease", key: `incident:${incident.id}` } };
     }
     case "opening":
-      if (failure?.unknown)
-        return list({ ...state, sentAt: answer.at, releasedAt: undefined }, true);
+      if (failure?.unknown) return unknownOutcome(state, answer);
+      if (failure?.throttled && (state.throttled ?? 0) < THROTTLED_WRITES_MAX) {
+        const throttled = (state.throttled ?? 0) + 1;
+        const at = { throttledAt: answer.at, throttledClock: answer.clock };
+        return list({ ...state, ...at, throttled, releasedAt: undefined }, true);
+      }
       // The reference documents 404 for a create: an unknown service is a likely cause.
       if (failure?.status === 404) {
         return {
@@ -108,7 +142,16 @@ export function stepOpening(state: Opening, answer: Answer): Moved {
         return refuse(state, failure.absent ? lacksOperationMessage(failure) : failure.text);
       }
       if (answer.kind !== "incident") return unexpected(state, answer);
-      return opened(state, answer.incident);
+      return answered(state, answer.incident, answer);
+    case "open-confirm": {
+      const sent = { at: state.sentAt ?? answer.at, clock: state.sentClock };
+      const { found } = state;
+      if (answer.kind !== "incident" || found === undefined) return unknownOutcome(state, sent);
+      const { sentAt: _at, sentClock: _clock, ...rest } = state;
+      const same = answer.incident.id === found.id && isOpeningSent(state, answer.incident);
+      if (same) return opened({ ...rest, phase: "opening" }, answer.incident);
+      return unknownOutcome(notAsSent(state, answer.incident), sent);
+    }
     case "open-services": {
       if (state.notFound === undefined) return unexpected(state, answer);
       if (answer.kind !== "services" && !failure) return unexpected(state, answer);
@@ -130,12 +173,12 @@ export function stepOpening(state: Opening, answer: Answer): Moved {
  * A refusal of an opening. After a create that got no answer, the create is kept in the state
  * (perhaps still being made) and said, so that no create is sent again within its window.
  */
-function refuseOpening(state: Opening, why?: string): Moved {
+function refuseOpening(state: Opening, why?: string, now?: Moment): Moved {
   const { sentAt } = state;
   if (sentAt === undefined) return refuse(state, why ?? "");
-  const unanswered = { entry: 0, at: new Date(sentAt).toISOString() };
+  const unanswered = unansweredAt(0, { at: sentAt, clock: state.sentClock });
   const claim = claimedRecord(state.inputs, new Date(intent(state)?.intentAt ?? unanswered.at));
-  const wait = `No create is sent again until the service shows it or until ${windowEnd(unanswered)}: a run before then reads again, and takes the incident if it shows.`;
+  const wait = `No create is sent again until the service shows it or until ${windowEnd(unanswered, now)}: a run before then reads again, and takes the incident if it shows.`;
   const message =
     why === undefined
       ? `${labelOf(state)}: the service did not answer the request that opens it, sent at ${unanswered.at}, and does not show it opened. ${wait}`
@@ -147,22 +190,62 @@ function list(state: Opening, fresh: boolean): Moved {
   return { state: { ...state, phase: "open-list" }, step: { kind: "list", fresh } };
 }
 
+/** A create that may have been made, or not: the service's list says, read afresh. */
+function unknownOutcome(state: Opening, sent: Moment): Moved {
+  return list({ ...state, sentAt: sent.at, sentClock: sent.clock, releasedAt: undefined }, true);
+}
+
+/** Whether an incident is the one this operation's create sent: its name and first entry. */
+function isOpeningSent(state: Opening, incident: IncidentResponse): boolean {
+  const opening = openingOf(state.inputs);
+  return opening !== undefined && isOpeningOf(incident, opening);
+}
+
+/**
+ * A create answered: taken when the answer is the incident sent; read by its id first when
+ * the answer shows no update to tell; another incident is an unknown outcome, never taken.
+ */
+function answered(state: Opening, incident: IncidentResponse, sent: Moment): Moved {
+  if (incident.name !== state.inputs.name) return unknownOutcome(notAsSent(state, incident), sent);
+  if (incident.incidentUpdates.length === 0) {
+    return {
+      state: {
+        ...state,
+        phase: "open-confirm",
+        found: incident,
+        sentAt: sent.at,
+        sentClock: sent.clock,
+      },
+      step: { kind: "get", incidentId: incident.id },
+    };
+  }
+  if (isOpeningSent(state, incident)) return opened(state, incident);
+  return unknownOutcome(notAsSent(state, incident), sent);
+}
+
+function notAsSent(state: Opening, incident: IncidentResponse): Opening {
+  const note = `${labelOf(state)}: the request that opens it was answered with incident ${safeLine(incident.id)} ("${safeLine(incident.name)}"), which is not the incident sent: it is not taken, and the service's incidents are read to learn whether it was opened.`;
+  return { ...state, notes: [...state.notes, note] };
+}
+
 /** Reads the namesakes one by one, then decides: open, take, or refuse. */
-function searching(state: Opening & { search: Search }, now: number): Moved {
+function searching(state: Opening & { search: Search }, now: Moment): Moved {
   const read = nextRead(state.search);
   if (read) return { state: { ...state, phase: "open-read" }, step: read };
-  const { sentAt } = state;
+  const { sentAt, throttledAt } = state;
   const sent = sentAt === undefined ? undefined : new Date(sentAt).toISOString();
+  const throttled = throttledAt === undefined ? undefined : new Date(throttledAt).toISOString();
   const decision = searchDecision(state.search, state.inputs, {
-    intentAt: sent ?? intent(state)?.intentAt,
-    now,
+    intentAt: sent ?? throttled ?? intent(state)?.intentAt,
+    now: now.at,
   });
-  if (decision.kind === "refuse") return refuseOpening(state, decision.message);
+  if (decision.kind === "refuse") return refuseOpening(state, decision.message, now);
   if (decision.kind === "adopt") {
+    const how = sent === undefined ? "was answered 429" : "got no answer";
     const note =
-      sent === undefined
+      sent === undefined && throttled === undefined
         ? decision.note
-        : `${labelOf(state)}: the request that opens it got no answer, and the service shows it opened as ${decision.incidentId}: it is taken, not opened again.`;
+        : `${labelOf(state)}: the request that opens it ${how}, and the service shows it opened as ${decision.incidentId}: it is taken, not opened again.`;
     return {
       state: {
         ...state,
@@ -173,13 +256,16 @@ function searching(state: Opening & { search: Search }, now: number): Moved {
       step: { kind: "take", incidentId: decision.incidentId },
     };
   }
-  if (sent !== undefined) return refuseOpening(state);
+  if (sent !== undefined) return refuseOpening(state, undefined, now);
   const held = state.heldBack?.entry === 0 ? state.heldBack : undefined;
   const unanswered = latest(intent(state)?.unanswered, held);
-  if (inWindow(unanswered, now) && unanswered !== undefined) {
+  // The list must have been read once the window had passed, by every clock, to show nothing.
+  const { readAt, answered } = state.listed ?? { readAt: now.at, answered: now };
+  const early = inWindow(unanswered, answered) || inWindow(unanswered, { at: readAt });
+  if (early && unanswered !== undefined) {
     return refuse(
       state,
-      `${labelOf(state)}: not opened: the request that opens it, sent at ${unanswered.at}, got no answer, and the service does not show it yet. No create is sent again until the service shows it or until ${windowEnd(unanswered)}; run again then.`,
+      `${labelOf(state)}: not opened: the request that opens it, sent at ${unanswered.at}, got no answer, and the service does not show it yet. No create is sent again until the service shows it or until ${windowEnd(unanswered, now)}; run again then.`,
     );
   }
   const first = state.inputs.updates[0] as DeclaredEntry;

@@ -4,6 +4,7 @@ import { lacksOperationMessage, missingOnRemoveMessage } from "../messages";
 import type { IncidentRecord } from "../record";
 import { decideRemoval, putResolved, resolvingUpdate } from "../removal";
 import { notTaken } from "../taken";
+import { THROTTLED_WRITES_MAX } from "../unanswered";
 import { type Carried, failed, type Next, type Probe, probe, refuse, unexpected } from "./context";
 import { afterRead, nextRead, type Search, searchDecision, searchIn } from "./search";
 import type { Answer, RemoveOutcome, Step } from "./steps";
@@ -31,6 +32,8 @@ export interface Removal extends Carried {
   /** The removal resolves it by PUT (not with a last update at once). */
   viaPut: boolean;
   search?: Search;
+  /** How many of this removal's posts were answered 429, each read back before another. */
+  throttled?: number;
 }
 
 type Moved = Next<Removal | Probe>;
@@ -157,6 +160,14 @@ export function stepRemoval(state: Removal, answer: Answer): Moved {
     case "resolve-post":
       if (failure?.unknown) {
         return { state: { ...state, phase: "resolve-reread" }, step: { kind: "get", incidentId } };
+      }
+      // Answered 429: read again, and posted again only if the read shows it not resolved.
+      if (failure?.throttled && (state.throttled ?? 0) < THROTTLED_WRITES_MAX) {
+        const throttled = (state.throttled ?? 0) + 1;
+        return {
+          state: { ...state, phase: "resolve-get", throttled },
+          step: { kind: "get", incidentId },
+        };
       }
       if (failure?.absent) return probe(state, incidentId, "", failure);
       if (failure) return refuse(state, failure.text);

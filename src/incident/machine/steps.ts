@@ -9,7 +9,7 @@ import type {
 } from "../../api/schemas";
 import type { IncidentService } from "../declaration";
 import type { IncidentRecord } from "../record";
-import type { Unanswered } from "../unanswered";
+import type { Monotonic, Unanswered } from "../unanswered";
 
 /*
  * The steps of the machine and the answers fed back to it, as plain data: what the provider
@@ -75,8 +75,11 @@ export interface ServiceIncidents {
   skipped: { index: number; id?: string | undefined; name?: string | undefined; problem: string }[];
 }
 
-/** What a step got, with the provider's clock when it was sent (ms). */
-export type Answer = Reply & { at: number };
+/**
+ * What a step got, with the provider's clock when it was sent (ms), and its monotonic clock
+ * where it has one (`unanswered.ts` measures windows by it).
+ */
+export type Answer = Reply & { at: number; clock?: Monotonic | undefined };
 
 /** What a step got. */
 export type Reply =
@@ -106,6 +109,8 @@ export interface Failure {
   absent: boolean;
   /** The request may have been carried out all the same (`writeOutcomeUnknown`). */
   unknown: boolean;
+  /** A 429: a write is read back before it is sent again, as one made may answer it too. */
+  throttled: boolean;
   method: string;
   path: string;
   status: number | undefined;
@@ -115,9 +120,11 @@ export interface Failure {
 export function failureOf(answer: Failed): Failure {
   const { error, text } = answer;
   if (!(error instanceof ApiError)) {
-    return { absent: false, unknown: false, method: "", path: "", status: undefined, text };
+    const status = undefined;
+    return { absent: false, unknown: false, throttled: false, method: "", path: "", status, text };
   }
   const { method, path, status } = error;
   const absent = status === 404 || status === 405;
-  return { absent, unknown: writeOutcomeUnknown(error), method, path, status, text };
+  const unknown = writeOutcomeUnknown(error);
+  return { absent, unknown, throttled: status === 429, method, path, status, text };
 }

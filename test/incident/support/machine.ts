@@ -12,6 +12,7 @@ import {
   type Answer,
   type IncidentInputs,
   type IncidentRecord,
+  type Monotonic,
   next,
   type Reply,
   type State,
@@ -105,15 +106,23 @@ export const FAILURES = {
 
 export const failed = (error: ApiError): Reply => ({ kind: "failed", error, text: error.message });
 
-/** Feeds the machine `replies` after its start, one a second; the last state and step. */
+/**
+ * Feeds the machine `replies` after its start, one a second; the last state and step. With
+ * `clock`, each answer also carries the monotonic clock, ticking with the wall clock.
+ */
 export function drive(
   start: State,
   replies: readonly Reply[],
   at = T0,
+  clock?: Monotonic,
 ): { state: State; step: Step } {
-  let moved = next(start, { kind: "begin", at });
+  const stamp = (index: number) => ({
+    at: at + index * 1_000,
+    ...(clock ? { clock: { boot: clock.boot, ms: clock.ms + index * 1_000 } } : {}),
+  });
+  let moved = next(start, { kind: "begin", ...stamp(0) });
   replies.forEach((reply, index) => {
-    moved = next(moved.state, { ...reply, at: at + (index + 1) * 1_000 } as Answer);
+    moved = next(moved.state, { ...reply, ...stamp(index + 1) } as Answer);
   });
   return moved;
 }
