@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { EngineEvent, OpType } from "@pulumi/pulumi/automation";
-import { INCIDENT_TYPE } from "../incident";
+import { INCIDENT_TYPE, type PageChanges } from "../incident";
 
 /** What the engine did to one incident in a run. */
 export interface IncidentStep {
@@ -26,6 +26,8 @@ export interface IncidentStep {
   previous?: Record<string, unknown>;
   /** The inputs of the step (the declaration and this run's observation). */
   inputs?: Record<string, unknown>;
+  /** Fields changed on the status page that the step puts back (`markPageChanges`). */
+  pageChanges?: PageChanges;
 }
 
 export interface EngineRunEvents {

@@ -4,6 +4,7 @@ import { openingKey, openingsSought, takenTwiceMessage } from "../creation";
 import { createRequestOf, incidentLabel } from "../declaration";
 import { type DeclaredEntry, earliest, isPostingOf } from "../entries";
 import { createNotFoundMessage, lacksOperationMessage } from "../messages";
+import { pageChangeRefusalBeforeApply } from "../page-change";
 import { claimedRecord, declarationIn, type IncidentRecord } from "../record";
 import { inWindow, latest, windowEnd } from "../unanswered";
 import { type Carried, failed, kept, type Next, refuse, unexpected } from "./context";
@@ -48,6 +49,8 @@ export function beginEntries(
     };
   }
   const state = knownState(carried, inputs, olds, known, recordedEntriesOf(olds));
+  const refusal = pageChangeRefusalBeforeApply(olds, inputs, carried.context.onPageChange);
+  if (refusal) return refuse(state, refusal);
   return { state, step: { kind: "lease", key: `incident:${known}` } };
 }
 
