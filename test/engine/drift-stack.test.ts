@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -168,6 +168,56 @@ describe("incident-sync drift --stack after up", () => {
       expect(changed?.updatesOutsideGit.map((u) => [u.status, u.class])).toEqual([
         ["MONITORING", "drift"],
       ]);
+
+      // A teammate renames an incident declared by its id (as import writes it) on the page;
+      // card payments gets git's name back by hand, so only the rename is left to decide.
+      await api.incidents.update(incidentId, {
+        name: "Some card payments are declined",
+        severity: "MAJOR",
+        services: live.services.map((service) => ({
+          id: service.id,
+          name: service.name ?? "Checkout",
+          accountId: emulator?.demo.accountId ?? "",
+        })),
+      });
+      const errors = await api.incidents.get("inc-api-errors");
+      await api.incidents.update("inc-api-errors", {
+        name: "API errors (seen by support)",
+        severity: "MAJOR",
+        services: errors.services.map((service) => ({
+          id: service.id,
+          name: service.name ?? service.id,
+          accountId: emulator?.demo.accountId ?? "",
+        })),
+      });
+      const shown = (text: string, ...marks: string[]) =>
+        text
+          .split("\n")
+          .filter((line) => marks.some((mark) => line.includes(mark)))
+          .map((line) => line.replace(/at \d{4}-[\d-]+T[\d:.]+Z/g, "at <time>"))
+          .join("\n");
+      // Before a run undoes it, preview names it: the page's name → git's, and when.
+      const previewed = await runCli(["preview", "--emulator"], project);
+      expect(previewed.exitCode, previewed.stderr).toBe(2);
+      expect(shown(previewed.stdout, "inc-api-errors", "put back")).toMatchInlineSnapshot();
+
+      // Under refuse, up fails that incident alone (exit 3) and the page keeps the rename.
+      const settings = join(project, "Pulumi.dev.yaml");
+      const plain = readFileSync(settings, "utf8");
+      writeFileSync(settings, `${plain}  incident-sync:onPageChange: refuse\n`);
+      const refused = await runCli(["up", "--emulator"], project);
+      expect(refused.exitCode, refused.stdout + refused.stderr).toBe(3);
+      expect(shown(refused.stdout.split("\n\n")[0] ?? "", "✗")).toMatchInlineSnapshot();
+      expect((await api.incidents.get("inc-api-errors")).name).toBe("API errors (seen by support)");
+
+      // Under revert, the default, up puts git's name back and its report says what it put back.
+      writeFileSync(settings, plain);
+      const reverted = await runCli(["up", "--emulator"], project);
+      expect(reverted.exitCode, reverted.stderr).toBe(0);
+      expect(shown(reverted.stdout, "inc-api-errors", "put back")).toMatchInlineSnapshot();
+      expect((await api.incidents.get("inc-api-errors")).name).toBe(
+        "Elevated error rate on the public API",
+      );
     },
     timeout,
   );

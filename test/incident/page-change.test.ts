@@ -121,4 +121,23 @@ describe("a change made on the status page, the one decision every surface rende
     });
     expect(drive({ op: "apply", inputs, olds, context }, []).step.kind).toBe("lease");
   });
+
+  it("under refuse, an incident opened by its resource and renamed on the page (no longer its opening, so unobserved) is refused on the apply's own read, before the PUT", () => {
+    const declared = entriesInputs();
+    const olds = record(declared, { incidentId: "inc-1", updateIds: ["u0", "u1"] });
+    const renamed = shown({ name: "Checkout is slow (page)" });
+    const replies = [
+      { kind: "leased", releasedAt: undefined },
+      { kind: "took" },
+      { kind: "incident", incident: renamed },
+    ] as const;
+    const refusing = { ...context, onPageChange: "refuse" as const };
+    const refused = drive({ op: "apply", inputs: declared, olds, context: refusing }, replies);
+    expect(refused.step).toMatchObject({
+      kind: "refuse",
+      message: expect.stringContaining('name "Checkout is slow (page)" → "Checkout fails"'),
+    });
+    const reverted = drive({ op: "apply", inputs: declared, olds, context }, replies);
+    expect(reverted.step).toMatchObject({ kind: "put", body: { name: "Checkout fails" } });
+  });
 });
