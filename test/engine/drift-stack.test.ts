@@ -44,7 +44,7 @@ describe("incident-sync drift --stack after up", () => {
   });
 
   it(
-    "is clean after up opened an incident (the state read from its file as through the engine), then names an update posted and a name changed on the status page, as pulumi preview --refresh does",
+    "is clean after up opened an incident (the state read from its file as through the engine), then names an update posted and a name changed on the status page, as pulumi preview --refresh does; preview names a rename old → new, onPageChange refuse keeps it (exit 3) and revert puts it back and says so",
     async () => {
       const up = await runCli(["up", "--emulator"], project);
       expect(up.exitCode, up.stderr).toBe(0);
@@ -199,7 +199,9 @@ describe("incident-sync drift --stack after up", () => {
       // Before a run undoes it, preview names it: the page's name → git's, and when.
       const previewed = await runCli(["preview", "--emulator"], project);
       expect(previewed.exitCode, previewed.stderr).toBe(2);
-      expect(shown(previewed.stdout, "inc-api-errors", "put back")).toMatchInlineSnapshot();
+      expect(shown(previewed.stdout, "put back")).toMatchInlineSnapshot(
+        `"      to put back name "API errors (seen by support)" → "Elevated error rate on the public API" (changed on the status page at <time>)"`,
+      );
 
       // Under refuse, up fails that incident alone (exit 3) and the page keeps the rename.
       const settings = join(project, "Pulumi.dev.yaml");
@@ -207,14 +209,18 @@ describe("incident-sync drift --stack after up", () => {
       writeFileSync(settings, `${plain}  incident-sync:onPageChange: refuse\n`);
       const refused = await runCli(["up", "--emulator"], project);
       expect(refused.exitCode, refused.stdout + refused.stderr).toBe(3);
-      expect(shown(refused.stdout.split("\n\n")[0] ?? "", "✗")).toMatchInlineSnapshot();
+      expect(shown(refused.stdout.split("\n\n")[0] ?? "", "✗")).toMatchInlineSnapshot(
+        `"✗ inc-api-errors: incident inc-api-errors was changed on the status page at <time> (name "API errors (seen by support)" → "Elevated error rate on the public API"), and onPageChange is refuse, so nothing was sent and the page keeps the change. Take it into git (name: "API errors (seen by support)" in its definition) and run again, or set incident-sync:onPageChange to revert to put git's values back."`,
+      );
       expect((await api.incidents.get("inc-api-errors")).name).toBe("API errors (seen by support)");
 
       // Under revert, the default, up puts git's name back and its report says what it put back.
       writeFileSync(settings, plain);
       const reverted = await runCli(["up", "--emulator"], project);
       expect(reverted.exitCode, reverted.stderr).toBe(0);
-      expect(shown(reverted.stdout, "inc-api-errors", "put back")).toMatchInlineSnapshot();
+      expect(shown(reverted.stdout, "put back")).toMatchInlineSnapshot(
+        `"      put back name "API errors (seen by support)" → "Elevated error rate on the public API" (changed on the status page at <time>)"`,
+      );
       expect((await api.incidents.get("inc-api-errors")).name).toBe(
         "Elevated error rate on the public API",
       );
