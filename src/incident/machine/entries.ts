@@ -165,7 +165,7 @@ export function stepKnown(state: Known, answer: Answer): Moved {
  * the page renamed it, as it is no longer the definition's opening.
  */
 function pageChangeRefused(state: Known, incident: IncidentResponse): string | undefined {
-  if (state.opened) return undefined;
+  if (state.opened || state.context.onPageChange !== "refuse") return undefined;
   const observed = observe(incident.incidentUpdates, incident, state.declaration);
   return pageChangeRefusalBeforeApply(
     state.olds,
