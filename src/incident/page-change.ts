@@ -66,9 +66,12 @@ export function pageChangesOf(
 
 /** `name "Checkout slow" → "Checkout latency"`: one field, the page's value first. */
 export function pageChangeText(change: PageChange): string {
-  const value = (text: string) =>
-    change.field === "services" ? `[${text}]` : JSON.stringify(text);
-  return `${change.field} ${value(change.page)} → ${value(change.git)}`;
+  return `${change.field} ${valueText(change, change.page)} → ${valueText(change, change.git)}`;
+}
+
+/** A value as YAML would hold it: a quoted string, or services as a list of ids. */
+function valueText(change: PageChange, value: string): string {
+  return change.field === "services" ? `[${value}]` : JSON.stringify(value);
 }
 
 /** `changed on the status page at 2026-11-28T15:40:00Z`, without a time the service did not give. */
@@ -93,7 +96,7 @@ export function pageChangeRefusal(
   const label = incidentLabel(incidentId, resource);
   const fields = changes.fields.map(pageChangeText).join(", ");
   const take = changes.fields
-    .map(({ field, page }) => `${field}: ${field === "services" ? page : JSON.stringify(page)}`)
+    .map((change) => `${change.field}: ${valueText(change, change.page)}`)
     .join(", ");
   return `incident ${label} was ${pageChangeWhen(changes)} (${fields}), and onPageChange is refuse, so nothing was sent and the page keeps the change. Take it into git (${take} in its definition) and run again, or set incident-sync:onPageChange to revert to put git's values back.`;
 }

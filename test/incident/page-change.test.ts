@@ -46,6 +46,16 @@ describe("a change made on the status page, the one decision every surface rende
       ],
     });
     expect(services).toMatchObject({ shown: { services: "svc-api, svc-web" } });
+    const added = pageChangesOf(applied, statusInputs(), services);
+    const refusal = refusalBeforeApply(
+      applied,
+      { ...statusInputs(), observed: services },
+      "refuse",
+    );
+    expect(added && pageChangesText(added)).toBe(
+      "services [svc-api, svc-web] → [svc-api] (changed on the status page at 2026-11-27T11:59:00Z)",
+    );
+    expect(refusal).toContain("Take it into git (services: [svc-api, svc-web] in its definition)");
   });
 
   it("names a rename on the page after the last apply as the page's name → git's, with the service's time", () => {
