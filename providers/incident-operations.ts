@@ -128,7 +128,11 @@ async function carryOut<O extends Asked>(
 ): Promise<Extract<Result, { op: O["op"] }>> {
   const leases: Lease[] = [];
   let unanswered: IncidentRecord["unanswered"];
-  const context = { accountId: session.settings?.accountId ?? "", inRun: inRun(session) };
+  const context = {
+    accountId: session.settings?.accountId ?? "",
+    inRun: inRun(session),
+    onPageChange: session.settings?.onPageChange,
+  };
   let state = { ...operation, context } as State;
   let answer: Parameters<typeof next>[1] = { kind: "begin", at: Date.now(), clock: monotonic() };
   try {

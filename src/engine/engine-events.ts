@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { EngineEvent, OpType } from "@pulumi/pulumi/automation";
-import { INCIDENT_TYPE } from "../incident";
+import { INCIDENT_TYPE, type PageChanges } from "../incident";
 
 /** What the engine did to one incident in a run. */
 export interface IncidentStep {
@@ -26,6 +26,8 @@ export interface IncidentStep {
   previous?: Record<string, unknown>;
   /** The inputs of the step (the declaration and this run's observation). */
   inputs?: Record<string, unknown>;
+  /** Fields changed on the status page that the step puts back (`markPageChanges`). */
+  pageChanges?: PageChanges;
 }
 
 export interface EngineRunEvents {
@@ -154,8 +156,9 @@ function cleanDiagnostic(message: string): string {
 
 /**
  * The top-level inputs whose values differ, the provider's own bookkeeping left out. An
- * observation that differs only in when the service last changed the incident (which it keeps
- * while git and the status page differ: `observe`) saw nothing new on the status page.
+ * observation that differs only in when the service last changed the incident, or in what the
+ * page shows of fields git changed (both kept while git and the status page differ: `observe`),
+ * saw nothing new on the status page: a change there changes the fields' digest.
  */
 function changedInputs(
   before: Record<string, unknown> | undefined,
@@ -164,16 +167,16 @@ function changedInputs(
   if (!before || !after) return [];
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
   const seen = (inputs: Record<string, unknown>, key: string) =>
-    JSON.stringify(key === "observed" ? withoutChangedAt(inputs[key]) : inputs[key]);
+    JSON.stringify(key === "observed" ? pageSeen(inputs[key]) : inputs[key]);
   return [...keys]
     .filter((key) => key !== "__provider")
     .filter((key) => seen(before, key) !== seen(after, key))
     .sort();
 }
 
-function withoutChangedAt(observed: unknown): unknown {
+function pageSeen(observed: unknown): unknown {
   if (typeof observed !== "object" || observed === null) return observed;
-  const { changedAt: _changedAt, ...rest } = observed as Record<string, unknown>;
+  const { changedAt: _changedAt, shown: _shown, ...rest } = observed as Record<string, unknown>;
   return rest;
 }
 

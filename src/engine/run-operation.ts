@@ -13,8 +13,8 @@ import {
   standInStack,
   unknownStackEntries,
 } from "../definitions";
-import { API_KEY_SETTING, configKey, readStackSetting } from "../settings";
-import { markPreviewRefusals } from "./preview-refusals";
+import { API_KEY_SETTING, configKey, type OnPageChange, readStackSetting } from "../settings";
+import { markPageChanges, markPreviewRefusals } from "./preview-refusals";
 import {
   type ConfigEntry,
   openProjectStack,
@@ -73,6 +73,8 @@ export type OperationOutcome =
       /** After an `up`: the stack outputs. */
       outputs: OutputMap | undefined;
       definitions: LoadedDefinition[];
+      /** The stack's `onPageChange`: under `refuse`, a change on the status page fails (exit 3). */
+      onPageChange?: OnPageChange;
     };
 
 /**
@@ -162,8 +164,13 @@ export async function runOperation(options: OperationOptions): Promise<Operation
               expectNoChanges: options.expectNoChanges === true,
             })
           : await stack.refresh({ expectNoChanges: options.expectNoChanges === true });
+    const onPageChange = readStackSetting("onPageChange", (name) => stackConfig[configKey(name)]);
+    if (options.operation !== "refresh") markPageChanges(result.incidents);
     // What `up` would refuse, the preview says, and fails.
-    if (options.operation === "preview" && markPreviewRefusals(result.incidents).length > 0) {
+    if (
+      options.operation === "preview" &&
+      markPreviewRefusals(result.incidents, onPageChange).length > 0
+    ) {
       result.ok = false;
     }
     const outputs =
@@ -176,6 +183,7 @@ export async function runOperation(options: OperationOptions): Promise<Operation
       result,
       outputs,
       definitions: declared,
+      onPageChange,
     };
   } finally {
     stack.close();

@@ -2,6 +2,7 @@ import { relative } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import type { OpType } from "@pulumi/pulumi/automation";
 import { formatProblem } from "../definitions";
+import { type PageChanges, pageChangesText } from "../incident";
 import { codeSpan, mdCell, mdCode } from "../markdown";
 import { formatSummary } from "../program/summary";
 import { safeLine, safeStrings } from "../safe-text";
@@ -16,14 +17,42 @@ export const RunExit = {
   failure: 1,
   /** `preview`: changes would be applied; `refresh`: the state changed (drift). */
   changes: 2,
+  /** Refused by policy alone: each failed incident a change on the status page under `refuse`. */
+  policy: 3,
 } as const;
 
 /** The exit code of an outcome. */
 export function exitCodeOf(outcome: OperationOutcome): number {
   if (outcome.kind === "invalid-definitions") return RunExit.failure;
   const { result } = outcome;
-  if (!result.ok) return RunExit.failure;
+  if (!result.ok) return refusedByPolicy(outcome) ? RunExit.policy : RunExit.failure;
   return result.operation !== "up" && result.changed ? RunExit.changes : RunExit.ok;
+}
+
+/**
+ * Whether the run failed only because `onPageChange: refuse` kept changes made on the status
+ * page: every failed incident has such a change (which its apply refuses before anything
+ * else), and no other error was reported.
+ */
+function refusedByPolicy(outcome: Extract<OperationOutcome, { kind: "ran" }>): boolean {
+  const { result } = outcome;
+  const failed = result.incidents.filter((step) => step.error !== undefined);
+  return (
+    outcome.onPageChange === "refuse" &&
+    failed.length > 0 &&
+    failed.every((step) => step.pageChanges !== undefined) &&
+    !result.diagnostics.some((diagnostic) => diagnostic.severity === "error")
+  );
+}
+
+/**
+ * What a step puts back of a change made on the status page, for the line under its own:
+ * `put back name "A" → "B" (changed on the status page at …)`; nothing for a failed step,
+ * whose error says what was kept.
+ */
+function putBackText(pageChanges: PageChanges | undefined | null, preview: boolean): string {
+  if (!pageChanges) return "";
+  return `${preview ? "to put back" : "put back"} ${pageChangesText(pageChanges)}`;
 }
 
 /** What a failed step did not do, in the words of the status page. */
@@ -202,6 +231,8 @@ export function renderText(outcome: OperationOutcome, projectDir: string): strin
     if (step.op === "same" || step.op === "read") continue;
     const symbol = step.error ? "✗" : opensNow(step) ? "+" : (SYMBOLS[step.op] ?? " ");
     lines.push(`  ${symbol} ${name(step)} ${stepLabel(step, preview)}${diffText(step)}`);
+    const putBack = step.error === undefined ? putBackText(step.pageChanges, preview) : "";
+    if (putBack) lines.push(`      ${safeLine(putBack)}`);
   }
   for (const step of result.incidents) {
     for (const warning of step.warnings)
@@ -285,6 +316,8 @@ export interface RunReport {
     op: string;
     action: string;
     changes: string[];
+    /** Fields changed on the status page that the step puts back (or was refused for). */
+    pageChanges: PageChanges | null;
     error: string | null;
     warnings: string[];
   }[];
@@ -336,6 +369,7 @@ export function reportOf(outcome: OperationOutcome, projectDir: string): RunRepo
       op: step.op,
       action: stepLabel(step, preview),
       changes: step.diffs,
+      pageChanges: step.pageChanges ?? null,
       error: step.error ?? null,
       warnings: step.warnings,
     })),
@@ -349,6 +383,13 @@ export function reportOf(outcome: OperationOutcome, projectDir: string): RunRepo
         )
       : null,
   };
+}
+
+/** The Markdown table's "Changed": the changes' words, then what the step puts back. */
+function changedCell(incident: RunReport["incidents"][number], preview: boolean): string {
+  const words = changeWords(incident.changes).join(", ");
+  const putBack = incident.error === null ? putBackText(incident.pageChanges, preview) : "";
+  return [words, putBack].filter((text) => text !== "").join("; ");
 }
 
 /** The run as a pull-request comment. */
@@ -387,7 +428,7 @@ export function renderMarkdown(outcome: OperationOutcome, projectDir: string): s
     lines.push("| Incident | Action | Changed |", "| --- | --- | --- |");
     for (const incident of changed) {
       lines.push(
-        `| ${mdCell(mdCode(incident.incidentId ?? incident.resource))} | ${incident.action} | ${cell(changeWords(incident.changes).join(", "))} |`,
+        `| ${mdCell(mdCode(incident.incidentId ?? incident.resource))} | ${incident.action} | ${cell(changedCell(incident, report.operation === "preview"))} |`,
       );
     }
     lines.push("");

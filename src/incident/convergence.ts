@@ -1,5 +1,5 @@
 import type { IncidentStatus, IncidentUpdate } from "../api/schemas";
-import type { Enforce } from "../settings/catalog";
+import type { Enforce, OnPageChange } from "../settings/catalog";
 import { type IncidentDeclaration, incidentLabel, postsUpdates } from "./declaration";
 import { APPLIED_FIELDS, type AppliedField, diffDeclarations } from "./diff";
 import { type DeclaredEntry, entryChanges } from "./entries";
@@ -11,6 +11,7 @@ import {
   type Observation,
   postedSince,
 } from "./observation";
+import { pageChangeRefusalBeforeApply } from "./page-change";
 
 /** An incident as the last apply left it: its declaration and the server time of the PUT. */
 export interface AppliedIncident extends IncidentDeclaration {
@@ -136,14 +137,21 @@ export function statusToSend(
 
 /**
  * What an `up` would refuse that a preview shows as a plain step (a preview runs no update):
- * with the last apply, the update step's rule (`decideApply`); for an adoption, a declared open
+ * with the last apply, the update step's rules (`decideApply`, then a change on the status
+ * page under `onPageChange: refuse`); for an adoption, a declared open
  * status over a live RESOLVED in this run's observation.
  */
 export function refusalBeforeApply(
   previous: AppliedIncident | undefined,
   declared: IncidentDeclaration & { observed?: Observation | undefined },
+  onPageChange?: OnPageChange,
 ): string | undefined {
-  if (previous) return decideApply(previous, declared, declared.observed, "observed").refusal;
+  if (previous) {
+    return (
+      decideApply(previous, declared, declared.observed, "observed").refusal ??
+      pageChangeRefusalBeforeApply(previous, declared, onPageChange)
+    );
+  }
   const live = liveStatusObserved(declared.observed);
   return live && reopenRefused(live.status, declared.status, declared.reopen)
     ? reopenMessage(incidentLabel(declared.incidentId, declared.resource), declared.status, live)

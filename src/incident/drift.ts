@@ -11,7 +11,7 @@ import {
   publishedIso,
   updatesAfter,
 } from "./live-status";
-import { DRIFTED_FIELDS, driftedFields, type ObservedFields } from "./observation";
+import { DRIFTED_FIELDS, driftedFields, type ObservedFields, shownValue } from "./observation";
 
 /*
  * The one drift model: the stack's `drift` output and `incident-sync drift` take their entries
@@ -141,17 +141,10 @@ function fieldDrift(
   declared: Pick<IncidentDeclaration, "name" | "severity" | "services">,
   live: ObservedFields,
 ): FieldDrift[] {
-  const shown = (field: (typeof DRIFTED_FIELDS)[number], from: ObservedFields) =>
-    field === "services"
-      ? from.services
-          .map((service) => service.id)
-          .sort()
-          .join(", ")
-      : from[field];
   return driftedFields(declared, live).map((field) => ({
     field,
-    declared: shown(field, declared),
-    live: shown(field, live),
+    declared: shownValue(declared, field),
+    live: shownValue(live, field),
   }));
 }
 

@@ -18,6 +18,7 @@ export * from "./live-status";
 export * from "./machine";
 export * from "./messages";
 export * from "./observation";
+export * from "./page-change";
 export * from "./read-back";
 export * from "./record";
 export * from "./removal";

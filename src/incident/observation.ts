@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { escapeLine, type IncidentUpdate, type Service } from "../api/schemas";
 import { changedAfter } from "./changed";
-import type { IncidentDeclaration } from "./declaration";
 import {
   type AppliedStatus,
   type LiveStatus,
@@ -26,6 +25,17 @@ export const Observation = z.discriminatedUnion("kind", [
     fields: z.string().optional(),
     /** The service's time of the incident's last change, when it gave one. */
     changedAt: z.string().optional(),
+    /**
+     * The declared fields the status page shows otherwise, as it shows them (`shownValue`);
+     * absent while it shows them as declared, so a quiet run's value stays the same.
+     */
+    shown: z
+      .object({
+        name: z.string().optional(),
+        severity: z.string().optional(),
+        services: z.string().optional(),
+      })
+      .optional(),
   }),
   z.object({ kind: z.literal("missing") }),
   z.object({ kind: z.literal("unavailable"), reason: z.string() }),
@@ -49,7 +59,7 @@ export interface ObservedFields {
  * the services as a set of ids (their names are the service's own, and need not be ours).
  */
 export function driftedFields(
-  declared: Pick<IncidentDeclaration, "name" | "severity" | "services">,
+  declared: { name: string; severity: string; services: readonly { id: string }[] },
   live: ObservedFields,
 ): DriftedField[] {
   const ids = (services: readonly { id: string }[]) =>
@@ -58,6 +68,15 @@ export function driftedFields(
     if (field === "services") return ids(declared.services) !== ids(live.services);
     return declared[field] !== live[field];
   });
+}
+
+/** A field as messages show it and observations keep it: services as their sorted ids. */
+export function shownValue(
+  from: { name: string; severity: string; services: readonly { id: string }[] },
+  field: DriftedField,
+): string {
+  if (field !== "services") return from[field];
+  return [...new Set(from.services.map((service) => service.id))].sort().join(", ");
 }
 
 const DESCRIPTION_LIMIT = 120;
@@ -89,11 +108,17 @@ export function observe(
 ): Observation {
   const newest = newestFirst(updates)[0];
   const withStatus = newestStatusUpdate(updates);
+  const differing = fields && declared ? driftedFields(declared, fields) : [];
   return {
     kind: "read",
     ...(fields ? { fields: fieldsDigest(fields) } : {}),
     ...(fields?.updated_at && !(declared && fieldsDigest(declared) === fieldsDigest(fields))
       ? { changedAt: fields.updated_at }
+      : {}),
+    ...(fields && differing.length > 0
+      ? {
+          shown: Object.fromEntries(differing.map((field) => [field, shownValue(fields, field)])),
+        }
       : {}),
     newestAt: newest ? new Date(publishedAt(newest)).toISOString() : null,
     status: withStatus

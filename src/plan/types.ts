@@ -119,6 +119,8 @@ export type PolicyRule =
   | "reopen-live-resolved"
   /** With `plan --evidence`: a service the incident lists is not on the account's services list. */
   | "unknown-service"
+  /** With `plan --evidence`: a field changed on the status page that the next `up` would put back. */
+  | "changed-on-status-page"
   | "severity-downgrade-without-reason"
   | "services-removed"
   | "incident-id-changed"

@@ -67,6 +67,8 @@ export const SETTINGS = {
   definitionsDir: { default: "incidents" },
   /** Which incidents are applied on every `up`: see `StackSettings`. */
   enforce: { values: ["observed", "always"], default: "observed" },
+  /** What `up` does with a field changed on the status page since the last apply: see `StackSettings`. */
+  onPageChange: { values: ["revert", "refuse"], default: "revert" },
   /** Which incidents every run reads back: see `StackSettings`. */
   readBack: { values: ["all", "open"], default: "all" },
   /** Whether missing evidence fails the run instead of warning. */
@@ -82,6 +84,7 @@ export type ConnectionSetting = "baseUrl" | "accountId" | "apiKey" | "rateLimit"
 export type LimitSetting = "rateLimit" | "concurrency";
 
 export type Enforce = (typeof SETTINGS.enforce.values)[number];
+export type OnPageChange = (typeof SETTINGS.onPageChange.values)[number];
 export type ReadBack = (typeof SETTINGS.readBack.values)[number];
 export type OutputsMode = (typeof SETTINGS.outputs.values)[number];
 

@@ -3,6 +3,7 @@ export {
   type ConnectionSetting,
   type Enforce,
   type LimitSetting,
+  type OnPageChange,
   type OutputsMode,
   parseDeadline,
   parseWholeNumber,

@@ -51,6 +51,12 @@ export const StackSettings = z.object({
    */
   enforce: oneOf(SETTINGS.enforce.values).default(SETTINGS.enforce.default),
   /**
+   * A name, severity or services changed on the status page since the last apply: `revert`
+   * puts git's back (and the report says what it put back); `refuse` fails that incident
+   * before any write, leaving the page as it is until git takes the change.
+   */
+  onPageChange: oneOf(SETTINGS.onPageChange.values).default(SETTINGS.onPageChange.default),
+  /**
    * Which incidents the program reads back every run: `all` (default), or `open`: only those
    * declared open, for a smaller rate-limit budget; a resolved incident reopened on the status
    * page then goes unseen until the next `all` run or `incident-sync drift`.

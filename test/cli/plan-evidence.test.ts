@@ -168,6 +168,40 @@ describe("plan --evidence", () => {
   });
 });
 
+describe("plan --evidence and a change made on the status page", () => {
+  test("warns of a changed incident renamed on the status page, naming what the up after the merge puts back, old → new", async () => {
+    demo.emulator.control.editIncident("acct-demo", "inc-api-errors", {
+      name: "API errors (seen by support)",
+    });
+    try {
+      const capture = captureIo({}, repo);
+      const exitCode = await runPlan(
+        {
+          dir: "incidents",
+          base: "main",
+          format: "json",
+          evidence: { connection: { baseUrl: demo.url, apiKey: demo.demo.apiKey } },
+        },
+        capture.io,
+      );
+      expect(exitCode).toBe(2);
+      const plan = JSON.parse(capture.stdout()) as {
+        findings: { level: string; rule: string; incidentId: string; message: string }[];
+      };
+      const found = plan.findings.filter((f) => f.rule === "changed-on-status-page");
+      expect(found.map((f) => [f.level, f.incidentId])).toEqual([["warning", "inc-api-errors"]]);
+      // Only the name: the severity the page shows is the base's, which the change raises.
+      expect(found[0]?.message.replace(/at \S+Z/, "at <time>")).toMatchInlineSnapshot(
+        `"name "API errors (seen by support)" → "Elevated error rate on the public API" (changed on the status page at <time>): the up after the merge puts git's value back (onPageChange: revert), or fails the incident and leaves the page as it is (refuse); take the page's value into this change to keep it."`,
+      );
+    } finally {
+      demo.emulator.control.editIncident("acct-demo", "inc-api-errors", {
+        name: "Elevated error rate on the public API",
+      });
+    }
+  });
+});
+
 describe("plan --evidence and the account's services", () => {
   test("names, as a policy error, a changed incident that lists a service the account does not have", async () => {
     const file = path.join(repo, "incidents", "checkout.yaml");

@@ -2,8 +2,16 @@ import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import type { OperationOutcome } from "../../src/engine";
 import { type IncidentStep, summarizeEvents } from "../../src/engine/engine-events";
-import { renderMarkdown, renderText, reportOf } from "../../src/engine/run-report";
-import { INCIDENT_TYPE } from "../../src/incident";
+import { markPageChanges } from "../../src/engine/preview-refusals";
+import { exitCodeOf, renderMarkdown, renderText, reportOf } from "../../src/engine/run-report";
+import {
+  INCIDENT_TYPE,
+  type IncidentInputs,
+  type IncidentRecord,
+  observe,
+  refusalBeforeApply,
+} from "../../src/incident";
+import type { OnPageChange } from "../../src/settings";
 
 const refused =
   'PUT /v1/status-pages/incidents/inc-api-errors failed: 400 Bad Request: services[0].id "svc-typo" is not a service of account acct-demo';
@@ -291,5 +299,100 @@ describe("the run report of a failed incident", () => {
     const outcome = failedUp([], "error: could not load the plugin\n");
     const text = renderText(outcome, "/project");
     expect(text).toContain("Engine output (end):\n  error: could not load the plugin");
+  });
+});
+
+describe("the run report of a change made on the status page", () => {
+  const declared: IncidentInputs = {
+    incidentId: "inc-api-errors",
+    name: "Elevated error rate on the public API",
+    severity: "MAJOR",
+    status: "MONITORING",
+    services: [{ id: "svc-api", name: "Public API" }],
+    onRemove: "release",
+    providerVersion: "0.3.0",
+  };
+  const previous: IncidentRecord = {
+    ...declared,
+    incidentId: "inc-api-errors",
+    appliedAt: "2026-11-28T09:00:00.000Z",
+    live: { status: "MONITORING", at: "2026-11-28T09:00:00.000Z", source: "applied" },
+    appliedUpdates: [],
+  };
+  const page = {
+    ...declared,
+    name: "API errors (seen by support)",
+    services: [{ id: "svc-api", name: "Public API", accountId: "acct-demo" }],
+    incidentUpdates: [],
+    updated_at: "2026-11-28T10:15:00.000Z",
+  };
+  /** The engine's step of an incident renamed on the page, given its decision. */
+  const renamed = (error?: string): IncidentStep => {
+    const step: IncidentStep = {
+      resource: "api-errors",
+      incidentId: "inc-api-errors",
+      op: "update",
+      diffs: ["observed"],
+      warnings: [],
+      previous: { ...previous },
+      inputs: { ...declared, observed: observe([], page, declared) },
+      ...(error === undefined ? {} : { error }),
+    };
+    markPageChanges([step]);
+    return step;
+  };
+  const run = (steps: IncidentStep[], onPageChange: OnPageChange): OperationOutcome => {
+    const outcome = failedUp(steps, "");
+    if (outcome.kind !== "ran") throw new Error(outcome.kind);
+    outcome.result.ok = steps.every((step) => step.error === undefined);
+    return { ...outcome, onPageChange };
+  };
+
+  it("under revert, names what up put back, old → new, and when the page changed it", () => {
+    const outcome = run([renamed()], "revert");
+    const text = renderText(outcome, "/project").replace(/\d+\.\d s/, "<s> s");
+    expect(text).toMatchInlineSnapshot(`
+      "Stack prod: changes applied (1 updated; <s> s)
+        ~ inc-api-errors (resource api-errors) updated [changed on the status page]
+            put back name "API errors (seen by support)" → "Elevated error rate on the public API" (changed on the status page at 2026-11-28T10:15:00Z)
+      "
+    `);
+    expect(exitCodeOf(outcome)).toBe(0);
+    expect(reportOf(outcome, "/project").incidents[0]?.pageChanges).toEqual({
+      fields: [
+        {
+          field: "name",
+          page: "API errors (seen by support)",
+          git: "Elevated error rate on the public API",
+        },
+      ],
+      at: "2026-11-28T10:15:00.000Z",
+    });
+    expect(renderMarkdown(outcome, "/project")).toContain(
+      '| `inc-api-errors` | updated | changed on the status page; put back name "API errors (seen by support)" → "Elevated error rate on the public API" (changed on the status page at 2026-11-28T10:15:00Z) |',
+    );
+  });
+
+  it("under refuse, exits 3 when the page's changes are the only failures, and 1 when anything else failed too", () => {
+    const refusal = refusalBeforeApply(
+      previous,
+      { ...declared, observed: observe([], page, declared) },
+      "refuse",
+    );
+    expect(refusal).toContain('name "API errors (seen by support)" → "Elevated error rate');
+    const refusedStep = renamed(refusal);
+    expect(exitCodeOf(run([refusedStep], "refuse"))).toBe(3);
+    // The failure's own line says it all: no put-back line under a step that sent nothing.
+    expect(renderText(run([refusedStep], "refuse"), "/project")).not.toContain("put back name");
+    const other: IncidentStep = {
+      resource: "db",
+      incidentId: "inc-db",
+      op: "update",
+      diffs: ["severity"],
+      warnings: [],
+      error: refused,
+    };
+    expect(exitCodeOf(run([refusedStep, other], "refuse"))).toBe(1);
+    expect(exitCodeOf(run([renamed("PUT failed: 503")], "revert"))).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -44,7 +44,7 @@ describe("incident-sync drift --stack after up", () => {
   });
 
   it(
-    "is clean after up opened an incident (the state read from its file as through the engine), then names an update posted and a name changed on the status page, as pulumi preview --refresh does",
+    "is clean after up opened an incident (the state read from its file as through the engine), then names an update posted and a name changed on the status page, as pulumi preview --refresh does; preview names a rename old → new, onPageChange refuse keeps it (exit 3) and revert puts it back and says so",
     async () => {
       const up = await runCli(["up", "--emulator"], project);
       expect(up.exitCode, up.stderr).toBe(0);
@@ -168,6 +168,62 @@ describe("incident-sync drift --stack after up", () => {
       expect(changed?.updatesOutsideGit.map((u) => [u.status, u.class])).toEqual([
         ["MONITORING", "drift"],
       ]);
+
+      // A teammate renames an incident declared by its id (as import writes it) on the page;
+      // card payments gets git's name back by hand, so only the rename is left to decide.
+      await api.incidents.update(incidentId, {
+        name: "Some card payments are declined",
+        severity: "MAJOR",
+        services: live.services.map((service) => ({
+          id: service.id,
+          name: service.name ?? "Checkout",
+          accountId: emulator?.demo.accountId ?? "",
+        })),
+      });
+      const errors = await api.incidents.get("inc-api-errors");
+      await api.incidents.update("inc-api-errors", {
+        name: "API errors (seen by support)",
+        severity: "MAJOR",
+        services: errors.services.map((service) => ({
+          id: service.id,
+          name: service.name ?? service.id,
+          accountId: emulator?.demo.accountId ?? "",
+        })),
+      });
+      const shown = (text: string, ...marks: string[]) =>
+        text
+          .split("\n")
+          .filter((line) => marks.some((mark) => line.includes(mark)))
+          .map((line) => line.replace(/at \d{4}-[\d-]+T[\d:.]+Z/g, "at <time>"))
+          .join("\n");
+      // Before a run undoes it, preview names it: the page's name → git's, and when.
+      const previewed = await runCli(["preview", "--emulator"], project);
+      expect(previewed.exitCode, previewed.stderr).toBe(2);
+      expect(shown(previewed.stdout, "put back")).toMatchInlineSnapshot(
+        `"      to put back name "API errors (seen by support)" → "Elevated error rate on the public API" (changed on the status page at <time>)"`,
+      );
+
+      // Under refuse, up fails that incident alone (exit 3) and the page keeps the rename.
+      const settings = join(project, "Pulumi.dev.yaml");
+      const plain = readFileSync(settings, "utf8");
+      writeFileSync(settings, `${plain}  incident-sync:onPageChange: refuse\n`);
+      const refused = await runCli(["up", "--emulator"], project);
+      expect(refused.exitCode, refused.stdout + refused.stderr).toBe(3);
+      expect(shown(refused.stdout.split("\n\n")[0] ?? "", "✗")).toMatchInlineSnapshot(
+        `"✗ inc-api-errors: incident inc-api-errors was changed on the status page at <time> (name "API errors (seen by support)" → "Elevated error rate on the public API"), and onPageChange is refuse, so nothing was sent and the page keeps the change. Take it into git (name: "API errors (seen by support)" in its definition) and run again, or set incident-sync:onPageChange to revert to put git's values back."`,
+      );
+      expect((await api.incidents.get("inc-api-errors")).name).toBe("API errors (seen by support)");
+
+      // Under revert, the default, up puts git's name back and its report says what it put back.
+      writeFileSync(settings, plain);
+      const reverted = await runCli(["up", "--emulator"], project);
+      expect(reverted.exitCode, reverted.stderr).toBe(0);
+      expect(shown(reverted.stdout, "put back")).toMatchInlineSnapshot(
+        `"      put back name "API errors (seen by support)" → "Elevated error rate on the public API" (changed on the status page at <time>)"`,
+      );
+      expect((await api.incidents.get("inc-api-errors")).name).toBe(
+        "Elevated error rate on the public API",
+      );
     },
     timeout,
   );

@@ -178,6 +178,7 @@ describe("reading the stack config", () => {
       definitionsDir: "incidents",
       retries: 8,
       enforce: "observed",
+      onPageChange: "revert",
       readBack: "all",
       strictEvidence: false,
       outputs: "summary",

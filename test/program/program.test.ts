@@ -198,6 +198,27 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       expect(control().stats().byOperation.updateIncident?.total).toBeGreaterThanOrEqual(4);
     });
 
+    it("under onPageChange refuse, fails an incident renamed on the status page before any write, naming the name old → new, and keeps the page as it is; revert puts git's back", async () => {
+      const before = live().get("inc-api-errors");
+      control().editIncident(account(), "inc-api-errors", { name: "Renamed by support" });
+      control().resetStats();
+      const refused = await up({ onPageChange: "refuse" });
+      expect(changesOf(refused)).toEqual({});
+      expect(
+        failuresOf(refused).map((failure) => failure.replace(/at \S+Z/, "at <time>")),
+      ).toMatchInlineSnapshot(`
+        [
+          "inc-api-errors: incident inc-api-errors was changed on the status page at <time> (name "Renamed by support" → "Elevated error rate on the public API"), and onPageChange is refuse, so nothing was sent and the page keeps the change. Take it into git (name: "Renamed by support" in its definition) and run again, or set incident-sync:onPageChange to revert to put git's values back.",
+        ]
+      `);
+      expect(control().stats().byOperation.updateIncident?.total ?? 0).toBe(0);
+      expect(live().get("inc-api-errors")?.name).toBe("Renamed by support");
+      // The default, revert: git's name back in one up, then nothing to do.
+      expect(changesOf(await up())).toEqual({ update: 1 });
+      expect(live().get("inc-api-errors")).toEqual(before);
+      expect(changesOf(await up({ onPageChange: "refuse" }))).toEqual({});
+    });
+
     it("reads back every incident with readBack all, and only those declared open with readBack open", async () => {
       const { definitions } = await loadDefinitions(join(project, "incidents"));
       const open = definitions.filter(({ definition }) => definition.status !== "RESOLVED");

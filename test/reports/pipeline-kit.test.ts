@@ -10,6 +10,7 @@ const KIT = path.resolve("examples/github/workflows");
 
 interface Step {
   name?: string;
+  id?: string;
   env?: Record<string, string>;
   uses?: string;
   run?: string;
@@ -282,6 +283,15 @@ describe("the GitHub pipeline kit", () => {
     expect(issue?.if).toBe("steps.drift.outputs.exit == '2'");
     expect(issue?.run).toContain("gh issue edit");
     expect(issue?.run).toContain("gh issue create");
+    // What up does with a change made on the status page, in the summary and the issue.
+    const policy = steps.find((s) => s.id === "policy");
+    expect(policy?.run).toContain('pulumi config get incident-sync:onPageChange --stack "$STACK"');
+    expect(policy?.run).toContain('>> "$GITHUB_STEP_SUMMARY"');
+    const checking = steps.find((s) => s.id === "drift");
+    expect(checking?.env?.PAGE_CHANGE_NOTE).toBe(expression("steps.policy.outputs.note"));
+    expect(checking?.run).toMatch(
+      /"\$PAGE_CHANGE_NOTE" >> drift-full\.md\n.*fit-comment drift-full\.md/,
+    );
     const fail = steps.at(-1);
     expect(fail?.if).toBe("steps.drift.outputs.exit != '0'");
     expect(fail?.run).toContain("exit 1");

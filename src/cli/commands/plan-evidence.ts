@@ -1,5 +1,11 @@
 import { type ClientOptions, createClient, type MonitoringClient } from "../../api";
-import { liveReopenRefusal } from "../../incident";
+import {
+  declarationOf,
+  liveReopenRefusal,
+  observe,
+  pageChangesOf,
+  pageChangesText,
+} from "../../incident";
 import type { Plan, PolicyFinding } from "../../plan";
 import { type EvidenceItem, evidenceLine } from "../../reports/evidence/line";
 import { readEvidence } from "../../reports/evidence/read";
@@ -35,9 +41,11 @@ export async function planEvidence(
       ),
     })),
   );
-  const findings = (await Promise.all(changes.map((change) => liveReopen(client, change)))).flatMap(
-    (finding) => (finding ? [finding] : []),
-  );
+  const findings = (
+    await Promise.all(
+      changes.flatMap((change) => [liveReopen(client, change), pageChange(client, change)]),
+    )
+  ).flatMap((finding) => (finding ? [finding] : []));
   return { items, findings: [...findings, ...(await unknownServiceFindings(client, changes))] };
 }
 
@@ -100,5 +108,42 @@ async function liveReopen(
     incidentId: change.incidentId,
     file: change.file,
     message: refusal,
+  };
+}
+
+/** The base stands for the last apply, at a time the plan does not know: any change counts. */
+const BASE_APPLIED_AT = new Date(0).toISOString();
+
+/**
+ * A warning for a changed incident whose name, severity or services the status page shows
+ * otherwise than both the base and the change: what the `up` after the merge would put back,
+ * old → new (`pageChangesOf`, with the base as the last apply). A read that fails gives none.
+ */
+async function pageChange(
+  client: MonitoringClient,
+  change: Exclude<Plan["changes"][number], { kind: "remove" }>,
+): Promise<PolicyFinding | undefined> {
+  if (change.kind !== "update" || change.after.id === undefined) return undefined;
+  const declared = declarationOf(change.after);
+  let changes: ReturnType<typeof pageChangesOf>;
+  try {
+    const incident = await client.incidents.get(change.after.id);
+    const applied = { ...declarationOf(change.before), appliedAt: BASE_APPLIED_AT };
+    changes = pageChangesOf(
+      applied,
+      declared,
+      observe(incident.incidentUpdates, incident, declared),
+    );
+  } catch {
+    return undefined;
+  }
+  if (changes === undefined) return undefined;
+  return {
+    level: "warning",
+    rule: "changed-on-status-page",
+    resource: change.resource,
+    incidentId: change.incidentId,
+    file: change.file,
+    message: `${pageChangesText(changes)}: the up after the merge puts git's value back (onPageChange: revert), or fails the incident and leaves the page as it is (refuse); take the page's value into this change to keep it.`,
   };
 }

@@ -34,7 +34,16 @@ export function programFile(layout: Pick<InitLayout, "language">): string {
  * does (Pulumi allows no type there); test/cli/init.test.ts holds them to ours.
  */
 function settingDeclarations(definitionsDir: string): Record<string, Record<string, unknown>> {
-  const { retries, rateLimit, concurrency, enforce, readBack, strictEvidence, outputs } = SETTINGS;
+  const {
+    retries,
+    rateLimit,
+    concurrency,
+    enforce,
+    onPageChange,
+    readBack,
+    strictEvidence,
+    outputs,
+  } = SETTINGS;
   const count = (n: number) => n.toLocaleString("en-US");
   return {
     "incident-sync:definitionsDir": {
@@ -58,6 +67,11 @@ function settingDeclarations(definitionsDir: string): Record<string, Record<stri
       value: enforce.default,
       description:
         "observed: apply what git or the status page changed; always: apply every incident on every up.",
+    },
+    "incident-sync:onPageChange": {
+      value: onPageChange.default,
+      description:
+        "A name, severity or services changed on the status page since the last apply: revert puts git's back; refuse fails that incident (exit 3) and leaves the page as it is.",
     },
     "incident-sync:readBack": {
       value: readBack.default,

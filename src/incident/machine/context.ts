@@ -1,3 +1,4 @@
+import type { OnPageChange } from "../../settings/catalog";
 import { lacksOperationMessage, missingMessage } from "../messages";
 import type { IncidentRecord } from "../record";
 import { type Answer, type Failure, failureOf, type Refusal, type Step } from "./steps";
@@ -8,6 +9,8 @@ export interface RunContext {
   accountId: string;
   /** The incident ids the run's resources declare or took: another resource's, to leave be. */
   inRun: ReadonlySet<string>;
+  /** What an apply does with a field changed on the status page (`revert` when unset). */
+  onPageChange?: OnPageChange | undefined;
 }
 
 /** What every state of the machine carries. */

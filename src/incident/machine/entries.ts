@@ -14,7 +14,8 @@ import { type DeclaredEntry, foundPosted, isPostingOf } from "../entries";
 import type { EntryAction, RecordedEntries } from "../entry-plan";
 import type { IncidentInputs } from "../inputs";
 import { missingMessage } from "../messages";
-import { fieldsDigest } from "../observation";
+import { fieldsDigest, observe } from "../observation";
+import { pageChangeRefusalBeforeApply } from "../page-change";
 import { declarationIn, type IncidentRecord, seenIn } from "../record";
 import { notTaken } from "../taken";
 import {
@@ -153,13 +154,16 @@ export function stepKnown(state: Known, answer: Answer): Moved {
       const listed = unchangedInList(state, answer);
       return listed ? plan(state, listed, answer) : read(state);
     }
-    case "known-get":
+    case "known-get": {
       if (answer.kind !== "incident") return unexpected(state, answer);
+      const refusal = pageChangeRefused(state, answer.incident);
+      if (refusal !== undefined) return refuse(state, refusal);
       if (!state.opened && fieldsNeedPut(state.declaration, answer.incident)) {
         const body = requestOf(state.declaration, { accountId: state.context.accountId });
         return { state: { ...state, phase: "known-put" }, step: { kind: "put", incidentId, body } };
       }
       return plan(state, answer.incident, answer);
+    }
     case "known-put": {
       if (answer.kind !== "incident") return unexpected(state, answer);
       const refusal = notTaken(incidentId, state.declaration, undefined, answer.incident);
@@ -167,6 +171,21 @@ export function stepKnown(state: Known, answer: Answer): Moved {
       return plan(state, answer.incident, answer);
     }
   }
+}
+
+/**
+ * Under `onPageChange: refuse`, a change on the status page this read shows, before the PUT
+ * that would undo it: the program's observation lacks an incident opened by its resource once
+ * the page renamed it, as it is no longer the definition's opening.
+ */
+function pageChangeRefused(state: Known, incident: IncidentResponse): string | undefined {
+  if (state.opened || state.context.onPageChange !== "refuse") return undefined;
+  const observed = observe(incident.incidentUpdates, incident, state.declaration);
+  return pageChangeRefusalBeforeApply(
+    state.olds,
+    { ...state.declaration, observed },
+    state.context.onPageChange,
+  );
 }
 
 function read(state: Known): Moved {

@@ -5,6 +5,7 @@ import { isOpeningOf, openingKey, openingOf, openingsSought, takenTwiceMessage }
 import { createRequestOf, incidentLabel } from "../declaration";
 import { type DeclaredEntry, earliest, isPostingOf } from "../entries";
 import { createNotFoundMessage, lacksOperationMessage } from "../messages";
+import { pageChangeRefusalBeforeApply } from "../page-change";
 import { claimedRecord, declarationIn, type IncidentRecord } from "../record";
 import {
   inWindow,
@@ -72,6 +73,8 @@ export function beginEntries(
     };
   }
   const state = knownState(carried, inputs, olds, known, recordedEntriesOf(olds));
+  const refusal = pageChangeRefusalBeforeApply(olds, inputs, carried.context.onPageChange);
+  if (refusal) return refuse(state, refusal);
   return { state, step: { kind: "lease", key: `incident:${known}` } };
 }
 

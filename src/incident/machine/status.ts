@@ -12,6 +12,7 @@ import { requestOf } from "../declaration";
 import type { IncidentInputs } from "../inputs";
 import type { LiveStatus } from "../live-status";
 import { missingMessage } from "../messages";
+import { pageChangeRefusalBeforeApply } from "../page-change";
 import { declarationIn, type IncidentRecord, seenIn } from "../record";
 import { notTaken } from "../taken";
 import { type Carried, failed, type Next, refuse, unexpected } from "./context";
@@ -62,7 +63,9 @@ export function beginStatus(
       appliedUpdates: [],
     },
   };
-  const refusal = droppedEntriesRefusal(inputs, olds);
+  const refusal =
+    droppedEntriesRefusal(inputs, olds) ??
+    pageChangeRefusalBeforeApply(olds, inputs, carried.context.onPageChange);
   if (refusal) return refuse(state, refusal);
   if (live === undefined) {
     return { state, step: { kind: "list-updates", incidentId: declaration.incidentId } };

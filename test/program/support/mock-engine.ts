@@ -333,13 +333,13 @@ function changedKeys(olds: IncidentInputs, news: IncidentInputs): string[] {
   const before = olds as unknown as Record<string, unknown>;
   const after = news as unknown as Record<string, unknown>;
   // As the engine's report shows them (src/engine/engine-events.ts): an observation that
-  // differs only in `changedAt` saw nothing new.
+  // differs only in `changedAt` or `shown` saw nothing new.
   const seen = (inputs: Record<string, unknown>, key: string) => {
     const value = inputs[key];
     if (key !== "observed" || typeof value !== "object" || value === null) {
       return JSON.stringify(value);
     }
-    const { changedAt: _changedAt, ...rest } = value as Record<string, unknown>;
+    const { changedAt: _changedAt, shown: _shown, ...rest } = value as Record<string, unknown>;
     return JSON.stringify(rest);
   };
   return [...keys].filter((key) => seen(before, key) !== seen(after, key)).sort();
