@@ -94,6 +94,23 @@ describe("report heartbeats", () => {
     expect(events[0]?.rows).toHaveLength(45);
   });
 
+  test("every format lists the events oldest first, as the JSON holds them", async () => {
+    const json = HeartbeatReport.parse(JSON.parse((await report({ format: "json" })).stdout()));
+    const oldestFirst = json.checks[0]?.events.map((e) => e.timestamp) ?? [];
+    expect(oldestFirst).toHaveLength(45);
+    expect(oldestFirst).toEqual([...oldestFirst].sort());
+
+    const md = parseMarkdownTables((await report({ format: "md" })).stdout());
+    expect(md.find((t) => t.headers[0] === "Time")?.rows.map((r) => r[0])).toEqual(oldestFirst);
+    const csv = parse((await report({ format: "csv" })).stdout(), { columns: true });
+    expect((csv as Record<string, string>[]).map((r) => r.timestamp)).toEqual(oldestFirst);
+    // The HTML table starts sorted by time, ascending (a click on the column flips it).
+    const html = (await report({ format: "html" })).stdout();
+    const data = /<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html);
+    const tables = (JSON.parse(data?.[1] ?? "{}") as { tables: Record<string, unknown> }).tables;
+    expect(tables["events-0"]).toMatchObject({ sort: { column: 0, dir: "asc" } });
+  });
+
   test("a heartbeat that pings on time every hour is shown as healthy, with its state since before the window", async () => {
     const json = HeartbeatReport.parse(
       JSON.parse((await report({ format: "json", check: ["hb-steady"] })).stdout()),

@@ -37,7 +37,7 @@ export function reportHeartbeatsCommand(): Command {
       "after",
       `
 Formats:
-  markdown  stats table and events per heartbeat, newest first; or md
+  markdown  stats table and events per heartbeat, oldest first; or md
   csv       one row per event (stats are in the other formats)
   json      the heartbeat report schema: events oldest first, with stats
   html      a self-contained page: one state timeline with a lane per heartbeat (bands by
