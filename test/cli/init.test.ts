@@ -81,9 +81,18 @@ describe("incident-sync init", () => {
         ]),
       ),
     );
-    expect(readFileSync(path.join(dir, "Pulumi.yaml"), "utf8")).toContain(
-      "  #   incident-sync:apiKey      the API key, a secret",
-    );
+    // `pulumi config set` rewrites a stack file without its comments: it gets none, and how to
+    // set the connection is in Pulumi.yaml's comment, which no command rewrites.
+    expect(readFileSync(path.join(dir, "Pulumi.prod.yaml"), "utf8")).toBe("config: {}\n");
+    const projectText = readFileSync(path.join(dir, "Pulumi.yaml"), "utf8");
+    expect(projectText).toContain("  #   incident-sync:apiKey      the API key, a secret");
+    for (const line of [
+      "pulumi config set incident-sync:baseUrl https://api.example.com --stack <stack>",
+      "pulumi config set incident-sync:accountId <account id> --stack <stack>",
+      `printf '%s' "$MONITORING_API_KEY" | pulumi config set --secret incident-sync:apiKey --stack <stack>`,
+    ]) {
+      expect(projectText).toContain(`  #   ${line}\n`);
+    }
     expect(readFileSync(path.join(dir, "index.js"), "utf8")).toContain(
       'module.exports = require("incident-sync/program");',
     );
