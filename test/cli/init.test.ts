@@ -250,6 +250,43 @@ describe("incident-sync init", () => {
     expect(items).not.toContain("  incidents-prod: secret PULUMI_ACCESS_TOKEN");
   });
 
+  it("names only the secrets the backend needs: Pulumi Cloud its token, s3:// the AWS keys, file:// the passphrase alone", async () => {
+    const secretsFor = async (name: string, backend: string[]) => {
+      const run = await runCli(
+        ["init", path.join(scratch, name), "--ci", "github", ...backend, "--format", "json"],
+        scratch,
+        {},
+      );
+      expect(run.exitCode, run.stderr).toBe(0);
+      const { checklist } = JSON.parse(run.stdout) as { checklist: { item: string }[] };
+      return checklist
+        .map((entry) => /^ {2}incidents-prod: (secret|variable) (\w+)$/.exec(entry.item))
+        .flatMap((match) => (match ? [`${match[1]} ${match[2]}`] : []));
+    };
+    expect(await secretsFor("cloud-secrets", [])).toEqual([
+      "variable MONITORING_API_URL",
+      "variable MONITORING_ACCOUNT_ID",
+      "secret MONITORING_API_KEY",
+      "secret PULUMI_ACCESS_TOKEN",
+    ]);
+    expect(await secretsFor("s3-secrets", ["--backend", "s3://incident-state"])).toEqual([
+      "variable MONITORING_API_URL",
+      "variable MONITORING_ACCOUNT_ID",
+      "variable PULUMI_BACKEND_URL",
+      "secret MONITORING_API_KEY",
+      "secret PULUMI_CONFIG_PASSPHRASE",
+      "secret AWS_ACCESS_KEY_ID",
+      "secret AWS_SECRET_ACCESS_KEY",
+    ]);
+    expect(await secretsFor("file-secrets", ["--backend", "file:///var/state"])).toEqual([
+      "variable MONITORING_API_URL",
+      "variable MONITORING_ACCOUNT_ID",
+      "variable PULUMI_BACKEND_URL",
+      "secret MONITORING_API_KEY",
+      "secret PULUMI_CONFIG_PASSPHRASE",
+    ]);
+  });
+
   it("leaves a linked .gitignore's target untouched: it refuses the link and writes nothing", async () => {
     const dir = path.join(scratch, "linked-gitignore");
     const elsewhere = path.join(scratch, "elsewhere-gitignore");

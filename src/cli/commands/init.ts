@@ -8,7 +8,7 @@ import { SETTINGS } from "../../settings/catalog";
 import { UserError } from "../../user-error";
 import { ExitCode } from "../exit-codes";
 import { jsonOutput } from "../formats";
-import { type ChecklistItem, type KitBackend, kitChecklist, kitFiles } from "../init/github-kit";
+import { type ChecklistItem, kitChecklist, kitFiles } from "../init/github-kit";
 import { GITIGNORE_LINES, type InitLayout, projectFiles } from "../init/project-files";
 import type { CommandIo } from "../io";
 import { schemaDirFor } from "../schema-dir";
@@ -88,7 +88,7 @@ export async function runInit(dir: string, flags: InitFlags, io: CommandIo): Pro
     written: files.map(({ path: file, what }) => ({ path: file, what })),
     gitignore: { added },
     next: nextSteps(projectDir, dir, definitionsDir),
-    checklist: flags.ci === "github" ? kitChecklist(stacks, backendKind(flags.backend)) : [],
+    checklist: flags.ci === "github" ? kitChecklist(stacks, flags.backend) : [],
     kitDocs: docsPage("pipeline-kit.md", io.cwd),
   };
   io.stdout.write(flags.format === "json" ? jsonOutput(result) : initText(result));
@@ -140,10 +140,6 @@ function nextSteps(projectDir: string, dir: string, definitionsDir: string): str
       : `npx incident-sync validate ${definitionsDir}`,
     "npx incident-sync up --emulator",
   ];
-}
-
-function backendKind(backend: string): KitBackend {
-  return isSelfManagedBackend(backend) ? "self-managed" : "pulumi-cloud";
 }
 
 /** Asks for the program's language on a terminal; `undefined` when there is nobody to ask. */
