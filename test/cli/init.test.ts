@@ -233,6 +233,54 @@ describe("incident-sync init", () => {
     }
   });
 
+  it("adds only the kit to a project init made, in its layout, overwriting nothing; a kit file there stops it, named", async () => {
+    const dir = path.join(scratch, "kit-later");
+    const made = await runCli(
+      ["init", dir, "--language", "ts", "--definitions-dir", "status/incidents"],
+      scratch,
+      {},
+    );
+    expect(made.exitCode, made.stderr).toBe(0);
+    const before = Object.fromEntries(
+      filesUnder(dir).map((file) => [file, readFileSync(path.join(dir, file), "utf8")]),
+    );
+
+    const run = await runCli(["init", "--ci", "github", "--stack", "staging"], dir, {});
+    expect(run.exitCode, run.stderr).toBe(0);
+    const kit = filesUnder(dir).filter((file) => !(file in before));
+    expect(kit).toEqual([
+      ".github/workflows/incidents-apply.yml",
+      ".github/workflows/incidents-comment.yml",
+      ".github/workflows/incidents-drift.yml",
+      ".github/workflows/incidents-pull-request.yml",
+      ".github/workflows/incidents-state.yml",
+    ]);
+    for (const [file, text] of Object.entries(before)) {
+      expect(readFileSync(path.join(dir, file), "utf8"), file).toBe(text);
+    }
+    expect(run.stdout.split("\n")[0]).toBe(
+      "Added the pipeline kit to the project in . (nothing else written):",
+    );
+    expect(run.stdout).not.toContain("Next, try your definitions");
+    expect(run.stdout).toContain("  [ ] stack staging in the state backend");
+    // The kit follows the project's layout, as Pulumi.yaml declares it, not the flags' defaults.
+    const flow = parse(
+      readFileSync(path.join(dir, ".github", "workflows", "incidents-pull-request.yml"), "utf8"),
+    ) as Workflow;
+    expect(flow.on.pull_request?.paths).toEqual(
+      expect.arrayContaining(["status/incidents/**", "index.ts"]),
+    );
+
+    const again = await runCli(["init", "--ci", "github", "--format", "json"], dir, {});
+    expect(again.exitCode).toBe(1);
+    expect(JSON.parse(again.stdout)).toEqual({
+      error: {
+        type: "ExistingFilesError",
+        message: `${kit.join(", ")} exist already in ., and init overwrites nothing: move them away and run init again, or init another directory (incident-sync init <dir>).`,
+      },
+    });
+  });
+
   it("lists a self-managed backend's passphrase, storage keys and backend URL in the checklist", async () => {
     const dir = path.join(scratch, "self-managed");
     const run = await runCli(
