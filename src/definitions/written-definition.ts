@@ -34,5 +34,7 @@ export interface WrittenDefinition {
   readonly status?: string | undefined;
   readonly reopen?: true | undefined;
   readonly services: readonly WrittenService[];
+  /** As the service gives it; none when it gives none (or null). */
+  readonly duration?: number | undefined;
   readonly updates?: readonly WrittenEntry[] | undefined;
 }

@@ -34,6 +34,7 @@ export function definitionYaml(header: readonly string[], definition: WrittenDef
     ...(definition.status === undefined ? {} : { status: definition.status }),
     ...(definition.reopen === undefined ? {} : { reopen: definition.reopen }),
     services: definition.services.map(listedService),
+    ...(definition.duration === undefined ? {} : { duration: definition.duration }),
     ...(definition.updates === undefined
       ? {}
       : {

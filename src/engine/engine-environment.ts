@@ -3,6 +3,7 @@ import { delimiter, dirname, join } from "node:path";
 import { compileCacheDir } from "../compile-cache";
 import { SETTINGS } from "../settings/catalog";
 import {
+  RUN_BY_VARIABLE,
   RUN_DEADLINE_VARIABLE,
   SANDBOX_OF_VARIABLE,
   SETTINGS_FROM_VARIABLE,
@@ -78,6 +79,7 @@ export function engineEnvironment(options: EngineEnvironmentOptions): Record<str
       ? {}
       : { [RUN_DEADLINE_VARIABLE]: new Date(options.runDeadline).toISOString() }),
     ...(options.settingsFromCommandLine ? { [SETTINGS_FROM_VARIABLE]: "command-line" } : {}),
+    [RUN_BY_VARIABLE]: "incident-sync",
     ...(options.sandboxOf ? { [SANDBOX_OF_VARIABLE]: options.sandboxOf } : {}),
     ...compileCache(base),
     PULUMI_SKIP_UPDATE_CHECK: "true",

@@ -24,6 +24,16 @@ export function adoptionsAtRisk(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.PULUMI_SKIP_CHECKPOINTS === "true" && claimPhaseOf(env) === undefined;
 }
 
-/** The warning a run at risk prints once. */
-export const ADOPTIONS_AT_RISK_WARNING =
-  "PULUMI_SKIP_CHECKPOINTS=true: the state is written at the end of this run. If the run is killed, the incidents it adopted are on no record until a run completes: run `pulumi cancel --yes` and `pulumi up` again before you remove any definition, or removing it would not resolve its incident. `incident-sync up` has no such gap: it records new incidents in the state before applying them.";
+/**
+ * The warning a run at risk prints once, naming the commands its reader runs (`commandLine` of
+ * src/settings); a user of the plain CLI also learns that `incident-sync up` has no such gap.
+ */
+export function adoptionsAtRiskWarning(
+  commands: { readonly cancel: string; readonly up: string },
+  plainCli: boolean,
+): string {
+  const warning = `PULUMI_SKIP_CHECKPOINTS=true: the state is written at the end of this run. If the run is killed, the incidents it adopted are on no record until a run completes: run \`${commands.cancel}\` and \`${commands.up}\` again before you remove any definition, or removing it would not resolve its incident.`;
+  return plainCli
+    ? `${warning} \`incident-sync up\` has no such gap: it records new incidents in the state before applying them.`
+    : warning;
+}

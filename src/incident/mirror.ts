@@ -16,11 +16,12 @@ import {
 
 /*
  * The definition that mirrors an incident as the service shows it (`incident-sync import`):
- * its id, name, severity, services, and its updates as customers have read them, oldest first,
- * each with its status, its message as written (line ends as LF) and its public date (else its
- * creation). Adopting it finds every update posted (`isPostingOf`: the message, and the status
- * unless the service left it out), so the status filled in for an update without one is never
- * compared; a known status is never changed, as that would make it an update to post.
+ * its id, name, severity, services, duration (when it has one), and its updates as customers have
+ * read them, oldest first, each with its status, its message as written (line ends as LF) and
+ * its public date (else its creation). Adopting it finds every update posted (`isPostingOf`: the
+ * message, and the status unless the service left it out), so the status filled in for an update
+ * without one is never compared; a known status is never changed, as that would make it an update
+ * to post.
  */
 
 /** An incident as the list (or a read) shows it, its updates read. */
@@ -30,6 +31,7 @@ export interface MirroredIncident {
   readonly severity: string;
   readonly lastUpdateStatus: string;
   readonly services: readonly Service[];
+  readonly duration?: number | null | undefined;
   readonly incidentUpdates: readonly IncidentUpdate[];
 }
 
@@ -70,6 +72,7 @@ export function mirrorOf(incident: MirroredIncident, catalog: ReadonlyMap<string
       "an update has no id, so up could not tell it is posted, and would post it again",
     );
   }
+  const duration = typeof incident.duration === "number" ? { duration: incident.duration } : {};
   const notes: string[] = [];
   const updates = oldestFirst(read).slice(-MAX_DECLARED_UPDATES);
   if (read.length >= MAX_DECLARED_UPDATES) {
@@ -88,6 +91,7 @@ export function mirrorOf(incident: MirroredIncident, catalog: ReadonlyMap<string
       name: incident.name,
       severity: severity.data,
       services,
+      ...duration,
       status: declared,
     };
     status = declared;
@@ -110,6 +114,7 @@ export function mirrorOf(incident: MirroredIncident, catalog: ReadonlyMap<string
       severity: severity.data,
       ...(reopened === -1 ? {} : { reopen: true as const }),
       services,
+      ...duration,
       updates: entries,
     };
     status = statuses.at(-1) as IncidentStatus;

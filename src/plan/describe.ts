@@ -125,3 +125,11 @@ export function entryHeading(entry: EntryChange): string {
   const when = entry.at === undefined ? "" : `, dated ${entry.at}`;
   return `updates[${entry.index}] ${what}: ${entry.status}${when}`;
 }
+
+/**
+ * A message's lines as customers read it: the line breaks that end it show nothing on the
+ * status page, so they are not shown as empty lines (a YAML block `|` always ends with one).
+ */
+export function shownLines(message: string): string[] {
+  return message.replace(/\n+$/, "").split("\n");
+}

@@ -7,6 +7,7 @@ import {
   entryHeading,
   findingsSentence,
   removeOutcome,
+  shownLines,
   stackEffectLine,
   updateRows,
 } from "./describe";
@@ -143,7 +144,7 @@ function changeDetails(change: IncidentChange): string[] {
  * (inert: nothing in it becomes a link, a mention or markup), an edit with its old text too.
  */
 function entryBlocks(entries: readonly EntryChange[]): string[] {
-  const quote = (text: string) => text.split("\n").map((line) => `> ${mdText(line)}`);
+  const quote = (text: string) => shownLines(text).map((line) => `> ${mdText(line)}`);
   return entries.flatMap((entry) => [
     "",
     `${entry.kind === "post" && entry.notify ? "🔔 " : ""}**${mdText(entryHeading(entry))}**`,

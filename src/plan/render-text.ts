@@ -6,6 +6,7 @@ import {
   entryHeading,
   findingsSentence,
   removeOutcome,
+  shownLines,
   stackEffectLine,
   updateRows,
 } from "./describe";
@@ -74,7 +75,7 @@ export function renderPlanText(plan: Plan): string {
  * a bar (so no line of it starts a line of the plan, nor a CI log's command).
  */
 function entryLines(entries: readonly EntryChange[]): string[] {
-  const quoted = (text: string) => text.split("\n").map((line) => `      | ${safeLine(line)}`);
+  const quoted = (text: string) => shownLines(text).map((line) => `      | ${safeLine(line)}`);
   return entries.flatMap((entry) => [
     `    ${safeLine(entryHeading(entry))}`,
     ...(entry.before === undefined ? [] : ["      was:", ...quoted(entry.before), "      now:"]),

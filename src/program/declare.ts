@@ -4,8 +4,8 @@ import { Incident } from "../../providers/incident";
 import type { MonitoringClient } from "../api";
 import type { LoadedDefinition } from "../definitions";
 import {
-  ADOPTIONS_AT_RISK_WARNING,
   adoptionsAtRisk,
+  adoptionsAtRiskWarning,
   type ClaimPhase,
   declarationOf,
   type IncidentDeclaration,
@@ -16,7 +16,7 @@ import {
   STATE_TEXT_LIMIT,
   updatesCutForState,
 } from "../incident";
-import type { StackSettings } from "../settings";
+import { commandLine, runCommandsContext, type StackSettings } from "../settings";
 import {
   type FreshIncident,
   type IncidentReads,
@@ -62,7 +62,7 @@ export function declareIncidents(
   definitions: readonly LoadedDefinition[],
   options: DeclareOptions,
 ): DeclaredIncident[] {
-  if (adoptionsAtRisk()) pulumi.log.warn(ADOPTIONS_AT_RISK_WARNING);
+  warnOfAdoptionsAtRisk();
   // A claim reads only whether the declared ids exist, through the same list, so its provider
   // needs no read of its own per incident.
   const wanted = definitions.filter(
@@ -252,3 +252,19 @@ export const notRead = (): ReadBack<ReadIncident> => ({
   skipped: true,
   reason: "not read (readBack: open reads only incidents declared open)",
 });
+
+/**
+ * Warns a run that could forget its adoptions, in the words of whoever started it; a preview
+ * incident-sync started adopts nothing, and the `incident-sync up` after it claims first.
+ */
+function warnOfAdoptionsAtRisk(): void {
+  if (!adoptionsAtRisk()) return;
+  const context = runCommandsContext();
+  if (context === "cli" && pulumi.runtime.isDryRun()) return;
+  const stack = pulumi.getStack();
+  const commands = {
+    cancel: commandLine("cancel", context, stack),
+    up: commandLine("up", context, stack),
+  };
+  pulumi.log.warn(adoptionsAtRiskWarning(commands, context === "pulumi"));
+}

@@ -55,6 +55,9 @@ export {
   HEARTBEAT_REPORT_KIND,
   HeartbeatReport,
   HeartbeatReportCheck,
+  PeriodSide,
+  PeriodSuccess,
+  SuccessRatios,
 } from "./heartbeats/report-schema";
 export { parseFlagDuration, parseSince, parseUntil, WindowError } from "./heartbeats/window";
 export {

@@ -11,10 +11,18 @@ export {
   SETTINGS,
   type WholeNumberBounds,
 } from "./catalog";
-export { cliSettingName, type SettingsContext, settingEnv, settingFlag } from "./names";
+export {
+  cliSettingName,
+  commandLine,
+  type SettingsContext,
+  settingEnv,
+  settingFlag,
+} from "./names";
 export { definitionsDirectory, projectRoot } from "./project-root";
 export {
+  RUN_BY_VARIABLE,
   RUN_DEADLINE_VARIABLE,
+  runCommandsContext,
   runDeadlineOf,
   runSettingsContext,
   SETTINGS_FROM_VARIABLE,

@@ -6,6 +6,15 @@ import { type ConnectionSetting, SETTINGS } from "./catalog";
  */
 export type SettingsContext = "cli" | "pulumi";
 
+/**
+ * A command a message tells its reader to run, in the reader's CLI: `incident-sync cancel
+ * --stack prod` for a user of incident-sync, `pulumi cancel --yes` for one of the plain CLI.
+ */
+export function commandLine(command: "up" | "cancel", context: SettingsContext, stack: string) {
+  if (context === "cli") return `incident-sync ${command} --stack ${stack}`;
+  return command === "cancel" ? "pulumi cancel --yes" : "pulumi up";
+}
+
 /** The command-line flag of a setting, e.g. `--api-url`. */
 export function settingFlag(setting: ConnectionSetting): string {
   return SETTINGS[setting].flag;

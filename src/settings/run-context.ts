@@ -23,6 +23,17 @@ export const SETTINGS_FROM_VARIABLE = "INCIDENT_SYNC_SETTINGS_FROM";
  */
 export const SANDBOX_OF_VARIABLE = "INCIDENT_SYNC_SANDBOX_OF";
 
+/**
+ * Set on every run that incident-sync's engine harness starts (`incident-sync up`, `preview`,
+ * `refresh`): its messages name incident-sync's commands, not the plain CLI's.
+ */
+export const RUN_BY_VARIABLE = "INCIDENT_SYNC_RUN_BY";
+
+/** Who started the run, for the commands a message names: incident-sync's CLI, else Pulumi's. */
+export function runCommandsContext(env: NodeJS.ProcessEnv = process.env): SettingsContext {
+  return env[RUN_BY_VARIABLE] === "incident-sync" ? "cli" : "pulumi";
+}
+
 /** The stack a sandbox run stands for, or undefined outside a sandbox. */
 export function sandboxOf(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return env[SANDBOX_OF_VARIABLE] || undefined;

@@ -440,6 +440,53 @@ describe("incident-sync import against the service's other answers", () => {
     }
   });
 
+  it("carries an incident's duration into its definition, writes none where the service gives none, and the definitions validate", async () => {
+    const timed = await startEmulator({
+      port: 0,
+      seed: {
+        accounts: [
+          {
+            id: "acct-timed",
+            apiKeys: ["timed-key"],
+            services: [{ id: "svc-a", name: "A" }],
+            incidents: [5400, null].map((duration, index) => ({
+              id: `inc-timed-${index}`,
+              name: `Timed ${index}`,
+              severity: "MINOR" as const,
+              services: ["svc-a"],
+              duration,
+              updates: [{ description: "Looking into it.", status: "INVESTIGATING" as const }],
+            })),
+          },
+        ],
+      },
+    });
+    try {
+      const dir = project("timed");
+      const run = await runCli(["import"], dir, {
+        MONITORING_API_URL: timed.url,
+        MONITORING_API_KEY: "timed-key",
+        MONITORING_RATE_LIMIT: "60000",
+      });
+      expect(run.exitCode, run.stderr).toBe(0);
+      const loaded = await loadDefinitions(path.join(dir, "incidents"));
+      expect(loaded.problems).toEqual([]);
+      expect(
+        Object.fromEntries(
+          loaded.definitions.map(({ definition }) => [definition.id, definition.duration]),
+        ),
+      ).toEqual({ "inc-timed-0": 5400, "inc-timed-1": undefined });
+      const texts = readdirSync(path.join(dir, "incidents")).map((file) =>
+        readFileSync(path.join(dir, "incidents", file), "utf8"),
+      );
+      expect(texts.filter((text) => text.includes("\nduration: 5400\n"))).toHaveLength(1);
+      expect(texts.filter((text) => text.includes("duration"))).toHaveLength(1);
+      expect((await runCli(["validate"], dir)).exitCode).toBe(0);
+    } finally {
+      await timed.close();
+    }
+  });
+
   it("reads on its own each incident the list shows without its updates, and names one it cannot read", async () => {
     const listed = (id: string) => ({
       id,

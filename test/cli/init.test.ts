@@ -81,9 +81,18 @@ describe("incident-sync init", () => {
         ]),
       ),
     );
-    expect(readFileSync(path.join(dir, "Pulumi.yaml"), "utf8")).toContain(
-      "  #   incident-sync:apiKey      the API key, a secret",
-    );
+    // `pulumi config set` rewrites a stack file without its comments: it gets none, and how to
+    // set the connection is in Pulumi.yaml's comment, which no command rewrites.
+    expect(readFileSync(path.join(dir, "Pulumi.prod.yaml"), "utf8")).toBe("config: {}\n");
+    const projectText = readFileSync(path.join(dir, "Pulumi.yaml"), "utf8");
+    expect(projectText).toContain("  #   incident-sync:apiKey      the API key, a secret");
+    for (const line of [
+      "pulumi config set incident-sync:baseUrl https://api.example.com --stack <stack>",
+      "pulumi config set incident-sync:accountId <account id> --stack <stack>",
+      `printf '%s' "$MONITORING_API_KEY" | pulumi config set --secret incident-sync:apiKey --stack <stack>`,
+    ]) {
+      expect(projectText).toContain(`  #   ${line}\n`);
+    }
     expect(readFileSync(path.join(dir, "index.js"), "utf8")).toContain(
       'module.exports = require("incident-sync/program");',
     );
@@ -224,6 +233,54 @@ describe("incident-sync init", () => {
     }
   });
 
+  it("adds only the kit to a project init made, in its layout, overwriting nothing; a kit file there stops it, named", async () => {
+    const dir = path.join(scratch, "kit-later");
+    const made = await runCli(
+      ["init", dir, "--language", "ts", "--definitions-dir", "status/incidents"],
+      scratch,
+      {},
+    );
+    expect(made.exitCode, made.stderr).toBe(0);
+    const before = Object.fromEntries(
+      filesUnder(dir).map((file) => [file, readFileSync(path.join(dir, file), "utf8")]),
+    );
+
+    const run = await runCli(["init", "--ci", "github", "--stack", "staging"], dir, {});
+    expect(run.exitCode, run.stderr).toBe(0);
+    const kit = filesUnder(dir).filter((file) => !(file in before));
+    expect(kit).toEqual([
+      ".github/workflows/incidents-apply.yml",
+      ".github/workflows/incidents-comment.yml",
+      ".github/workflows/incidents-drift.yml",
+      ".github/workflows/incidents-pull-request.yml",
+      ".github/workflows/incidents-state.yml",
+    ]);
+    for (const [file, text] of Object.entries(before)) {
+      expect(readFileSync(path.join(dir, file), "utf8"), file).toBe(text);
+    }
+    expect(run.stdout.split("\n")[0]).toBe(
+      "Added the pipeline kit to the project in . (nothing else written):",
+    );
+    expect(run.stdout).not.toContain("Next, try your definitions");
+    expect(run.stdout).toContain("  [ ] stack staging in the state backend");
+    // The kit follows the project's layout, as Pulumi.yaml declares it, not the flags' defaults.
+    const flow = parse(
+      readFileSync(path.join(dir, ".github", "workflows", "incidents-pull-request.yml"), "utf8"),
+    ) as Workflow;
+    expect(flow.on.pull_request?.paths).toEqual(
+      expect.arrayContaining(["status/incidents/**", "index.ts"]),
+    );
+
+    const again = await runCli(["init", "--ci", "github", "--format", "json"], dir, {});
+    expect(again.exitCode).toBe(1);
+    expect(JSON.parse(again.stdout)).toEqual({
+      error: {
+        type: "ExistingFilesError",
+        message: `${kit.join(", ")} exist already in ., and init overwrites nothing: move them away and run init again, or init another directory (incident-sync init <dir>).`,
+      },
+    });
+  });
+
   it("lists a self-managed backend's passphrase, storage keys and backend URL in the checklist", async () => {
     const dir = path.join(scratch, "self-managed");
     const run = await runCli(
@@ -239,6 +296,43 @@ describe("incident-sync init", () => {
     expect(items).toContain("  incidents-prod: secret PULUMI_CONFIG_PASSPHRASE");
     expect(items).toContain("  incidents-prod: secret AWS_SECRET_ACCESS_KEY");
     expect(items).not.toContain("  incidents-prod: secret PULUMI_ACCESS_TOKEN");
+  });
+
+  it("names only the secrets the backend needs: Pulumi Cloud its token, s3:// the AWS keys, file:// the passphrase alone", async () => {
+    const secretsFor = async (name: string, backend: string[]) => {
+      const run = await runCli(
+        ["init", path.join(scratch, name), "--ci", "github", ...backend, "--format", "json"],
+        scratch,
+        {},
+      );
+      expect(run.exitCode, run.stderr).toBe(0);
+      const { checklist } = JSON.parse(run.stdout) as { checklist: { item: string }[] };
+      return checklist
+        .map((entry) => /^ {2}incidents-prod: (secret|variable) (\w+)$/.exec(entry.item))
+        .flatMap((match) => (match ? [`${match[1]} ${match[2]}`] : []));
+    };
+    expect(await secretsFor("cloud-secrets", [])).toEqual([
+      "variable MONITORING_API_URL",
+      "variable MONITORING_ACCOUNT_ID",
+      "secret MONITORING_API_KEY",
+      "secret PULUMI_ACCESS_TOKEN",
+    ]);
+    expect(await secretsFor("s3-secrets", ["--backend", "s3://incident-state"])).toEqual([
+      "variable MONITORING_API_URL",
+      "variable MONITORING_ACCOUNT_ID",
+      "variable PULUMI_BACKEND_URL",
+      "secret MONITORING_API_KEY",
+      "secret PULUMI_CONFIG_PASSPHRASE",
+      "secret AWS_ACCESS_KEY_ID",
+      "secret AWS_SECRET_ACCESS_KEY",
+    ]);
+    expect(await secretsFor("file-secrets", ["--backend", "file:///var/state"])).toEqual([
+      "variable MONITORING_API_URL",
+      "variable MONITORING_ACCOUNT_ID",
+      "variable PULUMI_BACKEND_URL",
+      "secret MONITORING_API_KEY",
+      "secret PULUMI_CONFIG_PASSPHRASE",
+    ]);
   });
 
   it("leaves a linked .gitignore's target untouched: it refuses the link and writes nothing", async () => {

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MINIMUM_NODE } from "../../src/cli/node-version";
+import { startEmulator } from "../../src/emulator";
 import { CLI } from "./run-cli";
 
 const ROOT = path.join(__dirname, "..", "..");
@@ -55,13 +56,13 @@ function run(node: string, nodeArgs: string[], args: string[], env: NodeJS.Proce
 }
 
 /** The packages (`zod`, `@pulumi/pulumi`) and our own compiled files (`src/cli/main.js`) a run loaded. */
-async function loadedBy(args: string[]) {
+async function loadedBy(args: string[], env: NodeJS.ProcessEnv = {}) {
   const record = path.join(scratch, `loads-${args[0]}.json`);
   const result = await run(
     process.execPath,
     ["--require", path.join(scratch, "record-loads.cjs")],
     args,
-    { RECORD_LOADS_TO: record },
+    { ...env, RECORD_LOADS_TO: record },
   );
   expect(result.exitCode, result.stderr).toBe(0);
   const { modules, builtins } = JSON.parse(await readFile(record, "utf8")) as {
@@ -119,6 +120,42 @@ describe("start-up", () => {
       ),
     ).toEqual([]);
     expect(builtins.filter((name) => /sqlite/.test(name))).toEqual([]);
+  });
+
+  test("an error-group export given its checks loads no definitions loader, incident rules, progress bars or other report", async () => {
+    const running = await startEmulator({
+      port: 0,
+      seed: {
+        accounts: [
+          {
+            id: "acct-export",
+            apiKeys: ["export-key"],
+            generatedErrorGroups: [{ checkId: "chk-export", count: 150 }],
+          },
+        ],
+      },
+    });
+    try {
+      const { names } = await loadedBy(
+        ["report", "errors", "--check", "chk-export", "--format", "csv", "--no-progress"],
+        {
+          MONITORING_API_URL: running.url,
+          MONITORING_API_KEY: "export-key",
+          MONITORING_ACCOUNT_ID: "acct-export",
+        },
+      );
+      expect(names).toContain("src/cli/commands/report-errors.js");
+      expect(names).toContain("csv-stringify");
+      expect(
+        names.filter((name) =>
+          /^(js-yaml|cli-progress|src\/(definitions\/(?!problem|stack-name|stack-entries|backend|position|invalid-definitions-error|issue-message)|incident|reports\/(?!errors|evidence\/absent|shared\/(output|csv-writer|async-streams))|emulator\/(?!behaviour-names)|program|engine))/.test(
+            name,
+          ),
+        ),
+      ).toEqual([]);
+    } finally {
+      await running.close();
+    }
   });
 
   test("the emulator and client modules the command line loads hold only constants: they import nothing", () => {

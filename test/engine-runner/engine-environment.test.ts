@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type EngineLocation, engineEnvironment } from "../../src/engine";
+import { runCommandsContext } from "../../src/settings";
 
 const engine: EngineLocation = {
   source: "PATH",
@@ -25,6 +26,11 @@ describe("the environment of every pulumi command", () => {
     const env = environment({ MONITORING_API_KEY: "key", PULUMI_CONFIG_PASSPHRASE: "inherited" });
     expect(env.MONITORING_API_KEY).toBeUndefined();
     expect(env.PULUMI_CONFIG_PASSPHRASE).toBeUndefined();
+  });
+
+  it("marks every run as incident-sync's, so its messages name incident-sync's commands", () => {
+    expect(runCommandsContext(environment({}))).toBe("cli");
+    expect(runCommandsContext({ PATH: "/usr/bin" })).toBe("pulumi");
   });
 
   it("gives the engine's Node processes a compile cache: the one asked for, else the user's cache folder", () => {

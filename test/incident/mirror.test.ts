@@ -160,6 +160,20 @@ describe("an incident no valid definition can mirror", () => {
     return mirror.kind === "refused" ? mirror.reason : "written";
   };
 
+  it("keeps the duration the service gives, and declares none for a null or missing one", () => {
+    const updates = [update("u1", 10, "INVESTIGATING")];
+    expect(definitionOf(incident(updates, { duration: 5400 })).definition.duration).toBe(5400);
+    expect(definitionOf(incident(updates, { duration: 0 })).definition.duration).toBe(0);
+    expect(definitionOf(incident(updates, { duration: null })).definition).not.toHaveProperty(
+      "duration",
+    );
+    expect(definitionOf(incident(updates)).definition).not.toHaveProperty("duration");
+    expect(
+      definitionOf(incident([], { duration: 60, lastUpdateStatus: "RESOLVED" })).definition
+        .duration,
+    ).toBe(60);
+  });
+
   it("is refused, with why, rather than written so that up would post its updates again", () => {
     expect(reason(incident([{ ...update("u1", 10, "INVESTIGATING"), id: null }]))).toBe(
       "an update has no id, so up could not tell it is posted, and would post it again",

@@ -132,6 +132,43 @@ describe("plan of what customers will read", () => {
     expect(finding?.message).not.toMatch(/notify: false/);
   });
 
+  it("shows a message that ends in a line break as customers read it, with no empty quoted line", () => {
+    const result = planOf(
+      {},
+      {
+        "incidents/checkout.yaml": opening([
+          ["INVESTIGATING", "Card payments fail.\n\nWe are looking into it.\n"],
+        ]),
+      },
+    );
+    expect(
+      renderPlanText(result)
+        .split("\n")
+        .filter((line) => line.includes("|")),
+    ).toMatchInlineSnapshot(`
+        [
+          "      | Card payments fail.",
+          "      | ",
+          "      | We are looking into it.",
+        ]
+      `);
+    expect(renderPlanMarkdown(result)).toContain(
+      "> Card payments fail.\n> \n> We are looking into it.\n",
+    );
+    expect(renderPlanMarkdown(result)).not.toMatch(/> \n*$/);
+    expect(renderPlanMarkdown(result)).not.toContain("We are looking into it.\n> \n");
+  });
+
+  it("quotes no edit of a message whose only change is a line break at its end", () => {
+    const base = opening([FIRST, SECOND]);
+    const head = opening([FIRST, [SECOND[0], `${SECOND[1]}\n`]]);
+    const result = planOf({ "incidents/checkout.yaml": base }, { "incidents/checkout.yaml": head });
+    expect(result.changes.flatMap((change) => ("entries" in change ? change.entries : []))).toEqual(
+      [],
+    );
+    expect(renderPlanText(result)).not.toContain("|");
+  });
+
   it("keeps a line of a message from starting a line of the plan or a CI log's command", () => {
     const result = planOf(
       {},

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import program from "../../index";
-import { ADOPTIONS_AT_RISK_WARNING, CLAIM_PHASE_VARIABLE } from "../../src/incident";
+import { CLAIM_PHASE_VARIABLE } from "../../src/incident";
+import { RUN_BY_VARIABLE } from "../../src/settings";
 import { changesOf } from "./support/mock-engine";
 import { type ProgramStack, startProgramStack } from "./support/program-stack";
 
@@ -62,6 +63,29 @@ describe("the program in the claim run and the apply run after it", () => {
     vi.stubEnv("PULUMI_SKIP_CHECKPOINTS", "true");
     const run = await started.engine.run(program);
     expect(run.error).toBeUndefined();
-    expect(run.warnings).toEqual([ADOPTIONS_AT_RISK_WARNING]);
+    expect(run.warnings).toMatchInlineSnapshot(`
+      [
+        "PULUMI_SKIP_CHECKPOINTS=true: the state is written at the end of this run. If the run is killed, the incidents it adopted are on no record until a run completes: run \`pulumi cancel --yes\` and \`pulumi up\` again before you remove any definition, or removing it would not resolve its incident. \`incident-sync up\` has no such gap: it records new incidents in the state before applying them.",
+      ]
+    `);
+  });
+
+  it("names incident-sync's commands to a run incident-sync started, and warns no preview of its own", async () => {
+    vi.stubEnv(CLAIM_PHASE_VARIABLE, undefined);
+    vi.stubEnv("PULUMI_SKIP_CHECKPOINTS", "true");
+    vi.stubEnv(RUN_BY_VARIABLE, "incident-sync");
+    try {
+      const run = await started.engine.run(program);
+      expect(run.error).toBeUndefined();
+      expect(run.warnings).toMatchInlineSnapshot(`
+        [
+          "PULUMI_SKIP_CHECKPOINTS=true: the state is written at the end of this run. If the run is killed, the incidents it adopted are on no record until a run completes: run \`incident-sync cancel --stack unit\` and \`incident-sync up --stack unit\` again before you remove any definition, or removing it would not resolve its incident.",
+        ]
+      `);
+      const preview = await started.engine.run(program, { preview: true });
+      expect(preview.warnings).toEqual([]);
+    } finally {
+      vi.stubEnv(RUN_BY_VARIABLE, undefined);
+    }
   });
 });

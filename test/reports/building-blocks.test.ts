@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { parseSince } from "../../src/reports";
 import { heartbeatLane, timeByMeaning, timeInState } from "../../src/reports/heartbeats/lane";
 import { stateAtEnd } from "../../src/reports/heartbeats/state";
-import { stateCounts, statsRows } from "../../src/reports/heartbeats/stats";
+import { stateCounts, statsRows, successRatiosOf } from "../../src/reports/heartbeats/stats";
 import { eventWarnings } from "../../src/reports/heartbeats/warnings";
 import { histogram, stateSegments } from "../../src/reports/html/chart-data";
 import { mapConcurrent, mergeAsync } from "../../src/reports/shared/async-streams";
@@ -148,11 +148,13 @@ describe("report building blocks", () => {
       { id: "d", state: "LATE" },
       { id: "e", state: "GRACE", timestamp: "soon" },
     ];
+    const stats = { last24Hours: null, last7Days: { successRatio: { currentPeriod: 99.5 } } };
     const check = {
       checkId: "hb-1",
       lastEventBefore: { id: "z", state: "GRACE", timestamp: iso(-1) },
       events,
-      stats: { last24Hours: null, last7Days: { successRatio: { currentPeriod: 99.5 } } },
+      stats,
+      successRatios: successRatiosOf(stats),
       stateAtEnd: stateAtEnd(events, null),
       warnings: eventWarnings(events),
     };
@@ -187,6 +189,39 @@ describe("report building blocks", () => {
     expect(stateCounts(check)).toBe(
       "1 EARLY, 1 PAUSED, 1 (no state), 1 LATE, 1 GRACE (1 healthy, 2 unknown state, 1 missed or failing, 1 overdue, in grace)",
     );
+  });
+
+  test("success ratios: a period known to have no pings has no ratio and no change, a 0 % that may be one draws none", () => {
+    // A job that started pinging today: its 7 days hold no more pings than its last 24 h.
+    const rows = (stats: Parameters<typeof successRatiosOf>[0]) =>
+      statsRows({ stats } as Parameters<typeof statsRows>[0]);
+    const newJob = {
+      last24Hours: {
+        successRatio: { currentPeriod: 71.43, previousPeriod: 0 },
+        totalEntitiesCurrentPeriod: 7,
+      },
+      last7Days: {
+        successRatio: { currentPeriod: 71.43, previousPeriod: 0 },
+        totalEntitiesCurrentPeriod: 7,
+      },
+    };
+    expect(successRatiosOf(newJob).last24Hours).toEqual({
+      current: { ratio: 71.43, pings: 7, note: null },
+      previous: { ratio: null, pings: 0, note: "no pings" },
+      change: null,
+    });
+    expect(rows(newJob)).toEqual([
+      ["24 h", "71.43 %", "no pings", "n/a (no pings)", 7],
+      ["7 d", "71.43 %", "0.00 % or no pings", "n/a (maybe no pings)", 7],
+    ]);
+    // Every ping failing is 0 % with pings: a change is drawn to it.
+    const failing = {
+      last24Hours: {
+        successRatio: { currentPeriod: 0, previousPeriod: 50 },
+        totalEntitiesCurrentPeriod: 4,
+      },
+    };
+    expect(rows(failing)[0]).toEqual(["24 h", "0.00 %", "50.00 %", "-50.00 pt", 4]);
   });
 
   test("--since reads durations and ISO dates, and refuses the future", () => {

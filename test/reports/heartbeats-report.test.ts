@@ -94,6 +94,101 @@ describe("report heartbeats", () => {
     expect(events[0]?.rows).toHaveLength(45);
   });
 
+  test("a period with no pings reads no pings, and no change is drawn from or to it, in Markdown, HTML and JSON", async () => {
+    const checks = ["hb-flappy", "hb-quiet", "hb-steady"];
+    const md = parseMarkdownTables((await report({ format: "md", check: checks })).stdout());
+    expect(md.filter((t) => t.headers[0] === "Period").map((t) => t.rows)).toMatchInlineSnapshot(`
+      [
+        [
+          [
+            "24 h",
+            "51.11 %",
+            "0.00 % or no pings",
+            "n/a (maybe no pings)",
+            "45",
+          ],
+          [
+            "7 d",
+            "51.06 %",
+            "0.00 % or no pings",
+            "n/a (maybe no pings)",
+            "47",
+          ],
+        ],
+        [
+          [
+            "24 h",
+            "no pings",
+            "no pings",
+            "n/a (no pings)",
+            "0",
+          ],
+          [
+            "7 d",
+            "no pings",
+            "0.00 % or no pings",
+            "n/a (no pings)",
+            "0",
+          ],
+        ],
+        [
+          [
+            "24 h",
+            "100.00 %",
+            "100.00 %",
+            "±0.00 pt",
+            "24",
+          ],
+          [
+            "7 d",
+            "100.00 %",
+            "0.00 % or no pings",
+            "n/a (maybe no pings)",
+            "30",
+          ],
+        ],
+      ]
+    `);
+
+    const html = (await report({ format: "html", check: ["hb-quiet"] })).stdout();
+    expect(html).toContain('<td class="num">no pings</td>');
+    expect(html).not.toContain(">0.00 %</td>");
+
+    const json = HeartbeatReport.parse(
+      JSON.parse((await report({ format: "json", check: ["hb-quiet", "hb-steady"] })).stdout()),
+    );
+    const [quiet, steady] = json.checks;
+    // `stats` stays as the API sent it; `successRatios` says what it means.
+    expect(quiet?.stats?.last24Hours?.successRatio?.currentPeriod).toBe(0);
+    expect(quiet?.successRatios.last24Hours).toEqual({
+      current: { ratio: null, pings: 0, note: "no pings" },
+      previous: { ratio: null, pings: 0, note: "no pings" },
+      change: null,
+    });
+    expect(steady?.successRatios.last24Hours).toEqual({
+      current: { ratio: 100, pings: 24, note: null },
+      previous: { ratio: 100, pings: null, note: null },
+      change: 0,
+    });
+  });
+
+  test("every format lists the events oldest first, as the JSON holds them", async () => {
+    const json = HeartbeatReport.parse(JSON.parse((await report({ format: "json" })).stdout()));
+    const oldestFirst = json.checks[0]?.events.map((e) => e.timestamp) ?? [];
+    expect(oldestFirst).toHaveLength(45);
+    expect(oldestFirst).toEqual([...oldestFirst].sort());
+
+    const md = parseMarkdownTables((await report({ format: "md" })).stdout());
+    expect(md.find((t) => t.headers[0] === "Time")?.rows.map((r) => r[0])).toEqual(oldestFirst);
+    const csv = parse((await report({ format: "csv" })).stdout(), { columns: true });
+    expect((csv as Record<string, string>[]).map((r) => r.timestamp)).toEqual(oldestFirst);
+    // The HTML table starts sorted by time, ascending (a click on the column flips it).
+    const html = (await report({ format: "html" })).stdout();
+    const data = /<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html);
+    const tables = (JSON.parse(data?.[1] ?? "{}") as { tables: Record<string, unknown> }).tables;
+    expect(tables["events-0"]).toMatchObject({ sort: { column: 0, dir: "asc" } });
+  });
+
   test("a heartbeat that pings on time every hour is shown as healthy, with its state since before the window", async () => {
     const json = HeartbeatReport.parse(
       JSON.parse((await report({ format: "json", check: ["hb-steady"] })).stdout()),

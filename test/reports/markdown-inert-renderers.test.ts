@@ -13,6 +13,7 @@ import {
   writeHeartbeatReport,
   writeIncidentReport,
 } from "../../src/reports";
+import { successRatiosOf } from "../../src/reports/heartbeats/stats";
 import { expectInert } from "./support/markdown";
 
 /**
@@ -118,6 +119,7 @@ describe("Markdown renderers keep text from definitions and the server inert", (
             },
           ],
           stats: null,
+          successRatios: successRatiosOf(null),
           stateAtEnd: { state: "FAILING", meaning: "missed", since: "2026-11-24T06:00:00Z" },
           warnings: [HOSTILE_LINES],
         },

@@ -1,7 +1,5 @@
-import { InvalidDefinitionsError } from "../../definitions/invalid-definitions-error";
 import type { CommandIo } from "../io";
 import { UsageError } from "../usage-error";
-import { DefinitionsDir } from "./definitions-dir";
 
 /** Which evidence a report reads: error groups of checks, or heartbeats. */
 export type EvidenceKind = "checks" | "heartbeats";
@@ -22,6 +20,11 @@ export async function reportChecks(
   io: CommandIo,
 ): Promise<string[]> {
   if (given !== undefined && given.length > 0) return [...new Set(given)];
+  // The definitions' loader (YAML and all) loads only when they are to be read.
+  const { DefinitionsDir } = await import("./definitions-dir.js");
+  const { InvalidDefinitionsError } = await import(
+    "../../definitions/invalid-definitions-error.js"
+  );
   const dir = new DefinitionsDir(io, dirName);
   const loaded = await dir.load();
   const missing = loaded.problems.find((problem) =>

@@ -51,7 +51,8 @@ export function initCommand(): Command {
       "after",
       `
 Nothing is overwritten: when a file init would write exists, it writes none and names it.
-.gitignore is added to (node_modules/, .incident-sync/), never replaced.
+.gitignore is added to (node_modules/, .incident-sync/), never replaced. In a project with a
+Pulumi.yaml already, --ci github adds the kit alone, in the layout Pulumi.yaml declares.
 
 Exit codes: 0 written, 1 a file is in the way or an option is wrong.
 

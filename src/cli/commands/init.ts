@@ -1,14 +1,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline/promises";
+import { parse } from "yaml";
 import { isSelfManagedBackend, selfManagedNameProblem } from "../../definitions/backend";
 import { docsPage } from "../../package-root";
 import { checkProjectWrite, type ProjectWrite, writeIntoProject } from "../../project-write";
 import { SETTINGS } from "../../settings/catalog";
+import { configKey } from "../../settings/stack-config";
 import { UserError } from "../../user-error";
 import { ExitCode } from "../exit-codes";
 import { jsonOutput } from "../formats";
-import { type ChecklistItem, type KitBackend, kitChecklist, kitFiles } from "../init/github-kit";
+import { type ChecklistItem, kitChecklist, kitFiles } from "../init/github-kit";
 import { GITIGNORE_LINES, type InitLayout, projectFiles } from "../init/project-files";
 import type { CommandIo } from "../io";
 import { schemaDirFor } from "../schema-dir";
@@ -31,6 +33,8 @@ export class ExistingFilesError extends UserError {
 /** What `init` did, as `--format json` prints it. */
 interface InitResult {
   readonly project: string;
+  /** The kit added to a project there already, and nothing else. */
+  readonly kitOnly: boolean;
   readonly dir: string;
   readonly language: "js" | "ts";
   readonly definitionsDir: string;
@@ -49,8 +53,10 @@ interface InitResult {
  */
 export async function runInit(dir: string, flags: InitFlags, io: CommandIo): Promise<ExitCode> {
   const projectDir = path.resolve(io.cwd, dir);
-  const definitionsDir = definitionsDirOf(flags.definitionsDir);
-  const language = flags.language ?? (await askLanguage(io, flags)) ?? "js";
+  // A project that is there already (its Pulumi.yaml) gets the kit alone, in its own layout.
+  const existing = flags.ci === "github" ? existingProject(projectDir) : undefined;
+  const definitionsDir = existing?.definitionsDir ?? definitionsDirOf(flags.definitionsDir);
+  const language = existing?.language ?? flags.language ?? (await askLanguage(io, flags)) ?? "js";
   const stacks = [...new Set(flags.stack ?? ["prod"])];
   if (isSelfManagedBackend(flags.backend)) {
     for (const stack of stacks) {
@@ -59,16 +65,19 @@ export async function runInit(dir: string, flags: InitFlags, io: CommandIo): Pro
     }
   }
   const layout: InitLayout = {
-    project: flags.name ?? projectName(projectDir),
+    project: existing?.project ?? flags.name ?? projectName(projectDir),
     language,
     definitionsDir,
     stacks,
     schemaDir: schemaDirFor(projectDir, definitionsDir),
   };
-  const files = [...projectFiles(layout), ...(flags.ci === "github" ? kitFiles(layout) : [])];
+  const files = [
+    ...(existing ? [] : projectFiles(layout)),
+    ...(flags.ci === "github" ? kitFiles(layout) : []),
+  ];
   const write: ProjectWrite = {
     create: files,
-    hold: [{ path: ".gitignore", lines: GITIGNORE_LINES }],
+    hold: existing ? [] : [{ path: ".gitignore", lines: GITIGNORE_LINES }],
   };
   const refusals = checkProjectWrite(projectDir, write);
   if (refusals.length > 0 && refusals.every((refusal) => refusal.kind === "exists")) {
@@ -81,18 +90,51 @@ export async function runInit(dir: string, flags: InitFlags, io: CommandIo): Pro
   const added = written.added.flatMap((held) => held.lines);
   const result: InitResult = {
     project: layout.project,
+    kitOnly: existing !== undefined,
     dir,
     language,
     definitionsDir,
     stacks,
     written: files.map(({ path: file, what }) => ({ path: file, what })),
     gitignore: { added },
-    next: nextSteps(projectDir, dir, definitionsDir),
-    checklist: flags.ci === "github" ? kitChecklist(stacks, backendKind(flags.backend)) : [],
+    next: existing ? [] : nextSteps(projectDir, dir, definitionsDir),
+    checklist: flags.ci === "github" ? kitChecklist(stacks, flags.backend) : [],
     kitDocs: docsPage("pipeline-kit.md", io.cwd),
   };
   io.stdout.write(flags.format === "json" ? jsonOutput(result) : initText(result));
   return ExitCode.Ok;
+}
+
+/**
+ * The layout of the project in `projectDir` as its `Pulumi.yaml` declares it (name, program,
+ * definitions directory); undefined when there is no `Pulumi.yaml`.
+ */
+function existingProject(
+  projectDir: string,
+): Pick<InitLayout, "project" | "language" | "definitionsDir"> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path.join(projectDir, "Pulumi.yaml"), "utf8");
+  } catch {
+    return undefined;
+  }
+  let declared: { name?: unknown; main?: unknown; config?: Record<string, unknown> } | null;
+  try {
+    declared = parse(text) as typeof declared;
+  } catch {
+    declared = null;
+  }
+  const setting = declared?.config?.[configKey("definitionsDir")] as
+    | { value?: unknown; default?: unknown }
+    | undefined;
+  const dir = setting?.value ?? setting?.default;
+  return {
+    project: typeof declared?.name === "string" ? declared.name : projectName(projectDir),
+    language: declared?.main === "index.ts" ? "ts" : "js",
+    definitionsDir: definitionsDirOf(
+      typeof dir === "string" ? dir : SETTINGS.definitionsDir.default,
+    ),
+  };
 }
 
 /** A definitions directory inside the project, written with `/`. */
@@ -142,10 +184,6 @@ function nextSteps(projectDir: string, dir: string, definitionsDir: string): str
   ];
 }
 
-function backendKind(backend: string): KitBackend {
-  return isSelfManagedBackend(backend) ? "self-managed" : "pulumi-cloud";
-}
-
 /** Asks for the program's language on a terminal; `undefined` when there is nobody to ask. */
 async function askLanguage(io: CommandIo, flags: InitFlags): Promise<"js" | "ts" | undefined> {
   if (flags.format !== "text" || process.stdin.isTTY !== true || io.stderr.isTTY !== true) {
@@ -165,14 +203,18 @@ async function askLanguage(io: CommandIo, flags: InitFlags): Promise<"js" | "ts"
 function initText(result: InitResult): string {
   const width = Math.max(...result.written.map((file) => file.path.length));
   const lines = [
-    `Wrote a new incident-sync project in ${result.dir}:`,
+    result.kitOnly
+      ? `Added the pipeline kit to the project in ${result.dir} (nothing else written):`
+      : `Wrote a new incident-sync project in ${result.dir}:`,
     ...result.written.map((file) => `  ${file.path.padEnd(width)}  ${file.what}`),
   ];
   if (result.gitignore.added.length > 0) {
     lines.push(`  ${".gitignore".padEnd(width)}  added ${result.gitignore.added.join(" and ")}`);
   }
-  lines.push("", "Next, try your definitions against a local emulator:");
-  lines.push(...result.next.map((line) => `  ${line}`));
+  if (result.next.length > 0) {
+    lines.push("", "Next, try your definitions against a local emulator:");
+    lines.push(...result.next.map((line) => `  ${line}`));
+  }
   if (result.checklist.length > 0) {
     lines.push(
       "",

@@ -1,15 +1,14 @@
 import path from "node:path";
-import { createClient, quoteText } from "../../api";
-import {
-  type CollectProgress,
-  checkAbsence,
-  collectErrorGroups,
-  type ErrorReportFormat,
-  openSink,
-  ReportComparison,
-  readPreviousReport,
-  writeErrorReport,
-} from "../../reports";
+import { createClient } from "../../api/client";
+import { quoteText } from "../../api/schemas/characters";
+// The error report's own modules, not the reports' index: a cold export loads nothing else.
+import { type CollectProgress, collectErrorGroups } from "../../reports/errors/collect";
+import { ReportComparison } from "../../reports/errors/compare";
+import { readPreviousReport } from "../../reports/errors/previous-report";
+import { writeErrorReport } from "../../reports/errors/render";
+import type { ErrorReportFormat } from "../../reports/errors/report-input";
+import { checkAbsence } from "../../reports/evidence/absent";
+import { openSink } from "../../reports/shared/output";
 import { SETTINGS } from "../../settings/catalog";
 import { resolveApiConnection } from "../api-connection";
 import type { ApiFlags } from "../api-options";
@@ -17,7 +16,6 @@ import { ExitCode } from "../exit-codes";
 import { describeFailure, failureJson } from "../failure";
 import type { CommandIo } from "../io";
 import { reportChecks } from "./evidence-checks";
-import { errorExportProgress } from "./report-progress";
 
 export interface ReportErrorsOptions extends ApiFlags {
   /** The checks; none: those the definitions under `dir` list in `evidence.checks`. */
@@ -63,8 +61,9 @@ export async function runReportErrors(
   );
   const client = createClient(connection);
   const showProgress = options.progress ?? io.stderr.isTTY === true;
+  // The bars' package loads only when they are drawn.
   const display = showProgress
-    ? errorExportProgress(io.stderr as NodeJS.WriteStream, {
+    ? (await import("./report-progress.js")).errorExportProgress(io.stderr as NodeJS.WriteStream, {
         checks,
         pageSize: PAGE_SIZE,
         details: !!options.details,

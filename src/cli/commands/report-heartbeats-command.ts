@@ -37,13 +37,14 @@ export function reportHeartbeatsCommand(): Command {
       "after",
       `
 Formats:
-  markdown  stats table and events per heartbeat, newest first; or md
+  markdown  stats table and events per heartbeat, oldest first; or md
   csv       one row per event (stats are in the other formats)
   json      the heartbeat report schema: events oldest first, with stats
   html      a self-contained page: one state timeline with a lane per heartbeat (bands by
             state, a dot per change, tooltips), stats, and event tables that sort and filter
 
-Stats are the API's: success ratio of the current and previous period, over 24 h and 7 d.
+Stats are the API's: success ratio of the current and previous period, over 24 h and 7 d; a
+period with no pings reads "no pings", and no change is drawn from or to it.
 The last event before the window is read too, so the state when it opened is known.
 The report is read whole before anything is written: on a failure stdout holds an error
 document in the chosen format ({"error": {…}} for JSON) and no file is written.

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { isSelfManagedBackend } from "../../definitions/backend";
 import { packageRoot } from "../../package-root";
 import { type InitFile, type InitLayout, programFile } from "./project-files";
 
@@ -42,8 +43,23 @@ export function kitFiles(layout: InitLayout): InitFile[] {
 const VALIDATE_CHECK = "validate definitions";
 const PLAN_CHECK = "plan (comment and summary)";
 
-/** The state backend the stacks use, as the checklist needs to know it. */
-export type KitBackend = "pulumi-cloud" | "self-managed";
+/**
+ * The secrets of the stacks' state backend, from its URL: Pulumi Cloud's token, or a
+ * self-managed backend's passphrase and its storage's credentials (a `file://` one has none).
+ */
+export function backendSecrets(backendUrl: string): string[] {
+  if (!isSelfManagedBackend(backendUrl)) return ["PULUMI_ACCESS_TOKEN"];
+  const scheme = /^([a-z0-9+.-]+):\/\//i.exec(backendUrl)?.[1]?.toLowerCase();
+  const storage = STORAGE_SECRETS[scheme ?? ""] ?? [];
+  return ["PULUMI_CONFIG_PASSPHRASE", ...storage];
+}
+
+/** What each self-managed storage reads its credentials from, as Pulumi documents them. */
+const STORAGE_SECRETS: Record<string, string[]> = {
+  s3: ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"],
+  gs: ["GOOGLE_CREDENTIALS"],
+  azblob: ["AZURE_STORAGE_ACCOUNT", "AZURE_STORAGE_KEY"],
+};
 
 /** One thing to create on GitHub, and the `gh` command that creates it (none for a click). */
 export interface ChecklistItem {
@@ -76,7 +92,7 @@ const environments = (stack: string) => [
  * What the kit needs on GitHub, in order, each with its `gh` command; a secret's reads the
  * value from the terminal, never the command line.
  */
-export function kitChecklist(stacks: readonly string[], backend: KitBackend): ChecklistItem[] {
+export function kitChecklist(stacks: readonly string[], backendUrl: string): ChecklistItem[] {
   const items: ChecklistItem[] = [
     {
       item: `repository variable INCIDENT_STACKS = ${JSON.stringify(stacks)}, the stacks in the order they are applied`,
@@ -107,23 +123,14 @@ export function kitChecklist(stacks: readonly string[], backend: KitBackend): Ch
         });
       }
       const variables = ["MONITORING_API_URL", "MONITORING_ACCOUNT_ID"];
-      if (backend === "self-managed") variables.push("PULUMI_BACKEND_URL");
+      if (isSelfManagedBackend(backendUrl)) variables.push("PULUMI_BACKEND_URL");
       for (const variable of variables) {
         items.push({
           item: `  ${env}: variable ${variable}`,
           command: `gh variable set ${variable} --env '${env}' --body "$${variable}"`,
         });
       }
-      const secrets =
-        backend === "self-managed"
-          ? [
-              "MONITORING_API_KEY",
-              "PULUMI_CONFIG_PASSPHRASE",
-              "AWS_ACCESS_KEY_ID",
-              "AWS_SECRET_ACCESS_KEY",
-            ]
-          : ["MONITORING_API_KEY", "PULUMI_ACCESS_TOKEN"];
-      for (const secret of secrets) {
+      for (const secret of ["MONITORING_API_KEY", ...backendSecrets(backendUrl)]) {
         items.push({
           item: `  ${env}: secret ${secret}`,
           command: `gh secret set ${secret} --env '${env}'`,

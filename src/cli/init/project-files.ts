@@ -90,11 +90,19 @@ function settingDeclarations(definitionsDir: string): Record<string, Record<stri
   };
 }
 
-/** What each stack sets for itself, in the words of `Pulumi.yaml`'s comment. */
-const PER_STACK = `  # Each stack sets these in its Pulumi.<stack>.yaml (pulumi config set … --stack <stack>):
+/**
+ * What each stack sets for itself, in the words of `Pulumi.yaml`'s comment: here, because
+ * `pulumi config set` rewrites a `Pulumi.<stack>.yaml` without its comments.
+ */
+const PER_STACK = `  # Each stack sets these in its Pulumi.<stack>.yaml, with pulumi config set:
   #   incident-sync:baseUrl     the monitoring API's base URL
   #   incident-sync:accountId   the account, sent as x-service-account
-  #   incident-sync:apiKey      the API key, a secret (pulumi config set --secret, from stdin)
+  #   incident-sync:apiKey      the API key, a secret, from an environment variable (stdin),
+  #                             never on the command line
+  # as in
+  #   pulumi config set incident-sync:baseUrl https://api.example.com --stack <stack>
+  #   pulumi config set incident-sync:accountId <account id> --stack <stack>
+  #   printf '%s' "$MONITORING_API_KEY" | pulumi config set --secret incident-sync:apiKey --stack <stack>
   # The other settings, with the defaults incident-sync applies: change one here for every
   # stack, or in a Pulumi.<stack>.yaml for that stack alone.
 `;
@@ -179,18 +187,16 @@ services:
   };
 }
 
+/**
+ * A stack's settings, none set yet: no comment, as the first `pulumi config set` would drop it
+ * (how to set them is in `Pulumi.yaml` and docs/cli.md).
+ */
 function stackFile(stack: string): InitFile {
   const name = bareStackName(stack);
   return {
     path: `Pulumi.${name}.yaml`,
-    what: `the settings of stack ${stack}`,
-    text: `# The settings of stack ${stack}. Set the monitoring API's URL and account here
-#   pulumi config set incident-sync:baseUrl https://api.example.com --stack ${stack}
-#   pulumi config set incident-sync:accountId <account id> --stack ${stack}
-# and its key as a secret, from an environment variable, never on the command line:
-#   printf '%s' "$MONITORING_API_KEY" | pulumi config set --secret incident-sync:apiKey --stack ${stack}
-config: {}
-`,
+    what: `the settings of stack ${stack} (see Pulumi.yaml for how to set them)`,
+    text: "config: {}\n",
   };
 }
 

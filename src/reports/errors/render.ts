@@ -1,6 +1,4 @@
 import { writeCsv } from "../shared/csv-writer";
-import { renderErrorHtml } from "./render-html";
-import { renderErrorMarkdown } from "./render-markdown";
 import type { ErrorReportInput } from "./report-input";
 import { ERROR_REPORT_KIND, type ErrorReportGroup } from "./report-schema";
 import { sum, summaryOf } from "./summary";
@@ -33,12 +31,17 @@ export async function writeErrorReport(input: ErrorReportInput): Promise<ErrorRe
     case "json":
       await writeJson(input, rows);
       break;
-    case "md":
+    // Loaded when chosen, so a CSV or JSON export does not load them.
+    case "md": {
+      const { renderErrorMarkdown } = await import("./render-markdown.js");
       await input.sink.write(renderErrorMarkdown(input, await collectAll(rows)));
       break;
-    case "html":
+    }
+    case "html": {
+      const { renderErrorHtml } = await import("./render-html.js");
       await input.sink.write(renderErrorHtml(input, await collectAll(rows)));
       break;
+    }
   }
   const outcome: ErrorReportOutcome = {
     total: sum(input.stats.byCheck),

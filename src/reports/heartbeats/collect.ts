@@ -7,6 +7,7 @@ import {
   type HeartbeatReportCheck,
 } from "./report-schema";
 import { stateAtEnd } from "./state";
+import { successRatiosOf } from "./stats";
 import { eventWarnings } from "./warnings";
 
 /** The part of the API client that heartbeat reports read through. */
@@ -87,6 +88,7 @@ export async function collectHeartbeat(
     lastEventBefore,
     events,
     stats: window.stats ?? null,
+    successRatios: successRatiosOf(window.stats),
     stateAtEnd: stateAtEnd(events, lastEventBefore),
     warnings: [...window.warnings, ...eventWarnings(events)],
   };

@@ -45,7 +45,7 @@ export function renderHeartbeatHtml(report: HeartbeatReport): string {
       ],
       {
         sortBy: "time",
-        dir: "desc",
+        dir: "asc",
         facets: ["state", "meaning"],
         empty: "No events in the window.",
       },

@@ -1,4 +1,4 @@
-import { type HeartbeatEvent, heartbeatEventTime, heartbeatStateClass } from "../../api/schemas";
+import { heartbeatStateClass } from "../../api/schemas";
 import { mdTable, mdText } from "../../markdown";
 import { writeDocumentReport } from "../shared/document-report";
 import type { ReportSink } from "../shared/output";
@@ -40,6 +40,7 @@ function renderMarkdown(report: HeartbeatReport): string {
     `Window ${report.window.from} to ${report.window.to}, generated ${report.generatedAt}.`,
     "",
   ];
+  // Events as the JSON holds them: oldest first, those without a readable timestamp last.
   for (const check of report.checks) {
     parts.push(`## ${mdText(check.checkId)}`, "");
     parts.push(`Now: ${mdText(currentState(check, to))}.`, "");
@@ -50,7 +51,7 @@ function renderMarkdown(report: HeartbeatReport): string {
       parts.push(
         mdTable(
           ["Time", "State", "Meaning", "Source", "User agent"],
-          newestFirst(check.events).map((e) => [
+          check.events.map((e) => [
             e.timestamp ?? "(no timestamp)",
             stateName(e.state),
             MEANING_TEXT[heartbeatStateClass(e.state)],
@@ -62,11 +63,4 @@ function renderMarkdown(report: HeartbeatReport): string {
     }
   }
   return parts.join("\n");
-}
-
-/** The report's events (oldest first, unplaceable last) newest first, unplaceable still last. */
-function newestFirst(events: readonly HeartbeatEvent[]): HeartbeatEvent[] {
-  const placed = events.filter((e) => heartbeatEventTime(e) !== undefined);
-  const unplaced = events.filter((e) => heartbeatEventTime(e) === undefined);
-  return [...placed.reverse(), ...unplaced];
 }

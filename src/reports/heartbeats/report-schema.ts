@@ -3,6 +3,31 @@ import { HeartbeatEvent, HeartbeatStats } from "../../api/schemas";
 
 export const HEARTBEAT_REPORT_KIND = "incident-sync/heartbeats-report";
 
+/**
+ * One side of a period as the report reads it (`successRatiosOf`): the API's percentage, or
+ * null with `note: "no pings"` for a period known to have none; `note: "maybe no pings"` for
+ * a 0 % the API also gives a period with no pings, when nothing tells the two apart.
+ */
+export const PeriodSide = z.object({
+  ratio: z.number().nullable(),
+  /** Pings in the period: the API's count (current period), 0 when known; else null. */
+  pings: z.number().nullable(),
+  note: z.enum(["no pings", "maybe no pings"]).nullable(),
+});
+export type PeriodSide = z.infer<typeof PeriodSide>;
+
+/** A period's two sides and the change between them: null when no trend can be drawn. */
+export const PeriodSuccess = z.object({
+  current: PeriodSide,
+  previous: PeriodSide,
+  /** Percentage points, current minus previous; null when a side has (or may have) no pings. */
+  change: z.number().nullable(),
+});
+export type PeriodSuccess = z.infer<typeof PeriodSuccess>;
+
+export const SuccessRatios = z.object({ last24Hours: PeriodSuccess, last7Days: PeriodSuccess });
+export type SuccessRatios = z.infer<typeof SuccessRatios>;
+
 /** What a heartbeat state means (`heartbeatStateClass`): arrived is a healthy heartbeat. */
 export const HeartbeatMeaning = z.enum(["arrived", "grace", "missed", "unknown"]);
 
@@ -16,6 +41,8 @@ export const HeartbeatReportCheck = z.object({
   lastEventBefore: HeartbeatEvent.nullable(),
   events: z.array(HeartbeatEvent),
   stats: HeartbeatStats.nullable(),
+  /** The stats as the report reads them (`stats` stays as the API sent it). */
+  successRatios: SuccessRatios,
   /** The state in force at the end of the window, what it means, and since when. */
   stateAtEnd: z.object({
     state: z.string().nullable(),
