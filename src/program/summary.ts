@@ -1,5 +1,6 @@
 import type { OutputMap } from "@pulumi/pulumi/automation";
 import { escapeLine, type HeartbeatStats, type IncidentUpdate } from "../api";
+import { incidentNamed } from "../incident";
 import { plural } from "../plural";
 import {
   type DriftEntry,
@@ -60,6 +61,13 @@ function section<T>(
   ];
 }
 
+/** An incident of the outputs by its name; one not yet opened is keyed `(new: resource)`. */
+function outputNamed(id: string, name: string | undefined): string {
+  return id.startsWith("(") && name !== undefined
+    ? `${name} ${id}`
+    : incidentNamed({ name, incidentId: id });
+}
+
 /** Each incident with its declared and live status, labelled, and its latest updates. */
 function incidentLines(
   incidents: [string, IncidentOutput][],
@@ -74,7 +82,7 @@ function incidentLines(
     const liveText = isUnavailable(live)
       ? `live unknown (${live.unavailable})`
       : `live ${live.status ?? "unknown"}${live.source === "update" ? ` since ${minute(live.since)}` : ""}`;
-    lines.push(`  ${id}  declared ${declared.status}, ${liveText}`);
+    lines.push(`  ${outputNamed(id, declared.name)}  declared ${declared.status}, ${liveText}`);
     lines.push(`      declared: ${declared.severity}  ${declared.name}`);
     lines.push(
       `      declared services: ${declared.services.map((service) => service.name ?? service.id).join(", ")}`,
@@ -187,10 +195,12 @@ export function formatSummary(outputs: OutputMap, latestUpdates = 1, run?: Summa
       : `Drift (${drift.length}):`,
   );
   for (const entry of drift) {
+    // Named as declared when the outputs hold each incident (`outputs: full`).
+    const named = outputNamed(entry.incidentId, incidents?.[entry.incidentId]?.declared.name);
     lines.push(
       entry.liveStatus === "unknown"
-        ? `  ${entry.incidentId}  declared ${entry.declaredStatus}, live unknown: ${entry.reason ?? ""}`
-        : `  ${entry.incidentId}  declared ${entry.declaredStatus}, live ${entry.liveStatus}, ${plural(entry.updatesOutsideGit.length, "update")} outside git since ${entry.appliedAt}`,
+        ? `  ${named}  declared ${entry.declaredStatus}, live unknown: ${entry.reason ?? ""}`
+        : `  ${named}  declared ${entry.declaredStatus}, live ${entry.liveStatus}, ${plural(entry.updatesOutsideGit.length, "update")} outside git since ${entry.appliedAt}`,
     );
   }
   return lines.join("\n");

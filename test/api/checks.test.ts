@@ -89,9 +89,7 @@ describe("the checks list against the emulator", () => {
 
   test("refuses, unsent, a limit outside 1 to 100 and an id that is no path segment", async () => {
     const before = running.emulator.control.stats().total;
-    await expect(client.checks.list({ limit: 101 })).rejects.toBeInstanceOf(
-      RequestValidationError,
-    );
+    await expect(client.checks.list({ limit: 101 })).rejects.toBeInstanceOf(RequestValidationError);
     expect(() => client.checks.all({ pageSize: 0 })).toThrow(RequestValidationError);
     await expect(client.checks.get("../x")).rejects.toBeInstanceOf(RequestValidationError);
     expect(running.emulator.control.stats().total).toBe(before);

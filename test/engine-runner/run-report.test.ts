@@ -51,19 +51,21 @@ describe("the run report of a failed incident", () => {
           diffs: ["services"],
           error: refused,
           warnings: [],
+          inputs: { incidentId: "inc-api-errors", name: "Elevated error rate on the public API" },
         },
+        // A step the engine reported no inputs of: known by its resource and id alone.
         { resource: "db", incidentId: "inc-db", op: "update", diffs: ["name"], warnings: [] },
       ],
       outputsDiff,
     );
     expect(renderText(outcome, "/project").replace(/\d+\.\d s/, "<s> s")).toMatchInlineSnapshot(`
-      "✗ inc-api-errors (resource api-errors): PUT /v1/status-pages/incidents/inc-api-errors failed: 400 Bad Request: services[0].id "svc-typo" is not a service of account acct-demo
+      "✗ Elevated error rate on the public API (api-errors, inc-api-errors): PUT /v1/status-pages/incidents/inc-api-errors failed: 400 Bad Request: services[0].id "svc-typo" is not a service of account acct-demo
 
       Stack prod: up failed (1 not updated, 1 updated; <s> s)
-        ✗ inc-api-errors (resource api-errors) not updated [services]
-        ~ inc-db (resource db) updated [name]
+        ✗ Elevated error rate on the public API (api-errors, inc-api-errors) not updated [services]
+        ~ db (inc-db) updated [name]
 
-      ✗ inc-api-errors (resource api-errors): PUT /v1/status-pages/incidents/inc-api-errors failed: 400 Bad Request: services[0].id "svc-typo" is not a service of account acct-demo
+      ✗ Elevated error rate on the public API (api-errors, inc-api-errors): PUT /v1/status-pages/incidents/inc-api-errors failed: 400 Bad Request: services[0].id "svc-typo" is not a service of account acct-demo
       "
     `);
     expect(reportOf(outcome, "/project").incidents.map((incident) => incident.action)).toEqual([
@@ -71,7 +73,7 @@ describe("the run report of a failed incident", () => {
       "updated",
     ]);
     expect(renderMarkdown(outcome, "/project")).toContain(
-      "| `inc-api-errors` | not updated | services |",
+      "| Elevated error rate on the public API (api-errors, inc-api-errors) | not updated | services |",
     );
   });
 
@@ -143,7 +145,7 @@ describe("the run report of a failed incident", () => {
           op: "update",
           diffs: ["claimOnly"],
           warnings: [],
-          inputs: { resource: "sms-down" },
+          inputs: { resource: "sms-down", name: "SMS are not delivered" },
           previous: { incidentId: "", claimed: true },
         },
         {
@@ -175,7 +177,9 @@ describe("the run report of a failed incident", () => {
     ]);
     const text = renderText(opened, "/project");
     expect(text).toContain("(1 not opened, 2 opened, 1 updated;");
-    expect(text).toMatch(/^ {2}\+ \S+ \(resource sms-down\) opened/m);
+    expect(text).toContain(
+      "  + SMS are not delivered (sms-down, 5b1c0d6e-0000-4000-8000-000000000002) opened",
+    );
   });
 
   it("says opened, from the engine's events, for an incident opened whose later post failed", () => {
@@ -253,8 +257,8 @@ describe("the run report of a failed incident", () => {
     ]);
     const text = renderText(outcome, "/project");
     expect(text).toContain("up failed (1 not opened, 2 opened;");
-    expect(text).toContain(`✗ ${first} (resource card-payments) opened`);
-    expect(text).toContain(`✗ ${first} (resource card-payments): incident ${first}: updates[0]`);
+    expect(text).toContain(`✗ card-payments (${first}) opened`);
+    expect(text).toContain(`✗ card-payments (${first}): incident ${first}: updates[0]`);
   });
 
   it("names the status page as a change's reason only when nothing git declares changed", () => {

@@ -92,7 +92,7 @@ describe("Markdown renderers keep text from definitions and the server inert", (
     const markdown = renderDrift(report, "markdown");
     const { text } = expectInert(markdown);
     const shown = flat(text);
-    expect(shown).toContain(`${TICKS} ${MENTION}: updates outside git`);
+    expect(shown).toContain(`(${TICKS} ${MENTION}): updates outside git`);
     expect(shown).toContain(`incidents/${LINK}.yaml:1`);
     expect(shown).toContain(`since 2026-11-01 ${MENTION}, newest first.`);
     expect(shown).toContain(flat(HOSTILE_LINES));

@@ -64,6 +64,7 @@ async function unknownServiceFindings(
         rule: "unknown-service" as const,
         resource: change.resource,
         incidentId: change.incidentId,
+        name: change.after.name,
         file: change.file,
         message: liveServiceMessage(service.id, known),
       })),
@@ -98,6 +99,7 @@ async function liveReopen(
     rule: "reopen-live-resolved",
     resource: change.resource,
     incidentId: change.incidentId,
+    name: declared.name,
     file: change.file,
     message: refusal,
   };

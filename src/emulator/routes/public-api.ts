@@ -194,9 +194,7 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
 
   on(ROUTES.listChecks, (c) => {
     const { limit, page, ...filter } = readQuery(c, ROUTES.listChecks.query.schema);
-    return c.json(
-      stores.checks.list(account(c), limit ?? CHECKS_PAGE_DEFAULT, page ?? 1, filter),
-    );
+    return c.json(stores.checks.list(account(c), limit ?? CHECKS_PAGE_DEFAULT, page ?? 1, filter));
   });
 
   on(ROUTES.getCheck, (c) => c.json(stores.checks.get(account(c), pathParam(c, "id"))));
