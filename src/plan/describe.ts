@@ -13,8 +13,8 @@ export interface ChangeRow {
 
 /**
  * A change's incident as every line names it (`incidentNamed`), as declared after the change
- * (before it, for a removal). A label of an id not known (`(new: …)`, `(id in the stack's
- * state: …)`) says no more than the resource, so only an id is shown after it.
+ * (before it, for a removal), with the plan's label of an id not known (`(new: …)`, `(id in
+ * the stack's state: …)`) after its name.
  */
 export function changeNamed(change: IncidentChange): string {
   const definition = change.kind === "remove" ? change.before : change.after;

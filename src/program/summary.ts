@@ -61,13 +61,6 @@ function section<T>(
   ];
 }
 
-/** An incident of the outputs by its name; one not yet opened is keyed `(new: resource)`. */
-function outputNamed(id: string, name: string | undefined): string {
-  return id.startsWith("(") && name !== undefined
-    ? `${name} ${id}`
-    : incidentNamed({ name, incidentId: id });
-}
-
 /** Each incident with its declared and live status, labelled, and its latest updates. */
 function incidentLines(
   incidents: [string, IncidentOutput][],
@@ -82,7 +75,9 @@ function incidentLines(
     const liveText = isUnavailable(live)
       ? `live unknown (${live.unavailable})`
       : `live ${live.status ?? "unknown"}${live.source === "update" ? ` since ${minute(live.since)}` : ""}`;
-    lines.push(`  ${outputNamed(id, declared.name)}  declared ${declared.status}, ${liveText}`);
+    lines.push(
+      `  ${incidentNamed({ name: declared.name, incidentId: id })}  declared ${declared.status}, ${liveText}`,
+    );
     lines.push(`      declared: ${declared.severity}  ${declared.name}`);
     lines.push(
       `      declared services: ${declared.services.map((service) => service.name ?? service.id).join(", ")}`,
@@ -196,7 +191,10 @@ export function formatSummary(outputs: OutputMap, latestUpdates = 1, run?: Summa
   );
   for (const entry of drift) {
     // Named as declared when the outputs hold each incident (`outputs: full`).
-    const named = outputNamed(entry.incidentId, incidents?.[entry.incidentId]?.declared.name);
+    const named = incidentNamed({
+      name: incidents?.[entry.incidentId]?.declared.name,
+      incidentId: entry.incidentId,
+    });
     lines.push(
       entry.liveStatus === "unknown"
         ? `  ${named}  declared ${entry.declaredStatus}, live unknown: ${entry.reason ?? ""}`

@@ -178,10 +178,11 @@ describe("Markdown renderers keep text from definitions and the server inert", (
     await writeIncidentReport(report, "md", sink);
     const { text } = expectInert(sink.text());
     const shown = flat(text);
-    expect(shown).toContain(`for ${id}. Times in UTC.`);
-    expect(shown).toContain(`${id}: ${flat(HOSTILE_LINES)}`);
+    // The incident by its name, its id after it; an update's row names it the same way.
+    const title = `${flat(HOSTILE_LINES)} (${id})`;
+    expect(shown).toContain(`for ${title}. Times in UTC.`);
     expect(shown).toContain(`services svc-${MENTION} · incidents/${WWW}.yaml:3`);
-    expect(shown).toContain(`status page ${MENTION} status IDENTIFIED ${flat(HOSTILE_LINES)}`);
+    expect(shown).toContain(`${title} status IDENTIFIED ${flat(HOSTILE_LINES)}`);
   });
 
   it("the run report of up --format markdown keeps hostile problems inert", () => {

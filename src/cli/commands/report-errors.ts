@@ -3,6 +3,7 @@ import { createClient, quoteText } from "../../api";
 import {
   type CollectProgress,
   checkAbsence,
+  checkNamed,
   collectErrorGroups,
   type ErrorReportFormat,
   openSink,
@@ -17,6 +18,7 @@ import { ExitCode } from "../exit-codes";
 import { describeFailure, failureJson } from "../failure";
 import type { CommandIo } from "../io";
 import { reportChecks } from "./evidence-checks";
+import { readNamesFor } from "./report-output";
 import { errorExportProgress } from "./report-progress";
 
 export interface ReportErrorsOptions extends ApiFlags {
@@ -62,6 +64,7 @@ export async function runReportErrors(
     io,
   );
   const client = createClient(connection);
+  const checkNames = await readNamesFor(client, checks, io.stderr);
   const showProgress = options.progress ?? io.stderr.isTTY === true;
   const display = showProgress
     ? errorExportProgress(io.stderr as NodeJS.WriteStream, {
@@ -86,6 +89,7 @@ export async function runReportErrors(
       groups,
       stats,
       checks,
+      checkNames,
       details: !!options.details,
       top: resolveTop(options),
       describeError: (error) => failureJson(describeFailure(error, [connection.apiKey])),
@@ -101,13 +105,15 @@ export async function runReportErrors(
     const where = options.out ? ` to ${options.out}` : "";
     for (const skipped of stats.detailsSkipped) {
       io.stderr.write(
-        `warning: error group ${quoteText(skipped.id)} of check ${quoteText(skipped.checkId)} is written as listed, without its details: ${skipped.reason}, so it cannot be requested.\n`,
+        `warning: error group ${quoteText(skipped.id)} of check ${quoteText(checkNamed(skipped.checkId, checkNames))} is written as listed, without its details: ${skipped.reason}, so it cannot be requested.\n`,
       );
     }
     for (const [checkId, count] of Object.entries(stats.byCheck)) {
       const absent = checkAbsence({ count });
       if (absent)
-        io.stderr.write(`warning: check ${quoteText(checkId)} may not exist: ${absent}.\n`);
+        io.stderr.write(
+          `warning: check ${quoteText(checkNamed(checkId, checkNames))} may not exist: ${absent}.\n`,
+        );
     }
     io.stderr.write(`Wrote ${outcome.total} error group(s)${changes}${where}.\n`);
     return ExitCode.Ok;

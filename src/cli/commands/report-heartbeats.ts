@@ -12,7 +12,7 @@ import type { ApiFlags } from "../api-options";
 import { ExitCode } from "../exit-codes";
 import type { CommandIo } from "../io";
 import { reportChecks } from "./evidence-checks";
-import { warnAboutHeartbeats, writeReport } from "./report-output";
+import { readNamesFor, warnAboutHeartbeats, writeReport } from "./report-output";
 
 export interface ReportHeartbeatsOptions extends ApiFlags {
   /** The heartbeats; none: those the definitions under `dir` list in `evidence.heartbeats`. */
@@ -46,12 +46,13 @@ export async function runReportHeartbeats(
     io,
   );
   const client = createClient(connection);
+  const names = await readNamesFor(client, checks, io.stderr);
   const report = await writeReport(options.out, io, async (sink) => {
-    const collected = await collectHeartbeats(client.heartbeats, checks, from, now, now);
+    const collected = await collectHeartbeats(client.heartbeats, checks, from, now, now, names);
     await writeHeartbeatReport(collected, options.format, sink);
     return collected;
   });
-  warnAboutHeartbeats(io.stderr, report.checks);
+  warnAboutHeartbeats(io.stderr, report.checks, names);
   const events = report.checks.reduce((n, c) => n + c.events.length, 0);
   const where = options.out ? ` to ${options.out}` : "";
   io.stderr.write(`Wrote ${events} event(s) of ${report.checks.length} heartbeat(s)${where}.\n`);
