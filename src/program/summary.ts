@@ -76,7 +76,7 @@ function incidentLines(
       ? `live unknown (${live.unavailable})`
       : `live ${live.status ?? "unknown"}${live.source === "update" ? ` since ${minute(live.since)}` : ""}`;
     lines.push(
-      `  ${incidentNamed({ name: declared.name, incidentId: id })}  declared ${declared.status}, ${liveText}`,
+      `  ${incidentNamed({ name: declared.name, resource: incident.resource, incidentId: id })}  declared ${declared.status}, ${liveText}`,
     );
     lines.push(`      declared: ${declared.severity}  ${declared.name}`);
     lines.push(
@@ -191,8 +191,10 @@ export function formatSummary(outputs: OutputMap, latestUpdates = 1, run?: Summa
   );
   for (const entry of drift) {
     // Named as declared when the outputs hold each incident (`outputs: full`).
+    const output = incidents?.[entry.incidentId];
     const named = incidentNamed({
-      name: incidents?.[entry.incidentId]?.declared.name,
+      name: output?.declared.name,
+      resource: output?.resource,
       incidentId: entry.incidentId,
     });
     lines.push(

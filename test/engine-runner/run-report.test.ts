@@ -4,6 +4,7 @@ import type { OperationOutcome } from "../../src/engine";
 import { type IncidentStep, summarizeEvents } from "../../src/engine/engine-events";
 import { renderMarkdown, renderText, reportOf } from "../../src/engine/run-report";
 import { INCIDENT_TYPE } from "../../src/incident";
+import { bareGuids } from "../support/named-lines";
 
 const refused =
   'PUT /v1/status-pages/incidents/inc-api-errors failed: 400 Bad Request: services[0].id "svc-typo" is not a service of account acct-demo';
@@ -296,4 +297,146 @@ describe("the run report of a failed incident", () => {
     const text = renderText(outcome, "/project");
     expect(text).toContain("Engine output (end):\n  error: could not load the plugin");
   });
+});
+
+describe("the run report names every incident as a person knows it (issue 52)", () => {
+  /** Incidents as the hosted service gives them: GUIDs, each with its name and resource. */
+  const incidents = [
+    {
+      resource: "invoices-late",
+      id: "3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b",
+      name: "Invoices are late",
+    },
+    { resource: "login-errors", id: "4a3b2c1d-6e5f-4a7b-8c9d-0e1f2a3b4c5d", name: "Login errors" },
+    { resource: "slow-search", id: "5b4c3d2e-7f6a-4b8c-9d0e-1f2a3b4c5d6e", name: "Search is slow" },
+    { resource: "old-outage", id: "6c5d4e3f-8a7b-4c9d-8e1f-2a3b4c5d6e7f", name: "Old outage" },
+    { resource: "fax-down", id: "7d6e5f4a-9b8c-4d0e-9f2a-3b4c5d6e7f8a", name: "Fax is down" },
+  ];
+  const names = new Map(incidents.map(({ id, name }) => [id, name]));
+  const [adopted, alsoAdopted, updated, released, failed] = incidents as [
+    (typeof incidents)[number],
+    (typeof incidents)[number],
+    (typeof incidents)[number],
+    (typeof incidents)[number],
+    (typeof incidents)[number],
+  ];
+
+  /** The engine's events of a run: adoptions, an update, a removal and a failure, as recorded. */
+  function recordedEvents(): EngineEvent[] {
+    const urn = (resource: string) =>
+      `urn:pulumi:prod::incident-sync::${INCIDENT_TYPE}::${resource}`;
+    const inputs = (incident: (typeof incidents)[number]) => ({
+      incidentId: incident.id,
+      name: incident.name,
+    });
+    const step = (
+      incident: (typeof incidents)[number],
+      op: string,
+      sequence: number,
+      extra: Record<string, unknown> = {},
+    ) => ({
+      sequence,
+      timestamp: sequence,
+      resourcePreEvent: {
+        metadata: { urn: urn(incident.resource), type: INCIDENT_TYPE, op, ...extra },
+      },
+    });
+    return [
+      step(adopted, "create", 1, { new: { inputs: inputs(adopted) } }),
+      step(alsoAdopted, "create", 2, { new: { inputs: inputs(alsoAdopted) } }),
+      step(updated, "update", 3, {
+        old: { inputs: inputs(updated), outputs: { incidentId: updated.id, name: updated.name } },
+        new: { inputs: { ...inputs(updated), severity: "MAJOR" } },
+        diffs: ["severity"],
+      }),
+      // A removal: only the last apply's outputs know the incident.
+      step(released, "delete", 4, {
+        old: { inputs: {}, outputs: { incidentId: released.id, name: released.name } },
+      }),
+      step(failed, "update", 5, {
+        old: { inputs: inputs(failed), outputs: { incidentId: failed.id, name: failed.name } },
+        new: { inputs: { ...inputs(failed), status: "RESOLVED" } },
+        diffs: ["status"],
+      }),
+      {
+        sequence: 6,
+        timestamp: 6,
+        diagnosticEvent: {
+          urn: urn(failed.resource),
+          severity: "error",
+          message: `error: PUT /v1/status-pages/incidents/${failed.id} failed: 503 Service Unavailable\n`,
+          color: "never",
+        },
+      },
+    ] as unknown as EngineEvent[];
+  }
+
+  /** The outputs an up with `outputs: full` prints its summary from. */
+  const outputs = {
+    incidents: {
+      value: Object.fromEntries(
+        incidents.map((incident) => [
+          incident.id,
+          {
+            file: `incidents/${incident.resource}.yaml`,
+            resource: incident.resource,
+            declared: {
+              name: incident.name,
+              severity: "MAJOR",
+              status: "IDENTIFIED",
+              services: [{ id: "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", name: "Billing API" }],
+            },
+            applied: { status: "IDENTIFIED", at: "2026-11-01T10:00:00.000Z" },
+            live: { status: "IDENTIFIED", source: "update", since: "2026-11-01T10:00:00.000Z" },
+          },
+        ]),
+      ),
+      secret: false,
+    },
+    drift: {
+      value: [
+        {
+          incidentId: updated.id,
+          file: "incidents/slow-search.yaml",
+          appliedAt: "2026-11-01T10:00:00.000Z",
+          declaredStatus: "IDENTIFIED",
+          liveStatus: "MONITORING",
+          updatesOutsideGit: [],
+        },
+      ],
+      secret: false,
+    },
+  };
+
+  it.each(["preview", "up"] as const)(
+    "%s: no line shows an incident's GUID without its name",
+    (operation) => {
+      const outcome = failedUp(summarizeEvents(recordedEvents()).incidents, "");
+      if (outcome.kind !== "ran") throw new Error("a run");
+      outcome.result.operation = operation;
+      if (operation === "up") {
+        outcome.result.ok = true;
+        outcome.result.incidents = outcome.result.incidents.filter(
+          (step) => step.error === undefined,
+        );
+        (outcome as { outputs?: unknown }).outputs = outputs;
+      }
+      const text = renderText(outcome, "/project");
+      const markdown = renderMarkdown(outcome, "/project");
+      expect(bareGuids(text, names)).toEqual([]);
+      expect(bareGuids(markdown, names)).toEqual([]);
+      // The adoptions are listed one by one, by name, as the count says.
+      const adopt = operation === "preview" ? "to adopt" : "adopted";
+      expect(text).toContain(`2 ${adopt}`);
+      for (const incident of [adopted, alsoAdopted]) {
+        expect(text).toContain(
+          `+ ${incident.name} (${incident.resource}, ${incident.id}) ${adopt}`,
+        );
+        expect(markdown).toContain(
+          `| ${incident.name} (${incident.resource}, ${incident.id}) | ${adopt} |`,
+        );
+      }
+      expect(text).toContain(`- ${released.name} (${released.resource}, ${released.id})`);
+    },
+  );
 });

@@ -89,7 +89,7 @@ describe("Markdown we write shows hostile text as written and keeps it inert", (
       head: after.definitions,
       base: { ref: "main", commit: "0123456789abcdef", ...before },
     });
-    const { html, text } = expectInert(renderPlanMarkdown(plan).replace(/^<!--.*-->\n/, ""));
+    const { text } = expectInert(renderPlanMarkdown(plan).replace(/^<!--.*-->\n/, ""));
     expect(text).toContain(name);
     // Named as every line names an incident: its name, then its id, both as written.
     expect(text).toContain(`${name} (inc-a\`\`b\`)`);

@@ -17,7 +17,7 @@ import type { ApiFlags } from "../api-options";
 import { ExitCode } from "../exit-codes";
 import { describeFailure, failureJson } from "../failure";
 import type { CommandIo } from "../io";
-import { reportChecks } from "./evidence-checks";
+import { announceEvidence, reportChecks } from "./evidence-checks";
 import { readNamesFor } from "./report-output";
 import { errorExportProgress } from "./report-progress";
 
@@ -57,14 +57,11 @@ export async function runReportErrors(
     from: path.resolve(io.cwd, options.dir ?? SETTINGS.definitionsDir.default),
   });
   const previous = options.sinceReport ? await readPreviousReport(options.sinceReport) : undefined;
-  const checks = await reportChecks(
-    options.check,
-    "checks",
-    options.dir ?? SETTINGS.definitionsDir.default,
-    io,
-  );
+  const dirName = options.dir ?? SETTINGS.definitionsDir.default;
+  const { checks, fromDefinitions } = await reportChecks(options.check, "checks", dirName, io);
   const client = createClient(connection);
   const checkNames = await readNamesFor(client, checks, io.stderr);
+  if (fromDefinitions) announceEvidence(io, "checks", dirName, checks, checkNames);
   const showProgress = options.progress ?? io.stderr.isTTY === true;
   const display = showProgress
     ? errorExportProgress(io.stderr as NodeJS.WriteStream, {

@@ -11,7 +11,7 @@ import { resolveApiConnection } from "../api-connection";
 import type { ApiFlags } from "../api-options";
 import { ExitCode } from "../exit-codes";
 import type { CommandIo } from "../io";
-import { reportChecks } from "./evidence-checks";
+import { announceEvidence, reportChecks } from "./evidence-checks";
 import { readNamesFor, warnAboutHeartbeats, writeReport } from "./report-output";
 
 export interface ReportHeartbeatsOptions extends ApiFlags {
@@ -39,14 +39,11 @@ export async function runReportHeartbeats(
   });
   const now = options.now ?? new Date();
   const from = parseSince(options.since, now);
-  const checks = await reportChecks(
-    options.check,
-    "heartbeats",
-    options.dir ?? SETTINGS.definitionsDir.default,
-    io,
-  );
+  const dirName = options.dir ?? SETTINGS.definitionsDir.default;
+  const { checks, fromDefinitions } = await reportChecks(options.check, "heartbeats", dirName, io);
   const client = createClient(connection);
   const names = await readNamesFor(client, checks, io.stderr);
+  if (fromDefinitions) announceEvidence(io, "heartbeats", dirName, checks, names);
   const report = await writeReport(options.out, io, async (sink) => {
     const collected = await collectHeartbeats(client.heartbeats, checks, from, now, now, names);
     await writeHeartbeatReport(collected, options.format, sink);
