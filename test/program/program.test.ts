@@ -133,11 +133,12 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       expect(heartbeats["hb-billing-sync"]?.events).toHaveLength(3);
       expect(summaryLines(outputs)).toEqual([
         "Incidents (5), as declared in git and as live on the status page:",
-        `  ${opened}  declared IDENTIFIED, live IDENTIFIED`,
-        "  inc-api-errors  declared MONITORING, live MONITORING",
-        "  inc-checkout-latency  declared INVESTIGATING, live INVESTIGATING",
-        "  inc-db-maintenance  declared RESOLVED, live RESOLVED",
-        "  inc-login-failures  declared RESOLVED, live RESOLVED",
+        // Each by its name, then its resource (where it differs from the id) and id.
+        `  Some card payments are declined (card-payments-declined, ${opened})  declared IDENTIFIED, live IDENTIFIED`,
+        "  Elevated error rate on the public API (inc-api-errors)  declared MONITORING, live MONITORING",
+        "  Slow checkout for some customers in EU (inc-checkout-latency)  declared INVESTIGATING, live INVESTIGATING",
+        "  Scheduled database maintenance (db-maintenance, inc-db-maintenance)  declared RESOLVED, live RESOLVED",
+        "  Some users cannot log in with SSO (inc-login-failures)  declared RESOLVED, live RESOLVED",
         "Heartbeats (success ratio, last 24 h / last 7 days):",
         "  hb-billing-sync  84.62% / 85.71%  (3 events in 24 h)",
         "  hb-nightly-backup  no pings / 80%  (1 event in 24 h)",
