@@ -213,11 +213,14 @@ describe("Markdown renderers keep text from definitions and the server inert", (
 
   it("the plan's evidence section keeps a hostile incident id and evidence line inert", () => {
     const markdown = evidenceMarkdown(
-      [{ incidentId: TICKS, line: HOSTILE_LINES }],
+      [
+        { incidentId: TICKS, line: HOSTILE_LINES },
+        { incidentId: TICKS, name: HOSTILE_LINES, line: "no evidence" },
+      ],
       new Date("2026-11-24T12:00:00Z"),
     );
-    const { html, text } = expectInert(markdown);
-    expect(html).toContain(`<code>${TICKS}</code>`);
+    const { text } = expectInert(markdown);
     expect(flat(text)).toContain(`${TICKS}: ${flat(HOSTILE_LINES)}`);
+    expect(flat(text)).toContain(`${flat(HOSTILE_LINES)} (${TICKS}): no evidence`);
   });
 });
