@@ -1,6 +1,7 @@
 import type { OutputMap } from "@pulumi/pulumi/automation";
 import { escapeLine, type HeartbeatStats, type IncidentUpdate } from "../api";
 import { incidentNamed } from "../incident";
+import { named } from "../named";
 import { plural } from "../plural";
 import {
   type DriftEntry,
@@ -56,7 +57,9 @@ function section<T>(
     ...entries.flatMap(([id, readBack]) => {
       if (isUnavailable(readBack)) return [`  ${id}  unavailable: ${readBack.unavailable}`];
       const [first, ...more] = describe(readBack);
-      return [`  ${id}  ${first}`, ...more];
+      // The check by the name the checks list gave it, when it gave one.
+      const name = (readBack as { name?: unknown }).name;
+      return [`  ${named(typeof name === "string" ? name : undefined, [id])}  ${first}`, ...more];
     }),
   ];
 }
@@ -192,15 +195,15 @@ export function formatSummary(outputs: OutputMap, latestUpdates = 1, run?: Summa
   for (const entry of drift) {
     // Named as declared when the outputs hold each incident (`outputs: full`).
     const output = incidents?.[entry.incidentId];
-    const named = incidentNamed({
+    const incident = incidentNamed({
       name: output?.declared.name,
       resource: output?.resource,
       incidentId: entry.incidentId,
     });
     lines.push(
       entry.liveStatus === "unknown"
-        ? `  ${named}  declared ${entry.declaredStatus}, live unknown: ${entry.reason ?? ""}`
-        : `  ${named}  declared ${entry.declaredStatus}, live ${entry.liveStatus}, ${plural(entry.updatesOutsideGit.length, "update")} outside git since ${entry.appliedAt}`,
+        ? `  ${incident}  declared ${entry.declaredStatus}, live unknown: ${entry.reason ?? ""}`
+        : `  ${incident}  declared ${entry.declaredStatus}, live ${entry.liveStatus}, ${plural(entry.updatesOutsideGit.length, "update")} outside git since ${entry.appliedAt}`,
     );
   }
   return lines.join("\n");

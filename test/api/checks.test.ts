@@ -69,6 +69,15 @@ describe("the checks list against the emulator", () => {
     expect(running.emulator.control.stats().total - before).toBe(1);
   });
 
+  test("names the checks asked for in one read, leaving out one unknown or unnamed", async () => {
+    const before = running.emulator.control.stats().total;
+    const names = await client.checks.namesOf(["hb-invoices", "chk-1", "hb-unnamed", "chk-nope"]);
+    expect({ ...names }).toEqual({ "hb-invoices": "Nightly invoice run", "chk-1": "Check 1" });
+    expect(running.emulator.control.stats().total - before).toBe(1);
+    expect({ ...(await client.checks.namesOf([])) }).toEqual({});
+    expect(running.emulator.control.stats().total - before).toBe(1);
+  });
+
   test("filters by type and by a text of the name", async () => {
     const heartbeats = await client.checks.list({ checkType: "HEARTBEAT" });
     expect(heartbeats.map((check) => check.id)).toEqual(["hb-invoices", "hb-unnamed"]);

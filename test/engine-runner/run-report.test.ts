@@ -312,7 +312,13 @@ describe("the run report names every incident as a person knows it (issue 52)", 
     { resource: "old-outage", id: "6c5d4e3f-8a7b-4c9d-8e1f-2a3b4c5d6e7f", name: "Old outage" },
     { resource: "fax-down", id: "7d6e5f4a-9b8c-4d0e-9f2a-3b4c5d6e7f8a", name: "Fax is down" },
   ];
-  const names = new Map(incidents.map(({ id, name }) => [id, name]));
+  const heartbeat = { id: "3d4e5f6a-7b8c-4d9e-9f0a-2b3c4d5e6f7a", name: "Nightly invoice run" };
+  const check = { id: "2c3d4e5f-6a7b-4c8d-8e9f-1a2b3c4d5e6f", name: "Invoice API checks" };
+  const names = new Map([
+    ...incidents.map(({ id, name }) => [id, name] as const),
+    [heartbeat.id, heartbeat.name],
+    [check.id, check.name],
+  ]);
   const [adopted, alsoAdopted, updated, released, failed] = incidents as [
     (typeof incidents)[number],
     (typeof incidents)[number],
@@ -393,6 +399,25 @@ describe("the run report names every incident as a person knows it (issue 52)", 
       ),
       secret: false,
     },
+    // The read-backs carry the names the checks list gave the program.
+    heartbeats: {
+      value: {
+        [heartbeat.id]: {
+          name: heartbeat.name,
+          windowHours: 24,
+          eventCount: 1,
+          events: [{ id: "8e7f6a5b-0c9d-4e1f-8a3b-4c5d6e7f8a9b" }],
+          stats: null,
+        },
+      },
+      secret: false,
+    },
+    errorGroups: {
+      value: {
+        [check.id]: { name: check.name, count: 0, archivedCount: 0, pages: 1, top: [] },
+      },
+      secret: false,
+    },
     drift: {
       value: [
         {
@@ -437,6 +462,10 @@ describe("the run report names every incident as a person knows it (issue 52)", 
         );
       }
       expect(text).toContain(`- ${released.name} (${released.resource}, ${released.id})`);
+      if (operation === "up") {
+        expect(text).toContain(`  ${heartbeat.name} (${heartbeat.id})  n/a / n/a`);
+        expect(text).toContain(`  ${check.name} (${check.id})  0 groups, 0 archived`);
+      }
     },
   );
 });

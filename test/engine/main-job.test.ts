@@ -119,17 +119,17 @@ describe("incident-sync up --emulator, the main job behind npm start", () => {
               declared services: Login and SSO, Web app
               latest update <time> [RESOLVED]: No failures for four hours. Resolved.
         Heartbeats (success ratio, last 24 h / last 7 days):
-          hb-billing-sync  <ratio> / <ratio>  (3 events in 24 h)
-          hb-nightly-backup  no pings / 80%  (1 event in 24 h)
+          Billing sync to the ledger (hb-billing-sync)  <ratio> / <ratio>  (3 events in 24 h)
+          Nightly database backup (hb-nightly-backup)  no pings / 80%  (1 event in 24 h)
         Error groups (most recent first):
-          chk-api  3 groups, 0 archived
+          Public API orders (chk-api)  3 groups, 0 archived
               <time>  Assertion failed: response.body.items.length expected > <n>, got <n> at <timestamp>
               <time>  <n> Bad Gateway from upstream <ip>:<n> (request <uuid>)
               <time>  Timeout of <n>ms exceeded for https://api.example.com/orders/<id>?<query>
-          chk-checkout  2 groups, 0 archived
+          Checkout payment flow (chk-checkout)  2 groups, 0 archived
               <time>  POST https://pay.example.com/v2/sessions/<id>/confirm returned <n> after <n>ms
               <time>  TLS handshake failed: certificate has expired (trace <hex>)
-          chk-web  1 group, 0 archived
+          Web login page (chk-web)  1 group, 0 archived
               <time>  Page https://www.example.com/login?<query> did not load: net::ERR_CONNECTION_REFUSED
         Drift: none, the status page matches the definitions as far as the API shows (status and updates).
         "

@@ -63,6 +63,7 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       );
 
     it("adopts every definition, and by default exports counts, drift and evidence but no per-incident outputs", async () => {
+      control().resetStats();
       const run = await up();
       expect(run.error).toBeUndefined();
       expect(changesOf(run)).toEqual({ create: 5 });
@@ -77,9 +78,13 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       expect(Object.keys(heartbeats).sort()).toEqual(["hb-billing-sync", "hb-nightly-backup"]);
       expect(Object.keys(heartbeats["hb-billing-sync"] ?? {}).sort()).toEqual([
         "eventCount",
+        "name",
         "stats",
         "windowHours",
       ]);
+      // Each by the name the checks list gives it, read once for the run.
+      expect(heartbeats["hb-billing-sync"]).toMatchObject({ name: "Billing sync to the ledger" });
+      expect(control().stats().byOperation.listChecks?.total).toBe(1);
       expect(Object.keys(outputs.errorGroups as object).sort()).toEqual([
         "chk-api",
         "chk-checkout",
@@ -140,8 +145,8 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
         "  Scheduled database maintenance (db-maintenance, inc-db-maintenance)  declared RESOLVED, live RESOLVED",
         "  Some users cannot log in with SSO (inc-login-failures)  declared RESOLVED, live RESOLVED",
         "Heartbeats (success ratio, last 24 h / last 7 days):",
-        "  hb-billing-sync  84.62% / 85.71%  (3 events in 24 h)",
-        "  hb-nightly-backup  no pings / 80%  (1 event in 24 h)",
+        "  Billing sync to the ledger (hb-billing-sync)  84.62% / 85.71%  (3 events in 24 h)",
+        "  Nightly database backup (hb-nightly-backup)  no pings / 80%  (1 event in 24 h)",
         "Error groups (most recent first):",
         "Drift: none, the status page matches the definitions as far as the API shows (status and updates).",
       ]);

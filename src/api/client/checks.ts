@@ -32,6 +32,12 @@ export interface ChecksApi {
    * @example for await (const check of client.checks.all()) console.log(check.id, check.name)
    */
   all(options?: AllChecksOptions): AsyncIterableIterator<Check>;
+  /**
+   * The names of `checkIds`, by id: the list read a page at a time until every one is found
+   * or a page comes back short. A check the list lacks, or gives no name, is left out.
+   * @example const names = await client.checks.namesOf(["hb-7f3a"]); names["hb-7f3a"] // "Nightly invoice run"
+   */
+  namesOf(checkIds: readonly string[]): Promise<Record<string, string>>;
 }
 
 const LIST_ROUTE = ROUTES.listChecks;
@@ -46,7 +52,7 @@ const AllInput = LIST_ROUTE.query.schema.omit({ limit: true, page: true }).exten
 });
 
 export function createChecksApi(transport: Transport, maxPages: number): ChecksApi {
-  return {
+  const api: ChecksApi = {
     async list(query = {}) {
       const input = checkRequest(LIST, LIST_ROUTE.query.schema, query);
       return callRoute(transport, LIST, LIST_ROUTE, {}, { query: { ...input } });
@@ -87,5 +93,19 @@ export function createChecksApi(transport: Transport, maxPages: number): ChecksA
           }),
       });
     },
+
+    async namesOf(checkIds) {
+      const wanted = new Set(checkIds);
+      // No prototype: a check id such as `__proto__` or `constructor` is a key like any other.
+      const names: Record<string, string> = Object.create(null);
+      if (wanted.size === 0) return names;
+      for await (const check of api.all()) {
+        if (!wanted.delete(check.id)) continue;
+        if (check.name?.trim()) names[check.id] = check.name;
+        if (wanted.size === 0) break;
+      }
+      return names;
+    },
   };
+  return api;
 }

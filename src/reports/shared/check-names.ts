@@ -1,10 +1,9 @@
 import { DeadlineError, UnauthorizedError } from "../../api/errors";
-import type { Check } from "../../api/schemas";
 import { named } from "../../named";
 
 /** The part of the API client a report reads the checks' names through. */
 export interface CheckLister {
-  all(options?: { pageSize?: number }): AsyncIterable<Check>;
+  namesOf(checkIds: readonly string[]): Promise<Record<string, string>>;
 }
 
 /** Check ids to the names the service gives them; an id not in it is shown as the id. */
@@ -18,35 +17,25 @@ export interface CheckNamesRead {
 }
 
 /**
- * The names of `checkIds`, read once per run through the account's checks list, a page at a
- * time until every one is named or a page comes back short. A check the list lacks, or has
- * no name for, stays its id; a list that cannot be read leaves every id, with a warning, and
+ * The names of `checkIds`, read once per run through the account's checks list
+ * (`checks.namesOf`: a page at a time until every one is named or a page comes back short).
+ * A check the list lacks, or has no name for, stays its id; a list that cannot be read leaves every id, with a warning, and
  * never fails the report (a wrong key or the run's deadline fail it where they fail the rest).
  */
 export async function readCheckNames(
   lister: CheckLister,
   checkIds: readonly string[],
 ): Promise<CheckNamesRead> {
-  const wanted = new Set(checkIds);
-  // No prototype: a check id such as `__proto__` or `constructor` is a key like any other.
-  const names: Record<string, string> = Object.create(null);
-  if (wanted.size === 0) return { names };
   try {
-    for await (const check of lister.all()) {
-      if (!wanted.has(check.id)) continue;
-      if (check.name?.trim()) names[check.id] = check.name;
-      wanted.delete(check.id);
-      if (wanted.size === 0) break;
-    }
+    return { names: await lister.namesOf(checkIds) };
   } catch (error) {
     if (error instanceof DeadlineError || error instanceof UnauthorizedError) throw error;
     const why = error instanceof Error ? error.message : String(error);
     return {
-      names,
+      names: {},
       warning: `the checks' names could not be read, so they are shown by id: ${why}`,
     };
   }
-  return { names };
 }
 
 /**
