@@ -72,7 +72,7 @@ export function renderErrorHtml(input: ErrorReportInput, groups: ErrorReportGrou
 <p class="meta">Generated ${esc((input.now ?? new Date()).toISOString())} · ${summary.total.toLocaleString("en-US")} group(s) across ${input.checks.length} check(s) · times in UTC</p>
 ${staticTable(
   [
-    { label: "Check", kind: "text" },
+    { label: "Check", kind: "id" },
     { label: "Groups", kind: "num" },
   ],
   checkRows,

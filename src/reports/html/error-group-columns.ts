@@ -8,7 +8,7 @@ import type { Column } from "./table-data";
  */
 export function errorGroupColumns<G extends ErrorGroup>(checkNames: CheckNames = {}): Column<G>[] {
   return [
-    { key: "check", label: "Check", kind: "text", value: (g) => checkNamed(g.checkId, checkNames) },
+    { key: "check", label: "Check", kind: "id", value: (g) => checkNamed(g.checkId, checkNames) },
     { key: "group", label: "Group", kind: "id", value: (g) => g.id },
     { key: "message", label: "Message", kind: "text", value: (g) => g.cleanedErrorMessage },
     { key: "raw", label: "Raw message", kind: "mono", value: (g) => g.rawErrorMessage },

@@ -132,7 +132,7 @@ function incidentSection(
       {
         key: "source",
         label: "Source",
-        kind: "text",
+        kind: "id",
         value: (e) => sourceNamed(e, incident, names),
       },
       { key: "what", label: "What", kind: "text", value: entryWhat },
@@ -199,7 +199,7 @@ ${facts(incident, now)}
 ${
   evidence.length
     ? staticTable(
-        [{ label: "Evidence" }, { label: "Kind" }, { label: "In the window" }],
+        [{ label: "Evidence", kind: "id" }, { label: "Kind" }, { label: "In the window" }],
         evidence,
         "evidence",
       )
