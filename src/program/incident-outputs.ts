@@ -8,6 +8,7 @@ import {
   driftEntry,
   hasDrifted,
   incidentLabel,
+  incidentNamed,
   liveOutput,
   statusPageAfterApply,
   unreadDrift,
@@ -210,7 +211,10 @@ function evidenceReads<T extends object>(
   const noun = kind === "heartbeats" ? "heartbeat" : "check";
   const places = (id: string) =>
     (listedBy.get(id) ?? [])
-      .map((loaded) => `${where(loaded, options.projectDir)} (incident ${loaded.definition.id})`)
+      .map((loaded) => {
+        const { name, resource, id: incidentId } = loaded.definition;
+        return `${where(loaded, options.projectDir)} (incident ${incidentNamed({ name, resource, incidentId })})`;
+      })
       .join(", ");
   const missing = (message: string) => {
     // strictEvidence: the run fails, with this message and no stack trace.
@@ -246,7 +250,8 @@ function evidenceReads<T extends object>(
           );
           return [id, { unavailable: `${noun} ${id} does not exist` }];
         }
-        pulumi.log.warn(`could not read evidence ${noun} "${id}": ${result.reason}`);
+        const shown = Object.hasOwn(named, id) ? `"${named[id]}" (${id})` : `"${id}"`;
+        pulumi.log.warn(`could not read evidence ${noun} ${shown}: ${result.reason}`);
         return [id, { unavailable: result.reason }];
       }),
     );

@@ -332,7 +332,7 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
         text.replace("heartbeats: [hb-nightly-backup]", "heartbeats: [hb-typo]"),
       );
       const message =
-        'evidence heartbeat "hb-typo" does not exist in the account; it is listed at incidents/db-maintenance.yaml:5 (incident inc-db-maintenance). Fix the id in evidence.heartbeats, or remove it.';
+        'evidence heartbeat "hb-typo" does not exist in the account; it is listed at incidents/db-maintenance.yaml:5 (incident Database maintenance (db-maintenance, inc-db-maintenance)). Fix the id in evidence.heartbeats, or remove it.';
       try {
         const run = await up();
         expect(run.error).toBeUndefined();
