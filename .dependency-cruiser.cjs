@@ -1,8 +1,9 @@
 // The layering of ARCHITECTURE.md, checked by `npm run lint` (dependency-cruiser). Each layer
 // imports only itself and the layers below it; type-only imports count, since they are what
 // makes a layer hard to change too. Lowest first:
-//   src/user-error.ts, src/safe-text.ts, src/markdown.ts, src/plural.ts, src/github-annotation.ts,
-//   src/package-*.ts, src/project-write.ts, src/suggest.ts, src/compile-cache.ts   leaves
+//   src/user-error.ts, src/safe-text.ts, src/markdown.ts, src/plural.ts, src/named.ts,
+//   src/github-annotation.ts, src/package-*.ts, src/project-write.ts, src/suggest.ts,
+//   src/compile-cache.ts   leaves
 //   src/api                the typed client, route table and schemas
 //   src/settings/catalog.ts   every setting's name, bound and default (the client's own numbers
 //                          read from src/api/client/defaults.ts): every layer above reads it
@@ -29,7 +30,7 @@ const ENTRY = "^src/(cli/|index\\.ts$)|^index\\.ts$";
 
 /** The leaves, below src/: modules that import nothing of this project but other leaves, so any layer may. */
 const LEAVES =
-  "user-error\\.ts$|safe-text\\.ts$|markdown\\.ts$|plural\\.ts$|github-annotation\\.ts$|package-(version|root)\\.ts$|peer-packages\\.ts$|project-write\\.ts$|suggest\\.ts$|compile-cache\\.ts$";
+  "user-error\\.ts$|safe-text\\.ts$|markdown\\.ts$|plural\\.ts$|named\\.ts$|github-annotation\\.ts$|package-(version|root)\\.ts$|peer-packages\\.ts$|project-write\\.ts$|suggest\\.ts$|compile-cache\\.ts$";
 
 /** The settings catalog, below src/: what every layer above src/api may read besides the leaves. */
 const CATALOG = "settings/catalog\\.ts$";

@@ -4,8 +4,8 @@ import { Behaviour } from "./behaviour";
 import { DURATION_PATTERN, RELATIVE_TIME_PATTERN } from "./time";
 
 /**
- * The seed file: accounts with their keys, services, incidents, heartbeats and check
- * results. Written by people, so every object is strict (a misspelt key is an error).
+ * The seed file: accounts with their keys, services, incidents, heartbeats, checks' names and
+ * check results. Written by people, so every object is strict (a misspelt key is an error).
  * See examples/seed/demo.yaml.
  */
 
@@ -87,6 +87,12 @@ export const SeedHeartbeat = z.strictObject({
   pings: z.array(SeedPing).default([]),
 });
 
+/**
+ * A check's name, as the checks list shows it: an API check's (its results are
+ * `checkResults`), or a heartbeat's when `heartbeats` does not name it.
+ */
+export const SeedCheck = z.strictObject({ id: Id, name: z.string().min(1) });
+
 export const SeedCheckResult = z.strictObject({
   checkId: Id,
   at: SeedInstant,
@@ -107,6 +113,7 @@ export const SeedAccount = z.strictObject({
   statusPages: z.array(SeedStatusPage).default([]),
   incidents: z.array(SeedIncident).default([]),
   heartbeats: z.array(SeedHeartbeat).default([]),
+  checks: z.array(SeedCheck).default([]),
   checkResults: z.array(SeedCheckResult).default([]),
   generatedErrorGroups: z.array(SeedGeneratedErrorGroups).default([]),
 });
@@ -163,6 +170,16 @@ export function crossCheckSeed(seed: ParsedSeedFile): { path: PropertyKey[]; mes
           }
         });
       });
+    });
+    const checkIds = new Set<string>();
+    account.checks.forEach((check, c) => {
+      if (checkIds.has(check.id)) {
+        problems.push({
+          path: ["accounts", a, "checks", c, "id"],
+          message: `duplicate check id ${check.id}`,
+        });
+      }
+      checkIds.add(check.id);
     });
     const incidentIds = new Set<string>();
     account.incidents.forEach((incident, i) => {

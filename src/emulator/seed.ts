@@ -94,8 +94,8 @@ export function loadSeedFile(seed: string): ParsedSeedFile {
 
 /**
  * Writes a validated seed into the stores in one transaction. Relative times resolve
- * against `nowMs`. Accounts, services, status pages and incidents are upserted by id (a page's
- * cards are replaced); updates, pings and check results are appended.
+ * against `nowMs`. Accounts, services, status pages, incidents and checks' names are upserted by
+ * id (a page's cards are replaced); updates, pings and check results are appended.
  */
 export function applySeed(stores: Stores, seed: ParsedSeedFile, nowMs: number): void {
   const now = new Date(nowMs);
@@ -153,6 +153,10 @@ export function applySeed(stores: Stores, seed: ParsedSeedFile, nowMs: number): 
             atMs: at(ping.at, nowMs),
           });
         }
+      }
+      // After the heartbeats, so a name given here keeps a heartbeat a heartbeat.
+      for (const check of account.checks) {
+        stores.accounts.ensureCheck(account.id, check.id, "api", check.name);
       }
       for (const result of account.checkResults) {
         stores.errorGroups.record(account.id, result.checkId, {

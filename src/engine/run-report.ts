@@ -2,8 +2,8 @@ import { relative } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import type { OpType } from "@pulumi/pulumi/automation";
 import { formatProblem } from "../definitions";
-import { type PageChanges, pageChangesText } from "../incident";
-import { codeSpan, mdCell, mdCode } from "../markdown";
+import { incidentNamed, type PageChanges, pageChangesText } from "../incident";
+import { codeSpan, mdCell } from "../markdown";
 import { formatSummary } from "../program/summary";
 import { safeLine, safeStrings } from "../safe-text";
 import type { IncidentStep } from "./engine-events";
@@ -180,10 +180,21 @@ function counts(steps: readonly IncidentStep[], preview: boolean): string {
   );
 }
 
-/** `inc-api-errors` (and its resource name when that differs). */
+/** The incident's name as git declares it, else as the last apply recorded it (a removal). */
+function declaredName(step: IncidentStep): string | undefined {
+  const name = step.inputs?.name ?? step.previous?.name;
+  return typeof name === "string" && name !== "" ? name : undefined;
+}
+
+/** `Elevated error rate (api-errors, inc-api-errors)`: as every line names an incident. */
 function name(step: IncidentStep): string {
-  const id = step.incidentId ?? step.resource;
-  return safeLine(id === step.resource ? id : `${id} (resource ${step.resource})`);
+  return safeLine(
+    incidentNamed({
+      name: declaredName(step),
+      resource: step.resource,
+      incidentId: step.incidentId,
+    }),
+  );
 }
 
 /**
@@ -313,6 +324,8 @@ export interface RunReport {
   incidents: {
     resource: string;
     incidentId: string | null;
+    /** The incident's name as git declares it (as the last apply recorded it, for a removal). */
+    name: string | null;
     op: string;
     action: string;
     changes: string[];
@@ -366,6 +379,7 @@ export function reportOf(outcome: OperationOutcome, projectDir: string): RunRepo
     incidents: result.incidents.map((step) => ({
       resource: step.resource,
       incidentId: step.incidentId ?? null,
+      name: declaredName(step) ?? null,
       op: step.op,
       action: stepLabel(step, preview),
       changes: step.diffs,
@@ -415,9 +429,7 @@ export function renderMarkdown(outcome: OperationOutcome, projectDir: string): s
   if (failed.length + report.errors.length > 0) {
     lines.push("**Failures**", "");
     for (const incident of failed)
-      lines.push(
-        `- ❌ ${codeSpan(incident.incidentId ?? incident.resource)}: ${cell(incident.error ?? "")}`,
-      );
+      lines.push(`- ❌ ${cell(incidentNamed(incident))}: ${cell(incident.error ?? "")}`);
     for (const error of report.errors) lines.push(`- ❌ ${cell(error)}`);
     lines.push("");
   }
@@ -428,7 +440,7 @@ export function renderMarkdown(outcome: OperationOutcome, projectDir: string): s
     lines.push("| Incident | Action | Changed |", "| --- | --- | --- |");
     for (const incident of changed) {
       lines.push(
-        `| ${mdCell(mdCode(incident.incidentId ?? incident.resource))} | ${incident.action} | ${cell(changedCell(incident, report.operation === "preview"))} |`,
+        `| ${mdCell(incidentNamed(incident))} | ${incident.action} | ${cell(changedCell(incident, report.operation === "preview"))} |`,
       );
     }
     lines.push("");

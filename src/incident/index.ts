@@ -17,6 +17,7 @@ export * from "./lifecycle";
 export * from "./live-status";
 export * from "./machine";
 export * from "./messages";
+export * from "./names";
 export * from "./observation";
 export * from "./page-change";
 export * from "./read-back";

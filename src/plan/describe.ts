@@ -1,14 +1,29 @@
 import type { IncidentDefinition } from "../definitions/schema";
-import { resolvingWords } from "../incident";
+import { incidentNamed, resolvingWords } from "../incident";
 import { serviceLabel } from "./policy";
 import { OTHER_STACKS } from "./stack-effects";
-import type { EntryChange, IncidentChange, Plan, StackEffect } from "./types";
+import type { EntryChange, IncidentChange, Plan, PolicyFinding, StackEffect } from "./types";
 
 /** One line of a change, shared by the Markdown and text renderers. */
 export interface ChangeRow {
   readonly field: string;
   readonly before?: string;
   readonly after?: string;
+}
+
+/**
+ * A change's incident as every line names it (`incidentNamed`), as declared after the change
+ * (before it, for a removal), with the plan's label of an id not known (`(new: …)`, `(id in
+ * the stack's state: …)`) after its name.
+ */
+export function changeNamed(change: IncidentChange): string {
+  const definition = change.kind === "remove" ? change.before : change.after;
+  return incidentNamed({ ...change, name: definition.name });
+}
+
+/** A finding's incident; a finding about no definition names none. */
+export function findingNamed(finding: PolicyFinding): string {
+  return incidentNamed(finding) || "(no definition)";
 }
 
 /** The rows of an update: changed fields, then services and evidence item by item. */

@@ -7,6 +7,7 @@ import {
   reopenRefused,
   reopenWithoutFlagMessage,
 } from "../incident";
+import { named } from "../named";
 import { entriesOf } from "./diff";
 import { resolvedByStacks } from "./stack-effects";
 import type { IncidentChange, PolicyFinding } from "./types";
@@ -39,6 +40,7 @@ export function checkPolicy(
         rule: "renamed-without-alias",
         resource: change.redeclaredBy,
         incidentId: change.incidentId,
+        name: change.before.name,
         file:
           changes.find((other) => other.kind === "add" && other.resource === change.redeclaredBy)
             ?.file ?? change.file,
@@ -54,6 +56,7 @@ export function checkPolicy(
         rule,
         resource: change.resource,
         incidentId: change.incidentId,
+        name: after.name,
         file: change.file,
         message,
       });
@@ -106,7 +109,7 @@ export function sortFindings(findings: PolicyFinding[]): PolicyFinding[] {
 
 /** `Checkout (svc-checkout)`, or the bare id when no name was written. */
 export function serviceLabel(service: IncidentService): string {
-  return service.name ? `${service.name} (${service.id})` : service.id;
+  return named(service.name, [service.id]);
 }
 
 /**
@@ -132,6 +135,7 @@ function stacksResolution(
     rule: "stacks-change-resolves",
     resource: change.resource,
     incidentId: change.incidentId,
+    name: change.before.name,
     file: change.file,
     message: `this change of stacks takes the incident off ${where}, and up there resolves it on the status page (its onRemove is resolve), as deleting the definition would: customers read it as over. If that is meant, give a new "reason" that says why. To leave it on the status page there instead, set "onRemove: release" and apply that first, then change stacks.`,
   };
@@ -154,6 +158,7 @@ export function stackFindings(
       rule: "unknown-stack",
       resource: definition?.resource ?? "",
       incidentId: definition === undefined ? "" : incidentLabel(definition.id, definition.resource),
+      ...(definition === undefined ? {} : { name: definition.name }),
       file: problem.file,
       ...(problem.line === undefined ? {} : { line: problem.line, column: problem.column ?? 1 }),
       message: problem.message,

@@ -2,9 +2,11 @@ import { formatLocation } from "../definitions/problem";
 import { codeSpan, htmlCode, mdCell, mdCode, mdText } from "../markdown";
 import {
   type ChangeRow,
+  changeNamed,
   countsSentence,
   definitionRows,
   entryHeading,
+  findingNamed,
   findingsSentence,
   removeOutcome,
   shownLines,
@@ -42,22 +44,16 @@ export function renderPlanMarkdown(plan: Plan): string {
     for (const finding of plan.findings) {
       const at = finding.line === undefined ? "" : `${cellCode(formatLocation(finding))}: `;
       lines.push(
-        `| ${finding.level === "error" ? "❌ error" : "⚠️ warning"} | ${cellCode(finding.incidentId)} | ${cellCode(finding.rule)} | ${at}${cell(finding.message)} |`,
+        `| ${finding.level === "error" ? "❌ error" : "⚠️ warning"} | ${cell(findingNamed(finding))} | ${cellCode(finding.rule)} | ${at}${cell(finding.message)} |`,
       );
     }
   }
 
   if (plan.changes.length > 0) {
-    lines.push(
-      "",
-      "#### Changes",
-      "",
-      "| Change | Incident | Resource | File |",
-      "|---|---|---|---|",
-    );
+    lines.push("", "#### Changes", "", "| Change | Incident | File |", "|---|---|---|");
     for (const change of plan.changes) {
       lines.push(
-        `| ${KIND_LABEL[change.kind]}${change.kind === "update" && change.replace ? " (replace)" : ""} | ${cellCode(change.incidentId)} | ${cellCode(change.resource)} | ${cellCode(change.file)} |`,
+        `| ${KIND_LABEL[change.kind]}${change.kind === "update" && change.replace ? " (replace)" : ""} | ${cell(changeNamed(change))} | ${cellCode(change.file)} |`,
       );
     }
     for (const change of plan.changes) lines.push("", ...changeDetails(change));
@@ -93,7 +89,7 @@ function verdictLine(plan: Plan): string {
 }
 
 function changeDetails(change: IncidentChange): string[] {
-  const title = `##### ${KIND_LABEL[change.kind]} ${code(change.incidentId)}`;
+  const title = `##### ${KIND_LABEL[change.kind]} ${mdText(changeNamed(change))}`;
   if (change.kind === "remove") {
     return [
       title,

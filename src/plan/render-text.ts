@@ -1,9 +1,11 @@
 import { formatLocation } from "../definitions/problem";
 import { safeLine } from "../safe-text";
 import {
+  changeNamed,
   countsSentence,
   definitionRows,
   entryHeading,
+  findingNamed,
   findingsSentence,
   removeOutcome,
   shownLines,
@@ -22,8 +24,8 @@ export function renderPlanText(plan: Plan): string {
     `Plan for ${safeLine(plan.dir)}/${plan.stack === undefined ? "" : ` (stack ${safeLine(plan.stack)})`} against ${safeLine(plan.base.ref)} (${plan.base.commit.slice(0, 12)}): ${countsSentence(plan)}, ${plan.summary.unchanged} unchanged.`,
   ];
   for (const change of plan.changes) {
-    const where = `(resource ${safeLine(change.resource)}, ${safeLine(change.file)})`;
-    const id = safeLine(change.incidentId);
+    const where = `in ${safeLine(change.file)}`;
+    const id = safeLine(changeNamed(change));
     lines.push("");
     if (change.kind === "add") {
       lines.push(`+ ${id} ${where}`);
@@ -56,7 +58,7 @@ export function renderPlanText(plan: Plan): string {
   for (const finding of plan.findings) {
     const at = finding.line === undefined ? "" : `${formatLocation(finding)}: `;
     lines.push(
-      `  ${finding.level.padEnd(7)} ${safeLine(finding.incidentId)} [${finding.rule}] ${safeLine(at + finding.message)}`,
+      `  ${finding.level.padEnd(7)} ${safeLine(findingNamed(finding))} [${finding.rule}] ${safeLine(at + finding.message)}`,
     );
   }
   if (plan.baseProblems.length > 0) {

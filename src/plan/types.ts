@@ -139,6 +139,8 @@ export interface PolicyFinding {
   readonly rule: PolicyRule;
   readonly resource: string;
   readonly incidentId: string;
+  /** The incident's name as the definition declares it. */
+  readonly name?: string;
   readonly file: string;
   /** Where in the file, when the finding is about one place (a `stacks` entry). */
   readonly line?: number;

@@ -8,6 +8,7 @@ import {
   driftEntry,
   hasDrifted,
   incidentLabel,
+  incidentNamed,
   liveOutput,
   statusPageAfterApply,
   unreadDrift,
@@ -83,10 +84,11 @@ function outputsOf(
       ),
   );
   const all = pulumi.all(perIncident);
-  const heartbeats = evidenceReads(declared, "heartbeats", options, (client, id, now) =>
+  const names = checkNamesOnce(declared);
+  const heartbeats = evidenceReads(declared, "heartbeats", options, names, (client, id, now) =>
     readHeartbeat(client, id, now),
   );
-  const errorGroups = evidenceReads(declared, "checks", options, (client, id) =>
+  const errorGroups = evidenceReads(declared, "checks", options, names, (client, id) =>
     readErrorGroups(client, id),
   );
   const mode = options.settings.outputs;
@@ -163,15 +165,39 @@ export function incidentReadBack(
 }
 
 /**
+ * The names of every heartbeat and check named as evidence, read once per run through the
+ * checks list (`checks.namesOf`) by whichever read asks first; a list that cannot be read
+ * names none, and the read-backs show the ids.
+ */
+function checkNamesOnce(
+  declared: readonly DeclaredIncident[],
+): (client: MonitoringClient) => Promise<Readonly<Record<string, string>>> {
+  const ids = [
+    ...new Set(
+      declared.flatMap(({ loaded }) => [
+        ...(loaded.definition.evidence?.heartbeats ?? []),
+        ...(loaded.definition.evidence?.checks ?? []),
+      ]),
+    ),
+  ];
+  let read: Promise<Readonly<Record<string, string>>> | undefined;
+  return (client) => {
+    read ??= client.checks.namesOf(ids).catch(() => ({}));
+    return read;
+  };
+}
+
+/**
  * Reads every heartbeat or check named as evidence, once each. An id that does not exist (a
  * 404, or an answer that says so another way: `heartbeatAbsence`, `checkAbsence`) is a
  * warning naming the definitions that list it (an error with `strictEvidence: true`); any
  * other failure leaves that entry unavailable.
  */
-function evidenceReads<T>(
+function evidenceReads<T extends object>(
   declared: readonly DeclaredIncident[],
   kind: "heartbeats" | "checks",
   options: DeclareOptions,
+  names: (client: MonitoringClient) => Promise<Readonly<Record<string, string>>>,
   read: (client: MonitoringClient, id: string, now: Date) => Promise<EvidenceRead<T>>,
 ): pulumi.Output<Record<string, T | Unavailable>> {
   const listedBy = new Map<string, LoadedDefinition[]>();
@@ -185,7 +211,10 @@ function evidenceReads<T>(
   const noun = kind === "heartbeats" ? "heartbeat" : "check";
   const places = (id: string) =>
     (listedBy.get(id) ?? [])
-      .map((loaded) => `${where(loaded, options.projectDir)} (incident ${loaded.definition.id})`)
+      .map((loaded) => {
+        const { name, resource, id: incidentId } = loaded.definition;
+        return `${where(loaded, options.projectDir)} (incident ${incidentNamed({ name, resource, incidentId })})`;
+      })
       .join(", ");
   const missing = (message: string) => {
     // strictEvidence: the run fails, with this message and no stack trace.
@@ -193,12 +222,19 @@ function evidenceReads<T>(
     pulumi.log.warn(message);
   };
   return readBack<Record<string, T | Unavailable>>(options.client, async (client) => {
-    const results = await Promise.all(ids.map((id) => settle(() => read(client, id, now))));
+    if (ids.length === 0) return {};
+    const [named, results] = await Promise.all([
+      names(client),
+      Promise.all(ids.map((id) => settle(() => read(client, id, now)))),
+    ]);
     return Object.fromEntries(
       results.map((result, index) => {
         const id = ids[index] ?? "";
         if (result.ok) {
-          const { value, absent } = result.value;
+          const { absent } = result.value;
+          const value = Object.hasOwn(named, id)
+            ? { name: named[id], ...result.value.value }
+            : result.value.value;
           if (absent === undefined) return [id, value];
           missing(
             `evidence ${noun} "${id}" may not exist in the account: ${absent}; it is listed at ${places(id)}. Fix the id in evidence.${kind}, or remove it.`,
@@ -214,7 +250,8 @@ function evidenceReads<T>(
           );
           return [id, { unavailable: `${noun} ${id} does not exist` }];
         }
-        pulumi.log.warn(`could not read evidence ${noun} "${id}": ${result.reason}`);
+        const shown = Object.hasOwn(named, id) ? `"${named[id]}" (${id})` : `"${id}"`;
+        pulumi.log.warn(`could not read evidence ${noun} ${shown}: ${result.reason}`);
         return [id, { unavailable: result.reason }];
       }),
     );

@@ -31,6 +31,8 @@ export interface Unavailable {
 }
 
 export interface HeartbeatReadBack {
+  /** The heartbeat's name, as the checks list gives it; absent when it gives none. */
+  name?: string;
   /** Length of the window read, ending at the run; its times stay out so outputs are stable between runs. */
   windowHours: number;
   eventCount: number;
@@ -49,6 +51,8 @@ export interface ErrorGroupSummary {
 }
 
 export interface ErrorGroupsReadBack {
+  /** The check's name, as the checks list gives it; absent when it gives none. */
+  name?: string;
   count: number;
   archivedCount: number;
   pages: number;

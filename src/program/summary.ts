@@ -1,5 +1,7 @@
 import type { OutputMap } from "@pulumi/pulumi/automation";
 import { escapeLine, type HeartbeatStats, type IncidentUpdate } from "../api";
+import { incidentNamed } from "../incident";
+import { named } from "../named";
 import { plural } from "../plural";
 import {
   type DriftEntry,
@@ -55,7 +57,9 @@ function section<T>(
     ...entries.flatMap(([id, readBack]) => {
       if (isUnavailable(readBack)) return [`  ${id}  unavailable: ${readBack.unavailable}`];
       const [first, ...more] = describe(readBack);
-      return [`  ${id}  ${first}`, ...more];
+      // The check by the name the checks list gave it, when it gave one.
+      const name = (readBack as { name?: unknown }).name;
+      return [`  ${named(typeof name === "string" ? name : undefined, [id])}  ${first}`, ...more];
     }),
   ];
 }
@@ -74,7 +78,9 @@ function incidentLines(
     const liveText = isUnavailable(live)
       ? `live unknown (${live.unavailable})`
       : `live ${live.status ?? "unknown"}${live.source === "update" ? ` since ${minute(live.since)}` : ""}`;
-    lines.push(`  ${id}  declared ${declared.status}, ${liveText}`);
+    lines.push(
+      `  ${incidentNamed({ name: declared.name, resource: incident.resource, incidentId: id })}  declared ${declared.status}, ${liveText}`,
+    );
     lines.push(`      declared: ${declared.severity}  ${declared.name}`);
     lines.push(
       `      declared services: ${declared.services.map((service) => service.name ?? service.id).join(", ")}`,
@@ -187,10 +193,17 @@ export function formatSummary(outputs: OutputMap, latestUpdates = 1, run?: Summa
       : `Drift (${drift.length}):`,
   );
   for (const entry of drift) {
+    // Named as declared when the outputs hold each incident (`outputs: full`).
+    const output = incidents?.[entry.incidentId];
+    const incident = incidentNamed({
+      name: output?.declared.name,
+      resource: output?.resource,
+      incidentId: entry.incidentId,
+    });
     lines.push(
       entry.liveStatus === "unknown"
-        ? `  ${entry.incidentId}  declared ${entry.declaredStatus}, live unknown: ${entry.reason ?? ""}`
-        : `  ${entry.incidentId}  declared ${entry.declaredStatus}, live ${entry.liveStatus}, ${plural(entry.updatesOutsideGit.length, "update")} outside git since ${entry.appliedAt}`,
+        ? `  ${incident}  declared ${entry.declaredStatus}, live unknown: ${entry.reason ?? ""}`
+        : `  ${incident}  declared ${entry.declaredStatus}, live ${entry.liveStatus}, ${plural(entry.updatesOutsideGit.length, "update")} outside git since ${entry.appliedAt}`,
     );
   }
   return lines.join("\n");

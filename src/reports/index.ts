@@ -79,4 +79,11 @@ export {
   TimelineEntry,
   TimelineKind,
 } from "./incident/report-schema";
+export {
+  type CheckLister,
+  type CheckNames,
+  type CheckNamesRead,
+  checkNamed,
+  readCheckNames,
+} from "./shared/check-names";
 export { openSink, type ReportSink } from "./shared/output";

@@ -131,7 +131,7 @@ describe("drift --stack reads the stack's state", () => {
     const text = captureIo(apiEnv(running), project);
     expect(await runDrift({ format: "text" }, text.io)).toBe(4);
     expect(text.stdout()).toMatchInlineSnapshot(`
-      "UNCHECKED (new: card-payments)  declared IDENTIFIED, live (not checked)  (incidents/card-payments.yaml:2)
+      "UNCHECKED Some card payments are declined (new: card-payments)  declared IDENTIFIED, live (not checked)  (incidents/card-payments.yaml:2)
                a new incident: its id is in the stack's state once the first up has opened it; pass --stack to read it
 
       Not all checked: 1 of 1 definition(s) could not be checked; 0 in sync, 0 unknown.

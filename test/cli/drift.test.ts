@@ -244,7 +244,7 @@ describe("drift", () => {
     const text = await drift("text");
     expect(text.code).toBe(2);
     expect(text.stdout()).toContain(
-      "DRIFTED  inc-api  declared MONITORING, live IDENTIFIED  (incidents/api.yaml:1)",
+      "DRIFTED  Elevated error rates on the Public API (inc-api)  declared MONITORING, live IDENTIFIED  (incidents/api.yaml:1)",
     );
     expect(text.stdout().trim().split("\n").at(-1)).toBe(
       "Drift: 1 drifted, 0 missing, 1 in sync, 0 unknown of 2 definition(s).",
@@ -253,14 +253,14 @@ describe("drift", () => {
     const markdown = await drift("markdown");
     const [summary, apiUpdates] = parseMarkdownTables(markdown.stdout());
     expect(summary?.rows.map((r) => r.slice(0, 4))).toEqual([
-      ["inc-api", "DRIFTED", "MONITORING", "IDENTIFIED"],
-      ["inc-db", "in sync", "RESOLVED", "RESOLVED"],
+      ["Elevated error rates on the Public API (inc-api)", "DRIFTED", "MONITORING", "IDENTIFIED"],
+      ["Scheduled database maintenance (inc-db)", "in sync", "RESOLVED", "RESOLVED"],
     ]);
     expect(apiUpdates?.rows.map((r) => r[2])).toEqual(["drift", "expected"]);
 
     const github = await drift("github");
     expect(github.stdout().split("\n")[0]).toMatch(
-      /^::error file=incidents\/api\.yaml,line=1,title=Drift%3A inc-api::declared MONITORING, live IDENTIFIED\. Latest out-of-band update: .+ IDENTIFIED: Errors are back; reopening\.$/,
+      /^::error file=incidents\/api\.yaml,line=1,title=Drift%3A Elevated error rates on the Public API \(inc-api\)::declared MONITORING, live IDENTIFIED\. Latest out-of-band update: .+ IDENTIFIED: Errors are back; reopening\.$/,
     );
   });
 
@@ -287,7 +287,7 @@ describe("drift", () => {
 
     expect(code).toBe(2);
     expect(capture.stdout()).toContain(
-      "MISSING  inc-ghost  declared INVESTIGATING, live (no such incident)",
+      "MISSING  Never created (inc-ghost)  declared INVESTIGATING, live (no such incident)",
     );
   });
 
@@ -408,7 +408,7 @@ describe("drift", () => {
       const withoutTime = (text: string) => text.replace(/Generated \S+/, "Generated <time>");
       expect(md.exitCode).toBe(2);
       expect(withoutTime(md.stdout)).toBe(withoutTime(markdown.stdout));
-      expect(md.stdout).toContain("| inc-api | DRIFTED |");
+      expect(md.stdout).toContain("| Elevated error rates on the Public API (inc-api) | DRIFTED |");
     });
 
     test("--rate-limit and --concurrency are checked, from flags and from the environment", async () => {

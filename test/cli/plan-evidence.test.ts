@@ -90,10 +90,12 @@ describe("plan --evidence", () => {
     const lines = section.split("\n").filter((line) => line.startsWith("- "));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(
-      /^- `inc-api-errors`: hb-nightly-backup LATE \(missed or failing\) since (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC, success 0% over 24 h; hb-typo: could not be read \(not found in this account, 404\); chk-api: 3 new error groups in the last hour \(4 seen\)$/,
+      /^- Elevated error rate on the public API \(inc-api-errors\): Nightly database backup \(hb-nightly-backup\) LATE \(missed or failing\) since (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC, success 0% over 24 h; hb-typo: could not be read \(not found in this account, 404\); Public API orders \(chk-api\): 3 new error groups in the last hour \(4 seen\)$/,
     );
-    expect(lines[1]).toBe("- `inc-checkout-latency`: no evidence listed in its definition");
-    expect(output).not.toContain("inc-db-maintenance`:");
+    expect(lines[1]).toBe(
+      "- Slow checkout (inc-checkout-latency): no evidence listed in its definition",
+    );
+    expect(output).not.toContain("(inc-db-maintenance):");
     expect(output).not.toContain(demo.demo.apiKey);
   });
 
@@ -108,7 +110,7 @@ describe("plan --evidence", () => {
     const run = await runCli(["plan", "--base", "main", "--evidence"], repo, env);
     expect(run.exitCode).toBe(2);
     expect(run.stdout).toContain(
-      "Evidence (monitoring API):\n  inc-api-errors: hb-nightly-backup LATE (missed or failing) since",
+      "Evidence (monitoring API):\n  Elevated error rate on the public API (inc-api-errors): Nightly database backup (hb-nightly-backup) LATE (missed or failing) since",
     );
 
     const json = await runCli(

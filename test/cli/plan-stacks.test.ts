@@ -77,7 +77,7 @@ describe("a change of stacks, in a project made by init with stacks prod and sta
     const plan = await cli(["plan", "--base", "main"]);
     expect(plan.exitCode, plan.stderr).toBe(3);
     expect(plan.stdout).toMatch(
-      /error +inc-payments \[unknown-stack\] incidents\/payments\.yaml:7:10: stacks entry "prdo" .*did you mean "prod"\?/,
+      /error +Card payments fail for some customers \(inc-payments\) \[unknown-stack\] incidents\/payments\.yaml:7:10: stacks entry "prdo" .*did you mean "prod"\?/,
     );
     expect(plan.stdout).not.toContain("Policy passed");
   });
@@ -90,7 +90,7 @@ describe("a change of stacks, in a project made by init with stacks prod and sta
     // staging declared it before and still does: nothing happens there.
     expect(plan.stdout).not.toMatch(/on stack staging/);
     expect(plan.stdout).toMatch(
-      /error +inc-payments \[stacks-change-resolves\] this change of stacks takes the incident off stack prod, and up there resolves it/,
+      /error +Card payments fail for some customers \(inc-payments\) \[stacks-change-resolves\] this change of stacks takes the incident off stack prod, and up there resolves it/,
     );
     const markdown = await cli(["plan", "--base", "main", "--format", "markdown"]);
     expect(markdown.stdout).toContain(
@@ -137,7 +137,9 @@ describe("a change of stacks, in a project made by init with stacks prod and sta
     await write("declined.yaml", OPENING.replace("severity: MINOR", "severity: MAJOR"));
     // No state to read: the id is the stack's, and the incident is not called new.
     const unread = await cli(["plan", "--base", "HEAD"]);
-    expect(unread.stdout).toContain("~ (id in the stack's state: payments-declined)");
+    expect(unread.stdout).toContain(
+      "~ Payments are declined (id in the stack's state: payments-declined)",
+    );
     expect(unread.stdout).not.toContain("(new: payments-declined)");
     // A file backend whose prod state records the incident the first up opened.
     const state = path.join(project, ".state");
@@ -167,11 +169,11 @@ describe("a change of stacks, in a project made by init with stacks prod and sta
     const env = { PULUMI_BACKEND_URL: `file://${state}` };
     const prod = await cli(["plan", "--base", "HEAD", "--stack", "prod"], env);
     expect(prod.stdout).toContain(
-      "~ 5b1c0d6e-0000-4000-8000-000000000001 (resource payments-declined",
+      "~ Payments are declined (payments-declined, 5b1c0d6e-0000-4000-8000-000000000001)",
     );
     // Staging's state holds no such incident: there it is still to open.
     const staging = await cli(["plan", "--base", "HEAD", "--stack", "staging"], env);
-    expect(staging.stdout).toContain("~ (new: payments-declined)");
+    expect(staging.stdout).toContain("~ Payments are declined (new: payments-declined)");
     await write("declined.yaml", OPENING);
   });
 });

@@ -36,6 +36,7 @@ const PlanJson = z.strictObject({
       rule: z.string(),
       resource: z.string(),
       incidentId: z.string(),
+      name: z.string().optional(),
       file: z.string(),
       line: z.int().optional(),
       column: z.int().optional(),
@@ -170,7 +171,9 @@ describe("incident-sync plan against a real git repository", () => {
     expect(run.stdout).toMatch(
       /^\| Level \| Incident \| Rule \| Finding \|\n\|---\|---\|---\|---\|$/m,
     );
-    expect(run.stdout).toContain("| ❌ error | `inc-checkout-latency` | `reopen-without-flag` |");
+    expect(run.stdout).toContain(
+      "| ❌ error | Slow checkout (inc-checkout-latency) | `reopen-without-flag` |",
+    );
     expect(run.stdout).toContain("| status | RESOLVED | INVESTIGATING |");
   });
 
@@ -191,7 +194,7 @@ describe("incident-sync plan against a real git repository", () => {
     const without = await runCli(["plan", "--base", "v2-more-severe", "--format", "text"], repo);
     expect(without.exitCode).toBe(3);
     expect(without.stdout).toContain(
-      "error   inc-api-errors [severity-downgrade-without-reason] severity is lowered from CRITICAL to MINOR without a reason",
+      "error   Elevated error rates on the Public API (inc-api-errors) [severity-downgrade-without-reason] severity is lowered from CRITICAL to MINOR without a reason",
     );
     await writeIncidents({
       "api.yaml": definition({ severity: "MINOR", reason: "Only the EU region is still affected" }),

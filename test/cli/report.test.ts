@@ -249,8 +249,14 @@ describe("report commands, compiled and run for real", () => {
         "chk-checkout",
       ]);
       expect(errors.stderr.split("\n")[0]).toBe(
-        "Reporting the checks the definitions in incidents list as evidence: chk-api, chk-web, chk-checkout.",
+        "Reporting the checks the definitions in incidents list as evidence: Public API orders (chk-api), Web login page (chk-web), Checkout payment flow (chk-checkout).",
       );
+      // Read once through the checks list, and kept in the report for whoever reads it.
+      expect(ErrorReport.parse(JSON.parse(errors.stdout)).checkNames).toEqual({
+        "chk-api": "Public API orders",
+        "chk-web": "Web login page",
+        "chk-checkout": "Checkout payment flow",
+      });
       const heartbeats = await runCli(
         ["report", "heartbeats", "--format", "json"],
         process.cwd(),

@@ -150,7 +150,7 @@ describe("errors", () => {
     `);
   });
 
-  it("serves an OpenAPI 3.1 document of the spec's five operations, the reference's incident, service and status-page operations and the control API without a key", async () => {
+  it("serves an OpenAPI 3.1 document of the spec's five operations, the reference's incident, check, service and status-page operations and the control API without a key", async () => {
     emulator = demoEmulator();
     const { status, json } = await call(emulator.app, "GET", "/openapi.json", { key: null });
     expect(status).toBe(200);
@@ -181,6 +181,8 @@ describe("errors", () => {
       "listHeartbeatEvents",
       "listErrorGroupsForCheck",
       "getErrorGroup",
+      "listChecks",
+      "getCheck",
       "listServices",
       "getService",
       "listStatusPages",

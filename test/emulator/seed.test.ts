@@ -67,4 +67,52 @@ describe("seed files", () => {
     expect(group?.errorGroupId).toMatch(/^eg_[0-9a-f]{24}$/);
     emulator.close();
   });
+
+  it("names checks for the checks list, keeping a heartbeat named there a heartbeat", async () => {
+    const emulator = createEmulator({
+      seed: {
+        accounts: [
+          {
+            id: "a",
+            apiKeys: ["k"],
+            heartbeats: [{ checkId: "hb-invoices" }],
+            checks: [
+              { id: "chk-api", name: "Public API orders" },
+              { id: "hb-invoices", name: "Nightly invoice run" },
+            ],
+          },
+        ],
+      },
+    });
+    const response = await emulator.app.request("/v1/checks?limit=100", {
+      headers: { authorization: "Bearer k" },
+    });
+    expect(await response.json()).toEqual([
+      { id: "chk-api", name: "Public API orders", checkType: "API", activated: true, tags: [] },
+      {
+        id: "hb-invoices",
+        name: "Nightly invoice run",
+        checkType: "HEARTBEAT",
+        activated: true,
+        tags: [],
+      },
+    ]);
+    expect(() =>
+      createEmulator({
+        seed: {
+          accounts: [
+            {
+              id: "a",
+              apiKeys: ["k"],
+              checks: [
+                { id: "c", name: "One" },
+                { id: "c", name: "Two" },
+              ],
+            },
+          ],
+        },
+      }),
+    ).toThrow(/accounts\[0\]\.checks\[1\]\.id: duplicate check id c/);
+    emulator.close();
+  });
 });

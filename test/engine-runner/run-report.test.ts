@@ -12,6 +12,7 @@ import {
   refusalBeforeApply,
 } from "../../src/incident";
 import type { OnPageChange } from "../../src/settings";
+import { bareGuids } from "../support/named-lines";
 
 const refused =
   'PUT /v1/status-pages/incidents/inc-api-errors failed: 400 Bad Request: services[0].id "svc-typo" is not a service of account acct-demo';
@@ -59,19 +60,21 @@ describe("the run report of a failed incident", () => {
           diffs: ["services"],
           error: refused,
           warnings: [],
+          inputs: { incidentId: "inc-api-errors", name: "Elevated error rate on the public API" },
         },
+        // A step the engine reported no inputs of: known by its resource and id alone.
         { resource: "db", incidentId: "inc-db", op: "update", diffs: ["name"], warnings: [] },
       ],
       outputsDiff,
     );
     expect(renderText(outcome, "/project").replace(/\d+\.\d s/, "<s> s")).toMatchInlineSnapshot(`
-      "✗ inc-api-errors (resource api-errors): PUT /v1/status-pages/incidents/inc-api-errors failed: 400 Bad Request: services[0].id "svc-typo" is not a service of account acct-demo
+      "✗ Elevated error rate on the public API (api-errors, inc-api-errors): PUT /v1/status-pages/incidents/inc-api-errors failed: 400 Bad Request: services[0].id "svc-typo" is not a service of account acct-demo
 
       Stack prod: up failed (1 not updated, 1 updated; <s> s)
-        ✗ inc-api-errors (resource api-errors) not updated [services]
-        ~ inc-db (resource db) updated [name]
+        ✗ Elevated error rate on the public API (api-errors, inc-api-errors) not updated [services]
+        ~ db (inc-db) updated [name]
 
-      ✗ inc-api-errors (resource api-errors): PUT /v1/status-pages/incidents/inc-api-errors failed: 400 Bad Request: services[0].id "svc-typo" is not a service of account acct-demo
+      ✗ Elevated error rate on the public API (api-errors, inc-api-errors): PUT /v1/status-pages/incidents/inc-api-errors failed: 400 Bad Request: services[0].id "svc-typo" is not a service of account acct-demo
       "
     `);
     expect(reportOf(outcome, "/project").incidents.map((incident) => incident.action)).toEqual([
@@ -79,7 +82,7 @@ describe("the run report of a failed incident", () => {
       "updated",
     ]);
     expect(renderMarkdown(outcome, "/project")).toContain(
-      "| `inc-api-errors` | not updated | services |",
+      "| Elevated error rate on the public API (api-errors, inc-api-errors) | not updated | services |",
     );
   });
 
@@ -151,7 +154,7 @@ describe("the run report of a failed incident", () => {
           op: "update",
           diffs: ["claimOnly"],
           warnings: [],
-          inputs: { resource: "sms-down" },
+          inputs: { resource: "sms-down", name: "SMS are not delivered" },
           previous: { incidentId: "", claimed: true },
         },
         {
@@ -183,7 +186,9 @@ describe("the run report of a failed incident", () => {
     ]);
     const text = renderText(opened, "/project");
     expect(text).toContain("(1 not opened, 2 opened, 1 updated;");
-    expect(text).toMatch(/^ {2}\+ \S+ \(resource sms-down\) opened/m);
+    expect(text).toContain(
+      "  + SMS are not delivered (sms-down, 5b1c0d6e-0000-4000-8000-000000000002) opened",
+    );
   });
 
   it("says opened, from the engine's events, for an incident opened whose later post failed", () => {
@@ -261,8 +266,8 @@ describe("the run report of a failed incident", () => {
     ]);
     const text = renderText(outcome, "/project");
     expect(text).toContain("up failed (1 not opened, 2 opened;");
-    expect(text).toContain(`✗ ${first} (resource card-payments) opened`);
-    expect(text).toContain(`✗ ${first} (resource card-payments): incident ${first}: updates[0]`);
+    expect(text).toContain(`✗ card-payments (${first}) opened`);
+    expect(text).toContain(`✗ card-payments (${first}): incident ${first}: updates[0]`);
   });
 
   it("names the status page as a change's reason only when nothing git declares changed", () => {
@@ -353,7 +358,7 @@ describe("the run report of a change made on the status page", () => {
     const text = renderText(outcome, "/project").replace(/\d+\.\d s/, "<s> s");
     expect(text).toMatchInlineSnapshot(`
       "Stack prod: changes applied (1 updated; <s> s)
-        ~ inc-api-errors (resource api-errors) updated [changed on the status page]
+        ~ Elevated error rate on the public API (api-errors, inc-api-errors) updated [changed on the status page]
             put back name "API errors (seen by support)" → "Elevated error rate on the public API" (changed on the status page at 2026-11-28T10:15:00Z)
       "
     `);
@@ -369,7 +374,7 @@ describe("the run report of a change made on the status page", () => {
       at: "2026-11-28T10:15:00.000Z",
     });
     expect(renderMarkdown(outcome, "/project")).toContain(
-      '| `inc-api-errors` | updated | changed on the status page; put back name "API errors (seen by support)" → "Elevated error rate on the public API" (changed on the status page at 2026-11-28T10:15:00Z) |',
+      '| Elevated error rate on the public API (api-errors, inc-api-errors) | updated | changed on the status page; put back name "API errors (seen by support)" → "Elevated error rate on the public API" (changed on the status page at 2026-11-28T10:15:00Z) |',
     );
   });
 
@@ -395,4 +400,175 @@ describe("the run report of a change made on the status page", () => {
     expect(exitCodeOf(run([refusedStep, other], "refuse"))).toBe(1);
     expect(exitCodeOf(run([renamed("PUT failed: 503")], "revert"))).toBe(1);
   });
+});
+
+describe("the run report names every incident as a person knows it (issue 52)", () => {
+  /** Incidents as the hosted service gives them: GUIDs, each with its name and resource. */
+  const incidents = [
+    {
+      resource: "invoices-late",
+      id: "3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b",
+      name: "Invoices are late",
+    },
+    { resource: "login-errors", id: "4a3b2c1d-6e5f-4a7b-8c9d-0e1f2a3b4c5d", name: "Login errors" },
+    { resource: "slow-search", id: "5b4c3d2e-7f6a-4b8c-9d0e-1f2a3b4c5d6e", name: "Search is slow" },
+    { resource: "old-outage", id: "6c5d4e3f-8a7b-4c9d-8e1f-2a3b4c5d6e7f", name: "Old outage" },
+    { resource: "fax-down", id: "7d6e5f4a-9b8c-4d0e-9f2a-3b4c5d6e7f8a", name: "Fax is down" },
+  ];
+  const heartbeat = { id: "3d4e5f6a-7b8c-4d9e-9f0a-2b3c4d5e6f7a", name: "Nightly invoice run" };
+  const check = { id: "2c3d4e5f-6a7b-4c8d-8e9f-1a2b3c4d5e6f", name: "Invoice API checks" };
+  const names = new Map([
+    ...incidents.map(({ id, name }) => [id, name] as const),
+    [heartbeat.id, heartbeat.name],
+    [check.id, check.name],
+  ]);
+  const [adopted, alsoAdopted, updated, released, failed] = incidents as [
+    (typeof incidents)[number],
+    (typeof incidents)[number],
+    (typeof incidents)[number],
+    (typeof incidents)[number],
+    (typeof incidents)[number],
+  ];
+
+  /** The engine's events of a run: adoptions, an update, a removal and a failure, as recorded. */
+  function recordedEvents(): EngineEvent[] {
+    const urn = (resource: string) =>
+      `urn:pulumi:prod::incident-sync::${INCIDENT_TYPE}::${resource}`;
+    const inputs = (incident: (typeof incidents)[number]) => ({
+      incidentId: incident.id,
+      name: incident.name,
+    });
+    const step = (
+      incident: (typeof incidents)[number],
+      op: string,
+      sequence: number,
+      extra: Record<string, unknown> = {},
+    ) => ({
+      sequence,
+      timestamp: sequence,
+      resourcePreEvent: {
+        metadata: { urn: urn(incident.resource), type: INCIDENT_TYPE, op, ...extra },
+      },
+    });
+    return [
+      step(adopted, "create", 1, { new: { inputs: inputs(adopted) } }),
+      step(alsoAdopted, "create", 2, { new: { inputs: inputs(alsoAdopted) } }),
+      step(updated, "update", 3, {
+        old: { inputs: inputs(updated), outputs: { incidentId: updated.id, name: updated.name } },
+        new: { inputs: { ...inputs(updated), severity: "MAJOR" } },
+        diffs: ["severity"],
+      }),
+      // A removal: only the last apply's outputs know the incident.
+      step(released, "delete", 4, {
+        old: { inputs: {}, outputs: { incidentId: released.id, name: released.name } },
+      }),
+      step(failed, "update", 5, {
+        old: { inputs: inputs(failed), outputs: { incidentId: failed.id, name: failed.name } },
+        new: { inputs: { ...inputs(failed), status: "RESOLVED" } },
+        diffs: ["status"],
+      }),
+      {
+        sequence: 6,
+        timestamp: 6,
+        diagnosticEvent: {
+          urn: urn(failed.resource),
+          severity: "error",
+          message: `error: PUT /v1/status-pages/incidents/${failed.id} failed: 503 Service Unavailable\n`,
+          color: "never",
+        },
+      },
+    ] as unknown as EngineEvent[];
+  }
+
+  /** The outputs an up with `outputs: full` prints its summary from. */
+  const outputs = {
+    incidents: {
+      value: Object.fromEntries(
+        incidents.map((incident) => [
+          incident.id,
+          {
+            file: `incidents/${incident.resource}.yaml`,
+            resource: incident.resource,
+            declared: {
+              name: incident.name,
+              severity: "MAJOR",
+              status: "IDENTIFIED",
+              services: [{ id: "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", name: "Billing API" }],
+            },
+            applied: { status: "IDENTIFIED", at: "2026-11-01T10:00:00.000Z" },
+            live: { status: "IDENTIFIED", source: "update", since: "2026-11-01T10:00:00.000Z" },
+          },
+        ]),
+      ),
+      secret: false,
+    },
+    // The read-backs carry the names the checks list gave the program.
+    heartbeats: {
+      value: {
+        [heartbeat.id]: {
+          name: heartbeat.name,
+          windowHours: 24,
+          eventCount: 1,
+          events: [{ id: "8e7f6a5b-0c9d-4e1f-8a3b-4c5d6e7f8a9b" }],
+          stats: null,
+        },
+      },
+      secret: false,
+    },
+    errorGroups: {
+      value: {
+        [check.id]: { name: check.name, count: 0, archivedCount: 0, pages: 1, top: [] },
+      },
+      secret: false,
+    },
+    drift: {
+      value: [
+        {
+          incidentId: updated.id,
+          file: "incidents/slow-search.yaml",
+          appliedAt: "2026-11-01T10:00:00.000Z",
+          declaredStatus: "IDENTIFIED",
+          liveStatus: "MONITORING",
+          updatesOutsideGit: [],
+        },
+      ],
+      secret: false,
+    },
+  };
+
+  it.each(["preview", "up"] as const)(
+    "%s: no line shows an incident's GUID without its name",
+    (operation) => {
+      const outcome = failedUp(summarizeEvents(recordedEvents()).incidents, "");
+      if (outcome.kind !== "ran") throw new Error("a run");
+      outcome.result.operation = operation;
+      if (operation === "up") {
+        outcome.result.ok = true;
+        outcome.result.incidents = outcome.result.incidents.filter(
+          (step) => step.error === undefined,
+        );
+        (outcome as { outputs?: unknown }).outputs = outputs;
+      }
+      const text = renderText(outcome, "/project");
+      const markdown = renderMarkdown(outcome, "/project");
+      expect(bareGuids(text, names)).toEqual([]);
+      expect(bareGuids(markdown, names)).toEqual([]);
+      // The adoptions are listed one by one, by name, as the count says.
+      const adopt = operation === "preview" ? "to adopt" : "adopted";
+      expect(text).toContain(`2 ${adopt}`);
+      for (const incident of [adopted, alsoAdopted]) {
+        expect(text).toContain(
+          `+ ${incident.name} (${incident.resource}, ${incident.id}) ${adopt}`,
+        );
+        expect(markdown).toContain(
+          `| ${incident.name} (${incident.resource}, ${incident.id}) | ${adopt} |`,
+        );
+      }
+      expect(text).toContain(`- ${released.name} (${released.resource}, ${released.id})`);
+      if (operation === "up") {
+        expect(text).toContain(`  ${heartbeat.name} (${heartbeat.id})  n/a / n/a`);
+        expect(text).toContain(`  ${check.name} (${check.id})  0 groups, 0 archived`);
+      }
+    },
+  );
 });

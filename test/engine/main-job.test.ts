@@ -72,7 +72,9 @@ describe("incident-sync up --emulator, the main job behind npm start", () => {
       expect(lines).toContain("Stack dev: changes applied (4 adopted, 1 opened; <s> s)");
       // The demo's new incident, opened with the id the service gave it.
       expect(lines).toContainEqual(
-        expect.stringMatching(/^ {2}\+ <uuid> \(resource card-payments-declined\) opened$/),
+        expect.stringMatching(
+          /^ {2}\+ Some card payments are declined \(card-payments-declined, <uuid>\) opened$/,
+        ),
       );
       // The sandbox keeps its state and its stack file (and its passphrase's salt) under
       // .incident-sync/: nothing is written beside Pulumi.yaml that a team's own dev stack
@@ -96,38 +98,38 @@ describe("incident-sync up --emulator, the main job behind npm start", () => {
         "Stack dev: no changes (5 unchanged; <s> s)
 
         Incidents (5), as declared in git and as live on the status page:
-          <uuid>  declared IDENTIFIED, live IDENTIFIED
+          Some card payments are declined (card-payments-declined, <uuid>)  declared IDENTIFIED, live IDENTIFIED
               declared: MAJOR  Some card payments are declined
               declared services: Checkout
               latest update <time> [IDENTIFIED]: A certificate of our payment provider's endpoint expired.\\nA new one is being rolled out; declined payments can be retried within the hour.\\n
-          inc-api-errors  declared MONITORING, live MONITORING
+          Elevated error rate on the public API (inc-api-errors)  declared MONITORING, live MONITORING
               declared: MAJOR  Elevated error rate on the public API
               declared services: Public API, Web app
               latest update <time> [MONITORING]: Rollback complete, error rates back to normal. Watching closely.
-          inc-checkout-latency  declared INVESTIGATING, live INVESTIGATING
+          Slow checkout for some customers in EU (inc-checkout-latency)  declared INVESTIGATING, live INVESTIGATING
               declared: MEDIUM  Slow checkout for some customers in EU
               declared services: Checkout
               latest update <time> [INVESTIGATING]: Checkout p99 latency is above 4 s for EU customers. Investigating.
-          inc-db-maintenance  declared RESOLVED, live RESOLVED
+          Scheduled database maintenance (db-maintenance, inc-db-maintenance)  declared RESOLVED, live RESOLVED
               declared: MINOR  Scheduled database maintenance
               declared services: Primary database, Public API
               latest update <time> [RESOLVED]: Maintenance finished, all systems nominal.
-          inc-login-failures  declared RESOLVED, live RESOLVED
+          Some users cannot log in with SSO (inc-login-failures)  declared RESOLVED, live RESOLVED
               declared: CRITICAL  Some users cannot log in with SSO
               declared services: Login and SSO, Web app
               latest update <time> [RESOLVED]: No failures for four hours. Resolved.
         Heartbeats (success ratio, last 24 h / last 7 days):
-          hb-billing-sync  <ratio> / <ratio>  (3 events in 24 h)
-          hb-nightly-backup  no pings / 80%  (1 event in 24 h)
+          Billing sync to the ledger (hb-billing-sync)  <ratio> / <ratio>  (3 events in 24 h)
+          Nightly database backup (hb-nightly-backup)  no pings / 80%  (1 event in 24 h)
         Error groups (most recent first):
-          chk-api  3 groups, 0 archived
+          Public API orders (chk-api)  3 groups, 0 archived
               <time>  Assertion failed: response.body.items.length expected > <n>, got <n> at <timestamp>
               <time>  <n> Bad Gateway from upstream <ip>:<n> (request <uuid>)
               <time>  Timeout of <n>ms exceeded for https://api.example.com/orders/<id>?<query>
-          chk-checkout  2 groups, 0 archived
+          Checkout payment flow (chk-checkout)  2 groups, 0 archived
               <time>  POST https://pay.example.com/v2/sessions/<id>/confirm returned <n> after <n>ms
               <time>  TLS handshake failed: certificate has expired (trace <hex>)
-          chk-web  1 group, 0 archived
+          Web login page (chk-web)  1 group, 0 archived
               <time>  Page https://www.example.com/login?<query> did not load: net::ERR_CONNECTION_REFUSED
         Drift: none, the status page matches the definitions as far as the API shows (status and updates).
         "
@@ -174,7 +176,7 @@ describe("incident-sync up --emulator, the main job behind npm start", () => {
       );
       expect(stable(run.stdout).split("\n").slice(0, 2)).toEqual([
         "Stack dev: changes applied (1 adopted, 5 unchanged; <s> s)",
-        "  + inc-team-own adopted",
+        "  + Our own incident (inc-team-own) adopted",
       ]);
     },
     timeout,
@@ -198,7 +200,7 @@ describe("incident-sync up --emulator, the main job behind npm start", () => {
         expect(failed.exitCode).toBe(1);
         const lines = failed.stdout.trim().split("\n");
         const cause =
-          '✗ inc-login-failures: incident inc-login-failures: status goes from RESOLVED back to IDENTIFIED; add "reopen: true" to reopen a resolved incident on purpose.';
+          '✗ Some users cannot log in with SSO (inc-login-failures): incident inc-login-failures: status goes from RESOLVED back to IDENTIFIED; add "reopen: true" to reopen a resolved incident on purpose.';
         expect(lines[0]).toBe(cause);
         expect(lines.at(-1)).toBe(cause);
         expect(failed.stdout).not.toContain("Engine output");
@@ -258,7 +260,7 @@ describe("incident-sync up --emulator, the main job behind npm start", () => {
       try {
         const acme = await runCli(["up", "--emulator", "--stack", "acme/prod"], project);
         expect(acme.exitCode, acme.stdout + acme.stderr).toBe(0);
-        expect(acme.stdout).toContain("  + inc-acme adopted\n");
+        expect(acme.stdout).toContain("  + Acme's own incident (inc-acme) adopted\n");
         expect(acme.stderr).not.toContain("organization name must be");
         // No Pulumi.prod.yaml: the outputs are counted, and the hint is the sandbox's own.
         const hint = acme.stdout.split("\n").find((line) => line.includes("detail is not in"));

@@ -242,7 +242,9 @@ describe("the pipeline kit's shell steps, dry-run against a self-managed file ba
       // Our own summary of the engine's events: no raw engine output, no key.
       const comment = readFileSync(join(checkout, "preview-comment.md"), "utf8");
       expect(comment).toContain("### incident-sync preview on stack `prod`: changes to apply");
-      expect(comment).toMatch(/\| `inc-checkout-latency` \| .* \| .*severity/);
+      expect(comment).toMatch(
+        /\| Slow checkout for some customers in EU \(inc-checkout-latency\) \| .* \| .*severity/,
+      );
       // The plan of the stack, with what the monitors say of the changed incident.
       expect(readFileSync(join(checkout, "evidence.md"), "utf8")).toMatch(/[Ee]vidence/);
       expect(comment).toContain(readFileSync(join(checkout, "evidence.md"), "utf8").trim());

@@ -426,7 +426,9 @@ describe("the packed package, installed in a new project", () => {
         expect(run.stderr).toContain(
           "Note: incident inc-example (incidents/example.yaml:6) is not in the emulator, so it was added to the emulator's sandbox as its definition declares it, for up to adopt.",
         );
-        expect(run.stdout).toContain("  + inc-example adopted\n");
+        expect(run.stdout).toContain(
+          "  + Example incident written by incident-sync init (inc-example) adopted\n",
+        );
         expect(readFileSync(join(team, ".gitignore"), "utf8")).toContain(".incident-sync/");
         expect(existsSync(join(team, "Pulumi.dev.yaml"))).toBe(false);
       },
@@ -440,7 +442,9 @@ describe("the packed package, installed in a new project", () => {
         const [line] = docBlock("team/emulator").commands;
         const run = await sh(line ?? "", team, teamEnv());
         expect(run.code, run.stdout + run.stderr).toBe(0);
-        expect(run.stdout).toMatch(/^ {2}\+ [0-9a-f-]{36} \(resource checkout-errors\) opened$/m);
+        expect(run.stdout).toMatch(
+          /^ {2}\+ Some checkouts fail \(checkout-errors, [0-9a-f-]{36}\) opened$/m,
+        );
         const again = await sh(line ?? "", team, teamEnv());
         expect(again.code, again.stdout + again.stderr).toBe(0);
         expect(again.stdout).toMatch(/^Stack dev: no changes \(2 unchanged;/m);

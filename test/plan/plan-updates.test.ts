@@ -33,7 +33,7 @@ describe("plan of what customers will read", () => {
     expect(renderPlanText(result)).toMatchInlineSnapshot(`
       "Plan for incidents/ against main (0123456789ab): 1 to add, 0 unchanged.
 
-      + (new: checkout-down) (resource checkout-down, incidents/checkout.yaml)
+      + Checkout fails (new: checkout-down) in incidents/checkout.yaml
           name: Checkout fails
           severity: MAJOR
           status: IDENTIFIED

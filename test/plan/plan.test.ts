@@ -68,7 +68,7 @@ describe("plan's comparison", () => {
     expect(renderPlanText(result)).toMatchInlineSnapshot(`
       "Plan for incidents/ against main (0123456789ab): 1 to update, 0 unchanged.
 
-      ~ inc-checkout-latency (resource inc-checkout-latency, incidents/b.yaml)
+      ~ Slow checkout for some customers (inc-checkout-latency) in incidents/b.yaml
           name: Slow checkout → Slow checkout for some customers
           severity: MEDIUM → MAJOR
           status: MONITORING → IDENTIFIED
@@ -78,7 +78,7 @@ describe("plan's comparison", () => {
           evidence.checks: + chk-checkout
 
       Policy passed: 1 warning.
-        warning inc-checkout-latency [services-removed] service Web app (svc-web) no longer shows this incident on the status page.
+        warning Slow checkout for some customers (inc-checkout-latency) [services-removed] service Web app (svc-web) no longer shows this incident on the status page.
       "
     `);
     // In the comment's table an added or removed service says so, not only by an empty cell.
@@ -200,28 +200,28 @@ describe("plan's Markdown comment", () => {
 
       | Level | Incident | Rule | Finding |
       |---|---|---|---|
-      | ❌ error | \`inc-api-errors\` | \`reopen-without-flag\` | status goes from RESOLVED back to IDENTIFIED; add "reopen: true" to reopen a resolved incident on purpose. |
+      | ❌ error | Errors \\| timeouts \\<b\\>on\\</b\\> the API (inc-api-errors) | \`reopen-without-flag\` | status goes from RESOLVED back to IDENTIFIED; add "reopen: true" to reopen a resolved incident on purpose. |
 
       #### Changes
 
-      | Change | Incident | Resource | File |
-      |---|---|---|---|
-      | ✏️ update | \`inc-api-errors\` | \`inc-api-errors\` | \`incidents/a.yaml\` |
-      | ➖ remove | \`inc-checkout-latency\` | \`inc-checkout-latency\` | \`incidents/b.yaml\` |
-      | ➕ add | \`inc-new\` | \`inc-new\` | \`incidents/c.yaml\` |
+      | Change | Incident | File |
+      |---|---|---|
+      | ✏️ update | Errors \\| timeouts \\<b\\>on\\</b\\> the API (inc-api-errors) | \`incidents/a.yaml\` |
+      | ➖ remove | Slow checkout (inc-checkout-latency) | \`incidents/b.yaml\` |
+      | ➕ add | Elevated error rates on the Public API (inc-new) | \`incidents/c.yaml\` |
 
-      ##### ✏️ update \`inc-api-errors\`
+      ##### ✏️ update Errors \\| timeouts \\<b\\>on\\</b\\> the API (inc-api-errors)
 
       | Field | Before | After |
       |---|---|---|
       | name | Elevated error rates on the Public API | Errors \\| timeouts \\<b\\>on\\</b\\> the API |
       | status | RESOLVED | IDENTIFIED |
 
-      ##### ➖ remove \`inc-checkout-latency\`
+      ##### ➖ remove Slow checkout (inc-checkout-latency)
 
       Released: left on the status page as it is, no longer managed (\`onRemove: release\`).
 
-      ##### ➕ add \`inc-new\`
+      ##### ➕ add Elevated error rates on the Public API (inc-new)
 
       | Field | Value |
       |---|---|
@@ -248,6 +248,7 @@ describe("plan and renamed resources (issue 26)", () => {
         rule: "renamed-without-alias",
         resource: "new-name",
         incidentId: "inc-api-errors",
+        name: "Elevated error rates on the Public API",
         file: "incidents/a.yaml",
         message:
           'resource "old-name" is renamed to "new-name" without an alias: Pulumi would create "new-name" and delete "old-name" (which releases the incident, whatever onRemove says). Add `aliases: [old-name]` to the definition of "new-name" to make the rename a no-op.',

@@ -63,6 +63,7 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       );
 
     it("adopts every definition, and by default exports counts, drift and evidence but no per-incident outputs", async () => {
+      control().resetStats();
       const run = await up();
       expect(run.error).toBeUndefined();
       expect(changesOf(run)).toEqual({ create: 5 });
@@ -77,9 +78,13 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       expect(Object.keys(heartbeats).sort()).toEqual(["hb-billing-sync", "hb-nightly-backup"]);
       expect(Object.keys(heartbeats["hb-billing-sync"] ?? {}).sort()).toEqual([
         "eventCount",
+        "name",
         "stats",
         "windowHours",
       ]);
+      // Each by the name the checks list gives it, read once for the run.
+      expect(heartbeats["hb-billing-sync"]).toMatchObject({ name: "Billing sync to the ledger" });
+      expect(control().stats().byOperation.listChecks?.total).toBe(1);
       expect(Object.keys(outputs.errorGroups as object).sort()).toEqual([
         "chk-api",
         "chk-checkout",
@@ -133,14 +138,15 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       expect(heartbeats["hb-billing-sync"]?.events).toHaveLength(3);
       expect(summaryLines(outputs)).toEqual([
         "Incidents (5), as declared in git and as live on the status page:",
-        `  ${opened}  declared IDENTIFIED, live IDENTIFIED`,
-        "  inc-api-errors  declared MONITORING, live MONITORING",
-        "  inc-checkout-latency  declared INVESTIGATING, live INVESTIGATING",
-        "  inc-db-maintenance  declared RESOLVED, live RESOLVED",
-        "  inc-login-failures  declared RESOLVED, live RESOLVED",
+        // Each by its name, then its resource (where it differs from the id) and id.
+        `  Some card payments are declined (card-payments-declined, ${opened})  declared IDENTIFIED, live IDENTIFIED`,
+        "  Elevated error rate on the public API (inc-api-errors)  declared MONITORING, live MONITORING",
+        "  Slow checkout for some customers in EU (inc-checkout-latency)  declared INVESTIGATING, live INVESTIGATING",
+        "  Scheduled database maintenance (db-maintenance, inc-db-maintenance)  declared RESOLVED, live RESOLVED",
+        "  Some users cannot log in with SSO (inc-login-failures)  declared RESOLVED, live RESOLVED",
         "Heartbeats (success ratio, last 24 h / last 7 days):",
-        "  hb-billing-sync  84.62% / 85.71%  (3 events in 24 h)",
-        "  hb-nightly-backup  no pings / 80%  (1 event in 24 h)",
+        "  Billing sync to the ledger (hb-billing-sync)  84.62% / 85.71%  (3 events in 24 h)",
+        "  Nightly database backup (hb-nightly-backup)  no pings / 80%  (1 event in 24 h)",
         "Error groups (most recent first):",
         "Drift: none, the status page matches the definitions as far as the API shows (status and updates).",
       ]);
@@ -347,7 +353,7 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
         text.replace("heartbeats: [hb-nightly-backup]", "heartbeats: [hb-typo]"),
       );
       const message =
-        'evidence heartbeat "hb-typo" does not exist in the account; it is listed at incidents/db-maintenance.yaml:5 (incident inc-db-maintenance). Fix the id in evidence.heartbeats, or remove it.';
+        'evidence heartbeat "hb-typo" does not exist in the account; it is listed at incidents/db-maintenance.yaml:5 (incident Database maintenance (db-maintenance, inc-db-maintenance)). Fix the id in evidence.heartbeats, or remove it.';
       try {
         const run = await up();
         expect(run.error).toBeUndefined();

@@ -151,14 +151,14 @@ describe("the summary of an up's outputs", () => {
     });
     expect(formatSummary(outputs)).toMatchInlineSnapshot(`
       "Incidents (1), as declared in git and as live on the status page:
-        inc-checkout  declared INVESTIGATING, live RESOLVED since 2026-01-01 11:00
+        Checkout is slow (checkout, inc-checkout)  declared INVESTIGATING, live RESOLVED since 2026-01-01 11:00
             declared: MAJOR  Checkout is slow
             declared services: Checkout
             latest update 2026-01-01 11:00 [RESOLVED]: Fixed by hand
       Heartbeats (success ratio, last 24 h / last 7 days):
         hb-backup  50% / 88.89%  (2 events in 24 h)
       Drift (1):
-        inc-checkout  declared INVESTIGATING, live RESOLVED, 1 update outside git since 2026-01-01T10:00:00.000Z"
+        Checkout is slow (checkout, inc-checkout)  declared INVESTIGATING, live RESOLVED, 1 update outside git since 2026-01-01T10:00:00.000Z"
     `);
   });
 });

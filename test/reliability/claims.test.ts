@@ -71,8 +71,10 @@ describe("claims on the real engine", () => {
       expect(run.exitCode).toBe(1);
       expect(run.stdout).not.toMatch(/\b\d+ adopted\b/);
       expect(run.stdout).toMatch(/Stack claims: up failed \(1 not adopted, 3 unchanged;/);
-      expect(run.stdout).toContain(`  ✗ ${scaleId(LAST)} not adopted\n`);
-      expect(run.stdout).toContain(`✗ ${scaleId(LAST)}: GET /v1/status-pages/incidents/`);
+      // Named as its claim run declared it: its name, then its id.
+      const named = `Scale incident ${scaleId(LAST)} (${scaleId(LAST)})`;
+      expect(run.stdout).toContain(`  ✗ ${named} not adopted\n`);
+      expect(run.stdout).toContain(`✗ ${named}: GET /v1/status-pages/incidents/`);
       expect(run.stdout).toContain(
         "The API key was refused: check MONITORING_API_KEY or --api-key.",
       );

@@ -90,6 +90,7 @@ describe("report errors", () => {
     expect(new Set(rows.map((r) => r.id)).size).toBe(2_503);
     expect(Object.keys(rows[0]!)).toEqual([
       "checkId",
+      "checkName",
       "id",
       "errorHash",
       "cleanedErrorMessage",
@@ -283,7 +284,7 @@ describe("report errors", () => {
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).not.toContain("wrong-key-abcdef");
     expect((error as Error).message).toMatchInlineSnapshot(
-      `"GET /v1/error-groups/checks/chk-small?limit=100&page=1 failed: 401 Unauthorized: the API key is not valid. Check the API key the client was created with."`,
+      `"GET /v1/checks?limit=100&page=1 failed: 401 Unauthorized: the API key is not valid. Check the API key the client was created with."`,
     );
     await expect(readFile(out, "utf8")).rejects.toThrow(/ENOENT/);
     await expect(readFile(`${out}.partial`, "utf8")).rejects.toThrow(/ENOENT/);

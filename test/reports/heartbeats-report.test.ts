@@ -72,6 +72,7 @@ describe("report heartbeats", () => {
     expect(rows).toHaveLength(45);
     expect(Object.keys(rows[0]!)).toEqual([
       "checkId",
+      "checkName",
       "id",
       "state",
       "timestamp",

@@ -176,12 +176,13 @@ describe("HTML reports in a real browser", () => {
     expect(await page.locator(chart).getAttribute("data-drawn")).toBe(String(46 + 45 + 1));
     expect(await pixelsOfColour(page, chart, "#1a7f37")).toBeGreaterThan(500);
     expect(await pixelsOfColour(page, chart, "#cf222e")).toBeGreaterThan(500);
-    // Hovering a lane names it; the lower lane is hb-quiet, unknown all along.
+    // Hovering a lane names it, by the name the checks list gives it; the lower lane is
+    // hb-quiet, unknown all along.
     const over = (await page.locator(`${chart} .u-over`).boundingBox())!;
     await page.mouse.move(over.x + over.width / 2, over.y + over.height * 0.75);
     await expect.poll(() => page.locator(`${chart} .chart-tip`).isVisible()).toBe(true);
     expect(await page.locator(`${chart} .chart-tip`).innerText()).toMatch(
-      /^hb-quiet\n.* UTC\nstate unknown \(no earlier event\) for 1 d$/,
+      /^Quiet job \(hb-quiet\)\n.* UTC\nstate unknown \(no earlier event\) for 1 d$/,
     );
     expect(await page.locator(`${chart} .chart-legend`).innerText()).toContain("failing");
 

@@ -71,7 +71,9 @@ describe("the incident report in a real browser", () => {
         tip = await page.locator(`${api} .chart-tip`).innerText();
       }
     }
-    expect(tip).toMatch(/^chk-api\nnew during the incident: Timeout of <n>ms exceeded/);
+    expect(tip).toMatch(
+      /^Public API orders \(chk-api\)\nnew during the incident: Timeout of <n>ms exceeded/,
+    );
 
     expect(errors).toEqual([]);
     expect(attempted).toEqual([]);
@@ -93,17 +95,20 @@ describe("the incident report in a real browser", () => {
       "error group last seen",
       "status MONITORING",
     ]);
-    await page.selectOption('[data-table="entries-0"] select[aria-label="Only Source"]', "chk-api");
+    await page.selectOption(
+      '[data-table="entries-0"] select[aria-label="Only Source"]',
+      "Public API orders (chk-api)",
+    );
     await expect
       .poll(() => page.locator('[data-table="entries-0"] .dt-status').first().innerText())
       .toBe("6 rows (filtered from 10)");
 
     const groups = await tableRows(page, "groups-0");
     expect(groups.map((r) => [r[0], r[6]])).toEqual([
-      ["chk-web", "earlier"],
-      ["chk-api", "new"],
-      ["chk-api", "new"],
-      ["chk-api", "new"],
+      ["Web login page (chk-web)", "earlier"],
+      ["Public API orders (chk-api)", "new"],
+      ["Public API orders (chk-api)", "new"],
+      ["Public API orders (chk-api)", "new"],
     ]);
     expect(await page.locator('[data-table="groups-0"] tr.new-row').count()).toBe(3);
     expect(await wrappedIds(page)).toEqual([]);

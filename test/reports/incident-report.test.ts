@@ -177,7 +177,11 @@ describe("report incident, on the demo seed", () => {
     const { stdout } = await report(["inc-api-errors"], { format: "md" });
 
     const [evidence, timeline, groups] = renderedMarkdownTables(stdout());
-    expect(evidence?.rows.map((r) => r[0])).toEqual(["chk-api", "chk-web"]);
+    // Checks by the names the checks list gives them, the id after each.
+    expect(evidence?.rows.map((r) => r[0])).toEqual([
+      "Public API orders (chk-api)",
+      "Web login page (chk-web)",
+    ]);
     expect(timeline?.headers).toEqual(["Time", "Source", "What", "Detail"]);
     expect(timeline?.rows.map((r) => r[2])).toEqual([
       "error group first seen",
@@ -195,7 +199,16 @@ describe("report incident, on the demo seed", () => {
       "Timeout of <n>ms exceeded for https://api.example.com/orders/<id>?<query>",
     );
     expect(groups?.rows.map((r) => r[5])).toEqual(["new", "new", "new", "seen before"]);
-    expect(stdout()).toContain("## inc-api-errors: Elevated error rate on the public API");
+    expect(new Set(timeline?.rows.map((r) => r[1]))).toEqual(
+      new Set([
+        "Elevated error rate on the public API (inc-api-errors)",
+        "Public API orders (chk-api)",
+        "Web login page (chk-web)",
+      ]),
+    );
+    expect(stdout()).toContain("## Elevated error rate on the public API (inc-api-errors)");
+    // The services by the names the definition and the status page give them.
+    expect(stdout()).toContain("services Public API (svc-api), Web app (svc-web)");
   });
 
   test("the CSV report has one row per timeline entry of every incident", async () => {

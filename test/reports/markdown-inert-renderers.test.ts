@@ -93,7 +93,7 @@ describe("Markdown renderers keep text from definitions and the server inert", (
     const markdown = renderDrift(report, "markdown");
     const { text } = expectInert(markdown);
     const shown = flat(text);
-    expect(shown).toContain(`${TICKS} ${MENTION}: updates outside git`);
+    expect(shown).toContain(`(${TICKS} ${MENTION}): updates outside git`);
     expect(shown).toContain(`incidents/${LINK}.yaml:1`);
     expect(shown).toContain(`since 2026-11-01 ${MENTION}, newest first.`);
     expect(shown).toContain(flat(HOSTILE_LINES));
@@ -180,10 +180,11 @@ describe("Markdown renderers keep text from definitions and the server inert", (
     await writeIncidentReport(report, "md", sink);
     const { text } = expectInert(sink.text());
     const shown = flat(text);
-    expect(shown).toContain(`for ${id}. Times in UTC.`);
-    expect(shown).toContain(`${id}: ${flat(HOSTILE_LINES)}`);
+    // The incident by its name, its id after it; an update's row names it the same way.
+    const title = `${flat(HOSTILE_LINES)} (${id})`;
+    expect(shown).toContain(`for ${title}. Times in UTC.`);
     expect(shown).toContain(`services svc-${MENTION} · incidents/${WWW}.yaml:3`);
-    expect(shown).toContain(`status page ${MENTION} status IDENTIFIED ${flat(HOSTILE_LINES)}`);
+    expect(shown).toContain(`${title} status IDENTIFIED ${flat(HOSTILE_LINES)}`);
   });
 
   it("the run report of up --format markdown keeps hostile problems inert", () => {
@@ -214,11 +215,14 @@ describe("Markdown renderers keep text from definitions and the server inert", (
 
   it("the plan's evidence section keeps a hostile incident id and evidence line inert", () => {
     const markdown = evidenceMarkdown(
-      [{ incidentId: TICKS, line: HOSTILE_LINES }],
+      [
+        { incidentId: TICKS, line: HOSTILE_LINES },
+        { incidentId: TICKS, name: HOSTILE_LINES, line: "no evidence" },
+      ],
       new Date("2026-11-24T12:00:00Z"),
     );
-    const { html, text } = expectInert(markdown);
-    expect(html).toContain(`<code>${TICKS}</code>`);
+    const { text } = expectInert(markdown);
     expect(flat(text)).toContain(`${TICKS}: ${flat(HOSTILE_LINES)}`);
+    expect(flat(text)).toContain(`${flat(HOSTILE_LINES)} (${TICKS}): no evidence`);
   });
 });

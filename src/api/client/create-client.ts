@@ -1,4 +1,5 @@
 import { inspect } from "node:util";
+import { type ChecksApi, createChecksApi } from "./checks";
 import { createErrorGroupsApi, type ErrorGroupsApi } from "./error-groups";
 import { createHeartbeatsApi, type HeartbeatsApi } from "./heartbeats";
 import { createIncidentsApi, type IncidentsApi } from "./incidents";
@@ -17,6 +18,8 @@ export interface MonitoringClient {
   readonly statusPages: StatusPagesApi;
   readonly heartbeats: HeartbeatsApi;
   readonly errorGroups: ErrorGroupsApi;
+  /** The account's checks: the names the reports give the checks they read. */
+  readonly checks: ChecksApi;
 }
 
 /**
@@ -54,6 +57,7 @@ export function createClient(options: ClientOptions): MonitoringClient {
     statusPages: createStatusPagesApi(transport, resolved.limits.maxPages),
     heartbeats: createHeartbeatsApi(transport, resolved.limits.maxPages),
     errorGroups: createErrorGroupsApi(transport, resolved.concurrency, resolved.limits.maxPages),
+    checks: createChecksApi(transport, resolved.limits.maxPages),
   };
   Object.defineProperties(client, {
     [inspect.custom]: {

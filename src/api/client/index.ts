@@ -1,3 +1,4 @@
+export type { AllChecksOptions, ChecksApi } from "./checks";
 export { createClient, type MonitoringClient } from "./create-client";
 export type { CursorPage, CursorQuery, ListPagesOptions, SkippedEntry } from "./cursor-pages";
 export type {

@@ -1,4 +1,7 @@
 import {
+  Check,
+  CheckList,
+  ChecksQuery,
   CursorListQuery,
   ErrorGroup,
   ErrorGroupList,
@@ -42,7 +45,7 @@ const UPDATE_PARAMS = {
 };
 
 /**
- * The spec's five operations and the reference's incident, service and status-page operations, by
+ * The spec's five operations and the reference's incident, check, service and status-page operations, by
  * operation id: the
  * client, the emulator and the OpenAPI document take paths, parameters and schemas from here.
  */
@@ -246,6 +249,44 @@ export const ROUTES = {
     },
     errors: READ_ERRORS,
   },
+  listChecks: {
+    ...common,
+    operationId: "listChecks",
+    method: "GET",
+    path: "/v1/checks",
+    summary: "List the account's checks, a page at a time (read for their names)",
+    pathParams: {},
+    query: {
+      schema: ChecksQuery,
+      descriptions: {
+        limit: "Checks per page, 1 to 100. Default 10.",
+        page: "Page number from 1. Default 1.",
+        checkType: "Only checks of this type, such as HEARTBEAT.",
+        tag: "Only checks with this tag.",
+        search: "Only checks whose name holds this text.",
+      },
+    },
+    success: {
+      status: 200,
+      description: "Successful",
+      body: { name: "CheckList", schema: CheckList },
+    },
+    errors: READ_ERRORS,
+  },
+  getCheck: {
+    ...common,
+    operationId: "getCheck",
+    method: "GET",
+    path: "/v1/checks/{id}",
+    summary: "Read one check",
+    pathParams: { id: { description: "The check.", example: "chk-api" } },
+    success: {
+      status: 200,
+      description: "Successful",
+      body: { name: "Check", schema: Check },
+    },
+    errors: READ_ERRORS,
+  },
   // After the incident routes: `/v1/status-pages/{statusPageId}` would match their paths too,
   // and the first route registered answers.
   listServices: {
@@ -309,7 +350,7 @@ export const ROUTES = {
 } as const satisfies Record<string, Route>;
 
 /**
- * The public operations: the reference's incident operations, the spec's in its order, then
- * the reference's services and status pages.
+ * The public operations: the reference's incident operations, the spec's in its order, the
+ * reference's checks, then its services and status pages.
  */
 export const PUBLIC_ROUTES: readonly Route[] = Object.values(ROUTES);

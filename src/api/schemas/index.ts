@@ -1,4 +1,5 @@
 export * from "./characters";
+export * from "./check";
 export * from "./cursor-list";
 export * from "./dates";
 export * from "./enums";

@@ -1,3 +1,4 @@
+import { type CheckNames, checkNamed } from "../../reports/shared/check-names";
 import type { CommandIo } from "../io";
 import { UsageError } from "../usage-error";
 
@@ -11,15 +12,18 @@ const FIELD: Record<EvidenceKind, string> = {
 
 /**
  * The checks a report covers: `--check`, else every one the definitions' `evidence` lists,
- * once each; none, or invalid definitions, is an error saying what to do.
+ * once each (`fromDefinitions`, which `announceEvidence` says once their names are read);
+ * none, or invalid definitions, is an error saying what to do.
  */
 export async function reportChecks(
   given: readonly string[] | undefined,
   kind: EvidenceKind,
   dirName: string,
   io: CommandIo,
-): Promise<string[]> {
-  if (given !== undefined && given.length > 0) return [...new Set(given)];
+): Promise<{ checks: string[]; fromDefinitions: boolean }> {
+  if (given !== undefined && given.length > 0) {
+    return { checks: [...new Set(given)], fromDefinitions: false };
+  }
   // The definitions' loader (YAML and all) loads only when they are to be read.
   const { DefinitionsDir } = await import("./definitions-dir.js");
   const { InvalidDefinitionsError } = await import(
@@ -44,8 +48,19 @@ export async function reportChecks(
       `No --check given, and no definition in ${dirName} lists ${FIELD[kind]}: there is nothing to report. Pass --check <id>, or list the ${kind} that belong with an incident in its definition's ${FIELD[kind]}.`,
     );
   }
+  return { checks: [...ids], fromDefinitions: true };
+}
+
+/** Says on stderr which checks the definitions gave a report, each by its name. */
+export function announceEvidence(
+  io: CommandIo,
+  kind: EvidenceKind,
+  dirName: string,
+  checks: readonly string[],
+  names: CheckNames,
+): void {
+  const named = checks.map((checkId) => checkNamed(checkId, names)).join(", ");
   io.stderr.write(
-    `Reporting the ${kind} the definitions in ${dirName} list as evidence: ${[...ids].join(", ")}.\n`,
+    `Reporting the ${kind} the definitions in ${dirName} list as evidence: ${named}.\n`,
   );
-  return [...ids];
 }

@@ -9,6 +9,7 @@ import {
 import type { Plan, PolicyFinding } from "../../plan";
 import { type EvidenceItem, evidenceLine } from "../../reports/evidence/line";
 import { readEvidence } from "../../reports/evidence/read";
+import { readCheckNames } from "../../reports/shared/check-names";
 import { redact } from "../redact";
 import { liveServiceIds, liveServiceMessage } from "./live-services";
 
@@ -32,11 +33,21 @@ export async function planEvidence(
   const client = createClient(source.connection);
   const now = source.now ?? new Date();
   const changes = plan.changes.filter((change) => change.kind !== "remove");
+  // The monitors' names, read once for every line; a list that cannot be read leaves the ids.
+  const { names } = await readCheckNames(
+    client.checks,
+    changes.flatMap(({ after }) => [
+      ...(after.evidence?.heartbeats ?? []),
+      ...(after.evidence?.checks ?? []),
+    ]),
+  ).catch(() => ({ names: {} }));
   const items = await Promise.all(
     changes.map(async (change) => ({
       incidentId: change.incidentId,
+      name: change.after.name,
+      resource: change.resource,
       line: redact(
-        evidenceLine(await readEvidence(client, change.after.evidence ?? {}, now), now),
+        evidenceLine(await readEvidence(client, change.after.evidence ?? {}, now), now, names),
         [source.connection.apiKey],
       ),
     })),
@@ -72,6 +83,7 @@ async function unknownServiceFindings(
         rule: "unknown-service" as const,
         resource: change.resource,
         incidentId: change.incidentId,
+        name: change.after.name,
         file: change.file,
         message: liveServiceMessage(service.id, known),
       })),
@@ -106,6 +118,7 @@ async function liveReopen(
     rule: "reopen-live-resolved",
     resource: change.resource,
     incidentId: change.incidentId,
+    name: declared.name,
     file: change.file,
     message: refusal,
   };

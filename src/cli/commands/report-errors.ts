@@ -8,6 +8,7 @@ import { readPreviousReport } from "../../reports/errors/previous-report";
 import { writeErrorReport } from "../../reports/errors/render";
 import type { ErrorReportFormat } from "../../reports/errors/report-input";
 import { checkAbsence } from "../../reports/evidence/absent";
+import { checkNamed } from "../../reports/shared/check-names";
 import { openSink } from "../../reports/shared/output";
 import { SETTINGS } from "../../settings/catalog";
 import { resolveApiConnection } from "../api-connection";
@@ -15,7 +16,8 @@ import type { ApiFlags } from "../api-options";
 import { ExitCode } from "../exit-codes";
 import { describeFailure, failureJson } from "../failure";
 import type { CommandIo } from "../io";
-import { reportChecks } from "./evidence-checks";
+import { announceEvidence, reportChecks } from "./evidence-checks";
+import { readNamesFor } from "./report-output";
 
 export interface ReportErrorsOptions extends ApiFlags {
   /** The checks; none: those the definitions under `dir` list in `evidence.checks`. */
@@ -53,13 +55,11 @@ export async function runReportErrors(
     from: path.resolve(io.cwd, options.dir ?? SETTINGS.definitionsDir.default),
   });
   const previous = options.sinceReport ? await readPreviousReport(options.sinceReport) : undefined;
-  const checks = await reportChecks(
-    options.check,
-    "checks",
-    options.dir ?? SETTINGS.definitionsDir.default,
-    io,
-  );
+  const dirName = options.dir ?? SETTINGS.definitionsDir.default;
+  const { checks, fromDefinitions } = await reportChecks(options.check, "checks", dirName, io);
   const client = createClient(connection);
+  const checkNames = await readNamesFor(client, checks, io.stderr);
+  if (fromDefinitions) announceEvidence(io, "checks", dirName, checks, checkNames);
   const showProgress = options.progress ?? io.stderr.isTTY === true;
   // The bars' package loads only when they are drawn.
   const display = showProgress
@@ -85,6 +85,7 @@ export async function runReportErrors(
       groups,
       stats,
       checks,
+      checkNames,
       details: !!options.details,
       top: resolveTop(options),
       describeError: (error) => failureJson(describeFailure(error, [connection.apiKey])),
@@ -100,13 +101,15 @@ export async function runReportErrors(
     const where = options.out ? ` to ${options.out}` : "";
     for (const skipped of stats.detailsSkipped) {
       io.stderr.write(
-        `warning: error group ${quoteText(skipped.id)} of check ${quoteText(skipped.checkId)} is written as listed, without its details: ${skipped.reason}, so it cannot be requested.\n`,
+        `warning: error group ${quoteText(skipped.id)} of check ${quoteText(checkNamed(skipped.checkId, checkNames))} is written as listed, without its details: ${skipped.reason}, so it cannot be requested.\n`,
       );
     }
     for (const [checkId, count] of Object.entries(stats.byCheck)) {
       const absent = checkAbsence({ count });
       if (absent)
-        io.stderr.write(`warning: check ${quoteText(checkId)} may not exist: ${absent}.\n`);
+        io.stderr.write(
+          `warning: check ${quoteText(checkNamed(checkId, checkNames))} may not exist: ${absent}.\n`,
+        );
     }
     io.stderr.write(`Wrote ${outcome.total} error group(s)${changes}${where}.\n`);
     return ExitCode.Ok;

@@ -11,8 +11,8 @@ import { resolveApiConnection } from "../api-connection";
 import type { ApiFlags } from "../api-options";
 import { ExitCode } from "../exit-codes";
 import type { CommandIo } from "../io";
-import { reportChecks } from "./evidence-checks";
-import { warnAboutHeartbeats, writeReport } from "./report-output";
+import { announceEvidence, reportChecks } from "./evidence-checks";
+import { readNamesFor, warnAboutHeartbeats, writeReport } from "./report-output";
 
 export interface ReportHeartbeatsOptions extends ApiFlags {
   /** The heartbeats; none: those the definitions under `dir` list in `evidence.heartbeats`. */
@@ -39,19 +39,17 @@ export async function runReportHeartbeats(
   });
   const now = options.now ?? new Date();
   const from = parseSince(options.since, now);
-  const checks = await reportChecks(
-    options.check,
-    "heartbeats",
-    options.dir ?? SETTINGS.definitionsDir.default,
-    io,
-  );
+  const dirName = options.dir ?? SETTINGS.definitionsDir.default;
+  const { checks, fromDefinitions } = await reportChecks(options.check, "heartbeats", dirName, io);
   const client = createClient(connection);
+  const names = await readNamesFor(client, checks, io.stderr);
+  if (fromDefinitions) announceEvidence(io, "heartbeats", dirName, checks, names);
   const report = await writeReport(options.out, io, async (sink) => {
-    const collected = await collectHeartbeats(client.heartbeats, checks, from, now, now);
+    const collected = await collectHeartbeats(client.heartbeats, checks, from, now, now, names);
     await writeHeartbeatReport(collected, options.format, sink);
     return collected;
   });
-  warnAboutHeartbeats(io.stderr, report.checks);
+  warnAboutHeartbeats(io.stderr, report.checks, names);
   const events = report.checks.reduce((n, c) => n + c.events.length, 0);
   const where = options.out ? ` to ${options.out}` : "";
   io.stderr.write(`Wrote ${events} event(s) of ${report.checks.length} heartbeat(s)${where}.\n`);

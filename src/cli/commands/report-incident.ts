@@ -16,7 +16,7 @@ import type { ApiFlags } from "../api-options";
 import { ExitCode } from "../exit-codes";
 import type { CommandIo } from "../io";
 import { readStackRecords, stackStateSource } from "../stack-records";
-import { warnAboutHeartbeats, writeReport } from "./report-output";
+import { readNamesFor, warnAboutHeartbeats, writeReport } from "./report-output";
 
 export interface ReportIncidentOptions extends ApiFlags {
   ids: string[];
@@ -48,7 +48,7 @@ function defined(loaded: LoadedDefinition, cwd: string): DefinedIncident {
     name: d.name,
     severity: d.severity,
     status: d.status,
-    services: d.services.map((s) => (typeof s === "string" ? s : s.id)),
+    services: d.services.map((s) => (typeof s === "string" ? { id: s } : s)),
     evidence: { heartbeats: d.evidence?.heartbeats ?? [], checks: d.evidence?.checks ?? [] },
   };
 }
@@ -117,12 +117,20 @@ export async function runReportIncident(
     };
   });
   const client = createClient(connection);
+  const evidence = requests.flatMap((request) => [
+    ...(request.definition?.evidence.heartbeats ?? []),
+    ...(request.definition?.evidence.checks ?? []),
+    ...request.extra.heartbeats,
+    ...request.extra.checks,
+  ]);
+  const checkNames = await readNamesFor(client, evidence, io.stderr);
   const report = await writeReport(options.out, io, async (sink) => {
     const collected = await collectIncidents(client, requests, {
       ...(from ? { from } : {}),
       ...(to ? { to } : {}),
       marginMs,
       now,
+      checkNames,
     });
     await writeIncidentReport(collected, options.format, sink);
     return collected;
@@ -130,6 +138,7 @@ export async function runReportIncident(
   warnAboutHeartbeats(
     io.stderr,
     report.incidents.flatMap((i) => i.heartbeats),
+    checkNames,
   );
   const entries = report.incidents.reduce((n, i) => n + i.timeline.length, 0);
   const where = options.out ? ` to ${options.out}` : "";

@@ -1,5 +1,13 @@
 import type { Writable } from "node:stream";
-import { openSink, type ReportSink } from "../../reports";
+// The modules themselves, not the reports' index: a cold export loads no other report.
+import {
+  type CheckLister,
+  type CheckNames,
+  checkNamed,
+  readCheckNames,
+} from "../../reports/shared/check-names";
+import { openSink, type ReportSink } from "../../reports/shared/output";
+import { safeLine } from "../../safe-text";
 import type { CommandIo } from "../io";
 
 /**
@@ -31,10 +39,22 @@ export async function writeReport<T>(
 export function warnAboutHeartbeats(
   stderr: Writable,
   heartbeats: readonly { readonly checkId: string; readonly warnings: readonly string[] }[],
+  checkNames: CheckNames = {},
 ): void {
   for (const heartbeat of heartbeats) {
     for (const warning of heartbeat.warnings) {
-      stderr.write(`warning: ${heartbeat.checkId}: ${warning}\n`);
+      stderr.write(`warning: ${checkNamed(heartbeat.checkId, checkNames)}: ${warning}\n`);
     }
   }
+}
+
+/** Reads the checks' names once for a report, saying on stderr when they could not be read. */
+export async function readNamesFor(
+  client: { readonly checks: CheckLister },
+  checkIds: readonly string[],
+  stderr: Writable,
+): Promise<CheckNames> {
+  const read = await readCheckNames(client.checks, checkIds);
+  if (read.warning !== undefined) stderr.write(`warning: ${safeLine(read.warning)}\n`);
+  return read.names;
 }

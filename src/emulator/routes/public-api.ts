@@ -17,7 +17,12 @@ import type { AppContext } from "../app-context";
 import { ErrorResponse } from "../http-error";
 import { rateWindowMiddleware } from "../rate-window";
 import { PUBLIC_BODY_LIMIT, pathParam, readJsonBody, readQuery } from "../request-input";
-import { INCIDENTS_PAGE_DEFAULT, SERVICES_PAGE_DEFAULT, STATUS_PAGES_PAGE_DEFAULT } from "../store";
+import {
+  CHECKS_PAGE_DEFAULT,
+  INCIDENTS_PAGE_DEFAULT,
+  SERVICES_PAGE_DEFAULT,
+  STATUS_PAGES_PAGE_DEFAULT,
+} from "../store";
 import { DAY_MS } from "../time";
 import { type AccountEnv, apiKeyAuth } from "./auth";
 import { allowOnlyRouteMethods } from "./method-not-allowed";
@@ -39,8 +44,8 @@ const EXCERPT: ReadonlySet<Route> = new Set<Route>([
 ]);
 
 /**
- * The public operations (the spec's five and the public reference's incident, service and
- * status-page operations), with auth, request counts, the rate window and fault injection;
+ * The public operations (the spec's five and the public reference's incident, check, service
+ * and status-page operations), with auth, request counts, the rate window and fault injection;
  * every answer is shaped by the behaviour (`answer-shape.ts`).
  */
 export function publicApi({ stores, control, faults, requests, now }: AppContext) {
@@ -193,6 +198,13 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
   on(ROUTES.getErrorGroup, (c) =>
     c.json(shapeErrorGroup(stores.errorGroups.get(account(c), pathParam(c, "id")), behaviour())),
   );
+
+  on(ROUTES.listChecks, (c) => {
+    const { limit, page, ...filter } = readQuery(c, ROUTES.listChecks.query.schema);
+    return c.json(stores.checks.list(account(c), limit ?? CHECKS_PAGE_DEFAULT, page ?? 1, filter));
+  });
+
+  on(ROUTES.getCheck, (c) => c.json(stores.checks.get(account(c), pathParam(c, "id"))));
 
   on(ROUTES.listServices, (c) => {
     const query = readQuery(c, ROUTES.listServices.query.schema);

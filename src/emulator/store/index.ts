@@ -1,5 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import { AccountStore } from "./accounts";
+import { CheckStore } from "./checks";
 import { ErrorGroupStore } from "./error-groups";
 import { HeartbeatStore } from "./heartbeats";
 import { IncidentServices } from "./incident-services";
@@ -10,6 +11,7 @@ import { ServiceStore } from "./services";
 import { StatusPageStore } from "./status-pages";
 
 export type { CheckKind, HeartbeatSettings } from "./accounts";
+export { CHECKS_PAGE_DEFAULT, type ChecksFilter } from "./checks";
 export type { NewCheckResult, RecordedResult } from "./error-groups";
 export { deriveEvents, MISSED_PING_USER_AGENT } from "./heartbeat-events";
 export type { EventsWindow, NewPing } from "./heartbeats";
@@ -24,6 +26,8 @@ export { STATUS_PAGES_PAGE_DEFAULT, type StatusPageSeed } from "./status-pages";
 export interface Stores {
   db: DatabaseSync;
   accounts: AccountStore;
+  /** The checks as the checks list shows them (their kinds and names are the accounts'). */
+  checks: CheckStore;
   services: ServiceStore;
   statusPages: StatusPageStore;
   incidents: IncidentStore;
@@ -43,6 +47,7 @@ export function createStores(db: DatabaseSync): Stores {
   return {
     db,
     accounts,
+    checks: new CheckStore(db),
     services,
     statusPages: new StatusPageStore(db, services),
     incidents: new IncidentStore(db, new IncidentServices(db, services), updates),

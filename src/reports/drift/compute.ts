@@ -176,6 +176,7 @@ async function checkOne(
   const base = {
     id: incidentLabel(incidentId, definition.resource),
     name: definition.name,
+    resource: definition.resource,
     file: item.file,
     line: item.at.line,
     baseline,

@@ -1,4 +1,5 @@
 import { githubAnnotation } from "../../github-annotation";
+import { incidentNamed } from "../../incident";
 import { mdCell, mdTable, mdText } from "../../markdown";
 import { safeLine } from "../../safe-text";
 import type { DefinitionDrift, DriftReport, DriftUpdate } from "./report-schema";
@@ -12,6 +13,11 @@ const STATE_LABEL: Record<DefinitionDrift["state"], string> = {
   missing: "MISSING",
   unknown: "unknown",
 };
+
+/** The incident as every line names it: `Name (resource, id)`. */
+function driftNamed(d: DefinitionDrift): string {
+  return incidentNamed({ name: d.name, resource: d.resource, incidentId: d.id });
+}
 
 function liveText(d: DefinitionDrift): string {
   if (d.state === "missing") return "(no such incident)";
@@ -85,7 +91,7 @@ function renderText(report: DriftReport): string {
   const lines: string[] = [];
   for (const d of report.definitions) {
     lines.push(
-      `${stateLabel(d).padEnd(8)} ${safeLine(d.id)}  declared ${d.declaredStatus}, live ${safeLine(liveText(d))}  (${safeLine(d.file)}:${d.line})`,
+      `${stateLabel(d).padEnd(8)} ${safeLine(driftNamed(d))}  declared ${d.declaredStatus}, live ${safeLine(liveText(d))}  (${safeLine(d.file)}:${d.line})`,
     );
     for (const field of d.fields ?? []) lines.push(`         ${safeLine(fieldText(field))}`);
     if (d.checked === false && d.reason) lines.push(`         ${safeLine(d.reason)}`);
@@ -107,7 +113,7 @@ function renderMarkdown(report: DriftReport): string {
     mdTable(
       ["Incident", "State", "Declared", "Live", "Definition", "Updates outside git"],
       report.definitions.map((d) => [
-        d.id,
+        driftNamed(d),
         stateLabel(d),
         d.declaredStatus,
         liveText(d),
@@ -124,13 +130,13 @@ function renderMarkdown(report: DriftReport): string {
       "",
       ...noted.map(
         (d) =>
-          `- ${mdCell(d.id)}: ${mdText([...(d.fields ?? []).map(fieldText), ...(d.checked === false && d.reason ? [d.reason] : [])].join("; "))}`,
+          `- ${mdCell(driftNamed(d))}: ${mdText([...(d.fields ?? []).map(fieldText), ...(d.checked === false && d.reason ? [d.reason] : [])].join("; "))}`,
       ),
     );
   }
   for (const d of report.definitions.filter((x) => x.updatesOutsideGit.length)) {
     parts.push(
-      `### ${mdCell(d.id)}: updates outside git`,
+      `### ${mdCell(driftNamed(d))}: updates outside git`,
       "",
       `${mdText(baselineText(d))}, newest first.`,
       "",
@@ -165,7 +171,7 @@ function renderGithub(report: DriftReport): string {
         githubAnnotation({
           level: "error",
           ...where,
-          title: `Not checked: ${d.id}`,
+          title: `Not checked: ${driftNamed(d)}`,
           message: d.reason ?? "The incident could not be checked.",
         }),
       );
@@ -174,7 +180,7 @@ function renderGithub(report: DriftReport): string {
         githubAnnotation({
           level: "error",
           ...where,
-          title: `Drift: ${d.id}`,
+          title: `Drift: ${driftNamed(d)}`,
           message: `${(d.fields ?? []).map(fieldText).join("; ")}.`,
         }),
       );
@@ -188,7 +194,7 @@ function renderGithub(report: DriftReport): string {
         githubAnnotation({
           level: "error",
           ...where,
-          title: `Drift: ${d.id}`,
+          title: `Drift: ${driftNamed(d)}`,
           message: `declared ${d.declaredStatus}, live ${liveText(d)}.${(d.fields ?? []).map((f) => ` ${fieldText(f)}.`).join("")}${detail}`,
         }),
       );
@@ -197,7 +203,7 @@ function renderGithub(report: DriftReport): string {
         githubAnnotation({
           level: "warning",
           ...where,
-          title: `Unknown live status: ${d.id}`,
+          title: `Unknown live status: ${driftNamed(d)}`,
           message: "No incident update carries a status, so the live status cannot be compared.",
         }),
       );
@@ -208,7 +214,7 @@ function renderGithub(report: DriftReport): string {
         githubAnnotation({
           level: "notice",
           ...where,
-          title: `Activity: ${d.id}`,
+          title: `Activity: ${driftNamed(d)}`,
           message: `${expected} update(s) outside git match the declared status ${d.declaredStatus}.`,
         }),
       );

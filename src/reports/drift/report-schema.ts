@@ -16,6 +16,8 @@ export type DriftBaseline = z.infer<typeof DriftBaseline>;
 export const DefinitionDrift = z.object({
   id: z.string(),
   name: z.string(),
+  /** The definition's resource name. */
+  resource: z.string().optional(),
   file: z.string(),
   line: z.int().min(1),
   /** Updates published after it count as posted outside git. */

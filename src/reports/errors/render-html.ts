@@ -1,6 +1,7 @@
 import { histogram } from "../html/chart-data";
 import { errorGroupColumns } from "../html/error-group-columns";
 import { type Column, chartSlot, staticTable, tableSlot, tableSpec } from "../html/table-data";
+import { checkNamed } from "../shared/check-names";
 import { esc, htmlPage } from "../shared/html";
 import type { ErrorReportInput } from "./report-input";
 import type { ErrorReportGroup } from "./report-schema";
@@ -31,7 +32,7 @@ export function renderErrorHtml(input: ErrorReportInput, groups: ErrorReportGrou
     "groups",
   );
   const columns: Column<ErrorReportGroup>[] = [
-    ...errorGroupColumns<ErrorReportGroup>(),
+    ...errorGroupColumns<ErrorReportGroup>(input.checkNames),
     {
       key: "archived",
       label: "Archived",
@@ -60,7 +61,10 @@ export function renderErrorHtml(input: ErrorReportInput, groups: ErrorReportGrou
       : {}),
     empty: "No error groups.",
   });
-  const checkRows = Object.entries(summary.byCheck).map(([check, count]) => [check, count]);
+  const checkRows = Object.entries(summary.byCheck).map(([check, count]) => [
+    checkNamed(check, input.checkNames ?? {}),
+    count,
+  ]);
   const compared = input.comparison
     ? `<p>Compared with the report of ${esc(input.comparison.previous.generatedAt)}: <span class="badge new">${summary.new} new</span> <span class="badge present">${summary.present} still present</span> <span class="badge gone">${summary.gone} gone</span></p>`
     : "";

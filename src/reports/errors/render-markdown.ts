@@ -1,4 +1,5 @@
 import { mdCode, mdTable } from "../../markdown";
+import { checkNamed } from "../shared/check-names";
 import type { ErrorReportInput } from "./report-input";
 import type { ErrorReportGroup } from "./report-schema";
 import { leftOutLine, summaryOf, topGroups } from "./summary";
@@ -11,6 +12,7 @@ function shorten(text: string | null, max = 160): string {
 /** A Markdown report: counts per check, then the groups, newest last-seen first. */
 export function renderErrorMarkdown(input: ErrorReportInput, groups: ErrorReportGroup[]): string {
   const summary = summaryOf(input);
+  const names = input.checkNames ?? {};
   const { shown, left } = topGroups(groups, input.top);
   const lines = [
     "# Error groups",
@@ -19,7 +21,7 @@ export function renderErrorMarkdown(input: ErrorReportInput, groups: ErrorReport
     "",
     mdTable(
       ["Check", "Groups"],
-      Object.entries(summary.byCheck).map(([check, count]) => [check, count]),
+      Object.entries(summary.byCheck).map(([check, count]) => [checkNamed(check, names), count]),
     ),
   ];
   if (input.comparison) {
@@ -41,7 +43,7 @@ export function renderErrorMarkdown(input: ErrorReportInput, groups: ErrorReport
   if (input.details) headers.push("Root-cause analyses");
   const rows = shown.map((g) => {
     const row: unknown[] = [
-      g.checkId,
+      checkNamed(g.checkId, names),
       g.id,
       mdCode(shorten(g.cleanedErrorMessage)),
       mdCode(shorten(g.rawErrorMessage)),

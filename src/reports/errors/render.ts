@@ -12,6 +12,7 @@ export interface ErrorReportOutcome {
 
 const CSV_COLUMNS = [
   "checkId",
+  "checkName",
   "id",
   "errorHash",
   "cleanedErrorMessage",
@@ -26,7 +27,7 @@ export async function writeErrorReport(input: ErrorReportInput): Promise<ErrorRe
   const rows = withChanges(input);
   switch (input.format) {
     case "csv":
-      await writeCsv(input.sink, csvColumns(input), rows);
+      await writeCsv(input.sink, csvColumns(input), withCheckNames(input, rows));
       break;
     case "json":
       await writeJson(input, rows);
@@ -58,6 +59,20 @@ function csvColumns(input: ErrorReportInput): string[] {
   return columns;
 }
 
+/** CSV rows with the check's name beside its id (empty when the service gives none). */
+async function* withCheckNames(
+  input: ErrorReportInput,
+  rows: AsyncIterable<ErrorReportGroup>,
+): AsyncGenerator<ErrorReportGroup & { checkName: string }> {
+  const names = input.checkNames ?? {};
+  for await (const row of rows) {
+    yield {
+      ...row,
+      checkName: Object.hasOwn(names, row.checkId) ? (names[row.checkId] ?? "") : "",
+    };
+  }
+}
+
 async function* withChanges(input: ErrorReportInput): AsyncGenerator<ErrorReportGroup> {
   const compare = input.comparison?.compare;
   for await (const group of input.groups) yield compare ? compare.classify(group) : group;
@@ -77,6 +92,7 @@ async function writeJson(input: ErrorReportInput, rows: AsyncIterable<ErrorRepor
     version: 1,
     generatedAt: (input.now ?? new Date()).toISOString(),
     checks: input.checks,
+    checkNames: input.checkNames ?? {},
     details: input.details,
     sinceReport: input.comparison ? { generatedAt: input.comparison.previous.generatedAt } : null,
   };

@@ -1,4 +1,5 @@
 import type { ErrorGroup } from "../../api/schemas";
+import type { CheckNames } from "../shared/check-names";
 import type { ReportSink } from "../shared/output";
 import type { CollectStats } from "./collect";
 import type { ReportComparison } from "./compare";
@@ -18,6 +19,8 @@ export interface ErrorReportInput {
   groups: AsyncIterable<ErrorGroup>;
   stats: CollectStats;
   checks: readonly string[];
+  /** The checks' names from the checks list (`readCheckNames`); a check without one shows its id. */
+  checkNames?: CheckNames;
   details: boolean;
   comparison?: { previous: ErrorReport; compare: ReportComparison };
   /** Markdown and HTML: only the `top` most recently seen groups (all when undefined). */

@@ -20,6 +20,8 @@ export const ErrorReport = z.object({
   version: z.literal(1),
   generatedAt: z.iso.datetime({ offset: true }),
   checks: z.array(z.string()),
+  /** The checks' names as the checks list gave them, by id; a check without one is left out. */
+  checkNames: z.record(z.string(), z.string()).optional(),
   details: z.boolean(),
   sinceReport: z.object({ generatedAt: z.string() }).nullable(),
   groups: z.array(ErrorReportGroup),

@@ -1,6 +1,7 @@
 import { EventsWalkStuckError } from "../../api/errors";
 import { type HeartbeatEvent, type HeartbeatStats, heartbeatEventTime } from "../../api/schemas";
 import { heartbeatAbsence } from "../evidence/absent";
+import type { CheckNames } from "../shared/check-names";
 import {
   HEARTBEAT_REPORT_KIND,
   type HeartbeatReport,
@@ -94,13 +95,17 @@ export async function collectHeartbeat(
   };
 }
 
-/** Reads every heartbeat of a report over the window, all at once. */
+/**
+ * Reads every heartbeat of a report over the window, all at once; `checkNames` (read once
+ * through the checks list) name them in the report.
+ */
 export async function collectHeartbeats(
   reader: HeartbeatReader,
   checks: readonly string[],
   from: Date,
   to: Date,
   now: Date = new Date(),
+  checkNames: CheckNames = {},
 ): Promise<HeartbeatReport> {
   const unique = [...new Set(checks)];
   const results = await Promise.all(
@@ -111,6 +116,7 @@ export async function collectHeartbeats(
     version: 1,
     generatedAt: now.toISOString(),
     window: { from: from.toISOString(), to: to.toISOString() },
+    checkNames: { ...checkNames },
     checks: results,
   };
 }

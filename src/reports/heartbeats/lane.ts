@@ -39,12 +39,17 @@ export function heartbeatLegend(prefix = ""): LanesSpec["legend"] {
  * One heartbeat as a chart lane: bands by state (grey while unknown) and a mark per change,
  * coloured by meaning; events without a readable time are left out (and counted).
  */
-export function heartbeatLane(check: HeartbeatReportCheck, from: number, to: number): Lane {
+export function heartbeatLane(
+  check: HeartbeatReportCheck,
+  from: number,
+  to: number,
+  label: string = check.checkId,
+): Lane {
   const placed = placedEvents(check.events);
   const before = check.lastEventBefore ? stateName(check.lastEventBefore.state) : undefined;
   const changes = placed.map(({ at, event }) => ({ at, state: stateName(event.state) }));
   return {
-    label: check.checkId,
+    label,
     segments: stateSegments(changes, from, to, before, stateWithMeaning).map((segment) => ({
       ...segment,
       key: segment.state === NOTHING_YET ? NOTHING_YET : heartbeatStateClass(segment.state),

@@ -1,6 +1,7 @@
 import { heartbeatStateClass } from "../../api/schemas";
 import type { LanesSpec } from "../html/chart-data";
 import { chartSlot, staticTable, tableSlot, tableSpec } from "../html/table-data";
+import { checkNamed } from "../shared/check-names";
 import { esc, htmlPage } from "../shared/html";
 import { currentState, heartbeatLane, heartbeatLegend, timeInStateText } from "./lane";
 import type { HeartbeatReport } from "./report-schema";
@@ -14,7 +15,8 @@ import { STATS_HEADERS, stateCounts, statsRows } from "./stats";
 export function renderHeartbeatHtml(report: HeartbeatReport): string {
   const from = Date.parse(report.window.from);
   const to = Date.parse(report.window.to);
-  const lanes = report.checks.map((check) => heartbeatLane(check, from, to));
+  const named = (checkId: string) => checkNamed(checkId, report.checkNames ?? {});
+  const lanes = report.checks.map((check) => heartbeatLane(check, from, to, named(check.checkId)));
   const chart: LanesSpec = {
     type: "lanes",
     from,
@@ -64,7 +66,7 @@ export function renderHeartbeatHtml(report: HeartbeatReport): string {
       .map((warning) => `<p class="warning">Warning: ${esc(warning)}</p>`)
       .join("\n");
     return `<section class="heartbeat" data-check="${esc(check.checkId)}">
-<h2><code class="id">${esc(check.checkId)}</code></h2>
+<h2>${esc(named(check.checkId))}</h2>
 <p class="now">Now: ${esc(currentState(check, to))}.</p>
 ${warnings}
 ${stats}

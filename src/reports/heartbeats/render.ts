@@ -1,5 +1,6 @@
 import { heartbeatStateClass } from "../../api/schemas";
 import { mdTable, mdText } from "../../markdown";
+import { checkNamed } from "../shared/check-names";
 import { writeDocumentReport } from "../shared/document-report";
 import type { ReportSink } from "../shared/output";
 import { currentState } from "./lane";
@@ -11,7 +12,7 @@ import { STATS_HEADERS, stateCounts, statsRows } from "./stats";
 export const HEARTBEAT_REPORT_FORMATS = ["md", "csv", "json", "html"] as const;
 export type HeartbeatReportFormat = (typeof HEARTBEAT_REPORT_FORMATS)[number];
 
-const CSV_COLUMNS = ["checkId", "id", "state", "timestamp", "source", "userAgent"];
+const CSV_COLUMNS = ["checkId", "checkName", "id", "state", "timestamp", "source", "userAgent"];
 
 /**
  * Writes a heartbeat report. CSV holds one row per event (a spreadsheet's shape); the
@@ -25,7 +26,12 @@ export async function writeHeartbeatReport(
   await writeDocumentReport(report, format, sink, {
     csv: {
       columns: CSV_COLUMNS,
-      rows: (r) => r.checks.flatMap((c) => c.events.map((e) => ({ checkId: c.checkId, ...e }))),
+      rows: (r) =>
+        r.checks.flatMap((c) => {
+          const names = r.checkNames ?? {};
+          const checkName = Object.hasOwn(names, c.checkId) ? names[c.checkId] : "";
+          return c.events.map((e) => ({ checkId: c.checkId, checkName, ...e }));
+        }),
     },
     md: renderMarkdown,
     html: renderHeartbeatHtml,
@@ -42,7 +48,7 @@ function renderMarkdown(report: HeartbeatReport): string {
   ];
   // Events as the JSON holds them: oldest first, those without a readable timestamp last.
   for (const check of report.checks) {
-    parts.push(`## ${mdText(check.checkId)}`, "");
+    parts.push(`## ${mdText(checkNamed(check.checkId, report.checkNames ?? {}))}`, "");
     parts.push(`Now: ${mdText(currentState(check, to))}.`, "");
     for (const warning of check.warnings) parts.push(`> Warning: ${mdText(warning)}`, "");
     parts.push(check.stats ? mdTable(STATS_HEADERS, statsRows(check)) : "No stats returned.\n");

@@ -63,6 +63,8 @@ export const HeartbeatReport = z.object({
     from: z.iso.datetime({ offset: true }),
     to: z.iso.datetime({ offset: true }),
   }),
+  /** The heartbeats' names as the checks list gave them, by id; one without a name is left out. */
+  checkNames: z.record(z.string(), z.string()).optional(),
   checks: z.array(HeartbeatReportCheck),
 });
 export type HeartbeatReport = z.infer<typeof HeartbeatReport>;

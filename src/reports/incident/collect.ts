@@ -1,8 +1,15 @@
 import { NotFoundError } from "../../api/errors";
-import type { ErrorGroup, IncidentStatus, IncidentUpdate, Severity } from "../../api/schemas";
+import type {
+  ErrorGroup,
+  IncidentResponse,
+  IncidentStatus,
+  IncidentUpdate,
+  Severity,
+} from "../../api/schemas";
 import { incidentSpan, publishedAt } from "../../incident";
 import { collectHeartbeat, type HeartbeatReader } from "../heartbeats/collect";
 import { heartbeatLane, timeInState } from "../heartbeats/lane";
+import type { CheckNames } from "../shared/check-names";
 import { IncidentNotFoundError } from "./errors";
 import type {
   IncidentErrorGroup,
@@ -16,7 +23,11 @@ import { reportWindow } from "./window";
 
 /** The parts of the API client an incident report reads through. */
 export interface IncidentReader {
-  incidents: { listUpdates(incidentId: string): Promise<IncidentUpdate[]> };
+  incidents: {
+    listUpdates(incidentId: string): Promise<IncidentUpdate[]>;
+    /** The incident's name and services, as the page shows them; a reader without it names them from git. */
+    get?(incidentId: string): Promise<IncidentResponse>;
+  };
   heartbeats: HeartbeatReader;
   errorGroups: { allForCheck(checkId: string): AsyncIterable<ErrorGroup> };
 }
@@ -28,7 +39,8 @@ export interface DefinedIncident {
   name: string;
   severity: Severity;
   status: IncidentStatus;
-  services: string[];
+  /** Each service the definition lists, with the name the definitions give it. */
+  services: { id: string; name?: string | undefined }[];
   evidence: { heartbeats: string[]; checks: string[] };
 }
 
@@ -45,6 +57,8 @@ export interface IncidentCollectOptions {
   /** @default one hour */
   marginMs: number;
   now: Date;
+  /** The evidence checks' and heartbeats' names, read once through the checks list. */
+  checkNames?: CheckNames;
 }
 
 const unique = (...lists: string[][]) => [...new Set(lists.flat())];
@@ -58,11 +72,15 @@ export async function collectIncident(
   request: IncidentReportRequest,
   options: IncidentCollectOptions,
 ): Promise<IncidentReportIncident> {
-  const updates = await reader.incidents.listUpdates(request.id).catch((error: unknown) => {
-    throw error instanceof NotFoundError
-      ? new IncidentNotFoundError(request.id, { cause: error })
-      : error;
-  });
+  const [updates, live] = await Promise.all([
+    reader.incidents.listUpdates(request.id).catch((error: unknown) => {
+      throw error instanceof NotFoundError
+        ? new IncidentNotFoundError(request.id, { cause: error })
+        : error;
+    }),
+    // Only for names: a service without the read (it is the reference's) names them from git.
+    reader.incidents.get?.(request.id).catch(() => undefined),
+  ]);
   const span = incidentSpan(updates);
   const window = reportWindow(span, options);
   const evidence = {
@@ -93,7 +111,21 @@ export async function collectIncident(
           name: declared.name,
           severity: declared.severity,
           status: declared.status,
-          services: declared.services,
+          services: declared.services.map((service) => service.id),
+          serviceNames: Object.fromEntries(
+            declared.services.flatMap((service) =>
+              service.name ? [[service.id, service.name] as const] : [],
+            ),
+          ),
+        }
+      : null,
+    live: live
+      ? {
+          name: live.name,
+          services: live.services.map((service) => ({
+            id: service.id,
+            name: service.name ?? null,
+          })),
         }
       : null,
     liveStatus: span.liveStatus,
@@ -148,6 +180,7 @@ export async function collectIncidents(
     kind: INCIDENT_REPORT_KIND,
     version: 1,
     generatedAt: options.now.toISOString(),
+    checkNames: { ...options.checkNames },
     incidents,
   };
 }

@@ -3,6 +3,7 @@ import { STATS_HEADERS, statsRows } from "../heartbeats/stats";
 import { type Lane, type LanesSpec, readableDuration, stateSegments } from "../html/chart-data";
 import { errorGroupColumns } from "../html/error-group-columns";
 import { chartSlot, staticTable, tableSlot, tableSpec } from "../html/table-data";
+import { type CheckNames, checkNamed } from "../shared/check-names";
 import { esc, htmlPage } from "../shared/html";
 import type {
   IncidentErrorGroup,
@@ -10,7 +11,16 @@ import type {
   IncidentReportIncident,
   TimelineEntry,
 } from "./report-schema";
-import { checkSummary, entryWhat, heartbeatSummary, spanText, windowText } from "./summary";
+import {
+  checkSummary,
+  entryWhat,
+  heartbeatSummary,
+  incidentTitle,
+  serviceNames,
+  sourceNamed,
+  spanText,
+  windowText,
+} from "./summary";
 
 /** The updates as a lane: a band per status from the update that set it, a dot per update. */
 function updatesLane(incident: IncidentReportIncident, from: number, to: number): Lane {
@@ -36,14 +46,18 @@ function groupLabel(g: IncidentErrorGroup): string {
 }
 
 /** The incident's chart: updates, heartbeat states and error groups on one axis. */
-function incidentChart(incident: IncidentReportIncident, now: number): LanesSpec {
+function incidentChart(
+  incident: IncidentReportIncident,
+  now: number,
+  names: CheckNames,
+): LanesSpec {
   const from = Date.parse(incident.window.from);
   const to = Date.parse(incident.window.to);
   const lanes: Lane[] = [
     updatesLane(incident, from, to),
-    ...incident.heartbeats.map((h) => heartbeatLane(h, from, to)),
+    ...incident.heartbeats.map((h) => heartbeatLane(h, from, to, checkNamed(h.checkId, names))),
     ...incident.checks.map((c) => ({
-      label: c.checkId,
+      label: checkNamed(c.checkId, names),
       segments: [],
       marks: c.groups.map((g) => ({
         at: Date.parse(g.firstSeen),
@@ -93,7 +107,7 @@ function facts(incident: IncidentReportIncident, now: number): string {
         `<span class="badge ${esc(d.status)}">${esc(d.status)}</span> in <code class="id">${esc(`${d.file}:${d.line}`)}</code>`,
       ],
       ["Severity", `<span class="badge ${esc(d.severity)}">${esc(d.severity)}</span>`],
-      ["Services", d.services.map((s) => `<code class="id">${esc(s)}</code>`).join(", ")],
+      ["Services", esc(serviceNames(incident).join(", "))],
     );
   } else {
     rows.push(["Definition", "none under the definitions directory"]);
@@ -107,14 +121,20 @@ function incidentSection(
   index: number,
   now: number,
   data: { tables: Record<string, unknown>; charts: Record<string, unknown> },
+  names: CheckNames,
 ): string {
   const n = String(index);
-  data.charts[`timeline-${n}`] = incidentChart(incident, now);
+  data.charts[`timeline-${n}`] = incidentChart(incident, now, names);
   data.tables[`entries-${n}`] = tableSpec<TimelineEntry>(
     incident.timeline,
     [
       { key: "at", label: "Time", kind: "time", value: (e) => e.at },
-      { key: "source", label: "Source", kind: "id", value: (e) => e.source },
+      {
+        key: "source",
+        label: "Source",
+        kind: "id",
+        value: (e) => sourceNamed(e, incident, names),
+      },
       { key: "what", label: "What", kind: "text", value: entryWhat },
       { key: "state", label: "State", kind: "badge", value: (e) => e.state },
       { key: "text", label: "Detail", kind: "text", value: (e) => e.text },
@@ -132,7 +152,7 @@ function incidentSection(
   data.tables[`groups-${n}`] = tableSpec<IncidentErrorGroup>(
     groups,
     [
-      ...errorGroupColumns<IncidentErrorGroup>(),
+      ...errorGroupColumns<IncidentErrorGroup>(names),
       {
         key: "during",
         label: "During the incident",
@@ -149,13 +169,17 @@ function incidentSection(
     },
   );
   const evidence = [
-    ...incident.checks.map((c) => [c.checkId, "check", checkSummary(c)]),
-    ...incident.heartbeats.map((h) => [h.checkId, "heartbeat", heartbeatSummary(h, incident)]),
+    ...incident.checks.map((c) => [checkNamed(c.checkId, names), "check", checkSummary(c)]),
+    ...incident.heartbeats.map((h) => [
+      checkNamed(h.checkId, names),
+      "heartbeat",
+      heartbeatSummary(h, incident),
+    ]),
   ];
   const stats = incident.heartbeats
     .map(
       (h) =>
-        `<h4><code class="id">${esc(h.checkId)}</code></h4>${
+        `<h4>${esc(checkNamed(h.checkId, names))}</h4>${
           h.stats
             ? staticTable(
                 STATS_HEADERS.map((label, c) => ({
@@ -169,9 +193,8 @@ function incidentSection(
         }`,
     )
     .join("\n");
-  const title = incident.definition ? ` ${esc(incident.definition.name)}` : "";
   return `<section class="incident" id="incident-${esc(incident.id)}" data-incident="${esc(incident.id)}">
-<h2><code class="id">${esc(incident.id)}</code>${title}</h2>
+<h2>${esc(incidentTitle(incident))}</h2>
 ${facts(incident, now)}
 ${
   evidence.length
@@ -183,7 +206,7 @@ ${
     : `<p class="meta">No evidence: the definition lists none and none was given with --heartbeat or --check.</p>`
 }
 <h3>Timeline</h3>
-${chartSlot(`timeline-${n}`, `Updates, heartbeat states and error groups of ${incident.id} on one time axis`)}
+${chartSlot(`timeline-${n}`, `Updates, heartbeat states and error groups of ${incidentTitle(incident)} on one time axis`)}
 ${tableSlot(`entries-${n}`)}
 <h3>Error groups of the evidence checks</h3>
 ${tableSlot(`groups-${n}`)}
@@ -198,11 +221,14 @@ ${incident.heartbeats.length ? `<h3>Heartbeat success ratios (API, relative to n
 export function renderIncidentHtml(report: IncidentReport): string {
   const now = Date.parse(report.generatedAt);
   const data = { tables: {} as Record<string, unknown>, charts: {} as Record<string, unknown> };
-  const sections = report.incidents.map((incident, i) => incidentSection(incident, i, now, data));
+  const names = report.checkNames ?? {};
+  const sections = report.incidents.map((incident, i) =>
+    incidentSection(incident, i, now, data, names),
+  );
   const toc =
     report.incidents.length > 1
       ? `<nav class="toc">${report.incidents
-          .map((i) => `<a href="#incident-${esc(i.id)}"><code class="id">${esc(i.id)}</code></a>`)
+          .map((i) => `<a href="#incident-${esc(i.id)}">${esc(incidentTitle(i))}</a>`)
           .join("")}</nav>`
       : "";
   const body = `<h1>Incident report</h1>
@@ -210,7 +236,7 @@ export function renderIncidentHtml(report: IncidentReport): string {
 ${toc}
 ${sections.join("\n")}`;
   return htmlPage({
-    title: `Incident report: ${report.incidents.map((i) => i.id).join(", ")}`,
+    title: `Incident report: ${report.incidents.map(incidentTitle).join(", ")}`,
     body,
     data,
   });

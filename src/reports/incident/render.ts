@@ -1,5 +1,6 @@
 import { mdCode, mdTable, mdText } from "../../markdown";
 import { utcText } from "../heartbeats/lane";
+import { type CheckNames, checkNamed } from "../shared/check-names";
 import { writeDocumentReport } from "../shared/document-report";
 import type { ReportSink } from "../shared/output";
 import { renderIncidentHtml } from "./render-html";
@@ -9,6 +10,8 @@ import {
   entryWhat,
   headline,
   heartbeatSummary,
+  incidentTitle,
+  sourceNamed,
   spanText,
   windowText,
 } from "./summary";
@@ -37,11 +40,19 @@ export async function writeIncidentReport(
   });
 }
 
-function renderIncidentMarkdown(incident: IncidentReportIncident, now: number): string {
-  const title = incident.definition ? `${incident.id}: ${incident.definition.name}` : incident.id;
+function renderIncidentMarkdown(
+  incident: IncidentReportIncident,
+  now: number,
+  names: CheckNames,
+): string {
+  const title = incidentTitle(incident);
   const evidence = [
-    ...incident.checks.map((c) => [c.checkId, "check", checkSummary(c)]),
-    ...incident.heartbeats.map((h) => [h.checkId, "heartbeat", heartbeatSummary(h, incident)]),
+    ...incident.checks.map((c) => [checkNamed(c.checkId, names), "check", checkSummary(c)]),
+    ...incident.heartbeats.map((h) => [
+      checkNamed(h.checkId, names),
+      "heartbeat",
+      heartbeatSummary(h, incident),
+    ]),
   ];
   const parts = [
     `## ${mdText(title)}`,
@@ -60,7 +71,7 @@ function renderIncidentMarkdown(incident: IncidentReportIncident, now: number): 
           ["Time", "Source", "What", "Detail"],
           incident.timeline.map((e) => [
             utcText(Date.parse(e.at)).replace(" UTC", ""),
-            e.source,
+            sourceNamed(e, incident, names),
             entryWhat(e),
             e.kind.startsWith("error-group") ? mdCode(e.text) : e.text,
           ]),
@@ -75,7 +86,7 @@ function renderIncidentMarkdown(incident: IncidentReportIncident, now: number): 
       mdTable(
         ["Check", "Group", "Message", "First seen", "Last seen", "During the incident"],
         groups.map((g) => [
-          g.checkId,
+          checkNamed(g.checkId, names),
           g.id,
           mdCode(g.cleanedErrorMessage),
           g.firstSeen,
@@ -90,11 +101,12 @@ function renderIncidentMarkdown(incident: IncidentReportIncident, now: number): 
 
 function renderMarkdown(report: IncidentReport): string {
   const now = Date.parse(report.generatedAt);
+  const names = report.checkNames ?? {};
   return [
     "# Incident report",
     "",
-    `Generated ${report.generatedAt} for ${mdText(report.incidents.map((i) => i.id).join(", "))}. Times in UTC.`,
+    `Generated ${report.generatedAt} for ${mdText(report.incidents.map(incidentTitle).join(", "))}. Times in UTC.`,
     "",
-    ...report.incidents.map((incident) => renderIncidentMarkdown(incident, now)),
+    ...report.incidents.map((incident) => renderIncidentMarkdown(incident, now, names)),
   ].join("\n");
 }

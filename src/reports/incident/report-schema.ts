@@ -69,8 +69,21 @@ export const IncidentReportIncident = z.object({
       severity: Severity,
       status: IncidentStatus,
       services: z.array(z.string()),
+      /** The services' names as the definitions give them, by id. */
+      serviceNames: z.record(z.string(), z.string()).optional(),
     })
     .nullable(),
+  /**
+   * The incident's name and services as the status page shows them (`GET` of the incident);
+   * null when the service does not answer it, so the report names them from git alone.
+   */
+  live: z
+    .object({
+      name: z.string(),
+      services: z.array(z.object({ id: z.string(), name: z.string().nullish() })),
+    })
+    .nullable()
+    .optional(),
   /** The newest status among the updates, else the declared one; null when neither exists. */
   liveStatus: IncidentStatus.nullable(),
   /** The first update. */
@@ -92,6 +105,8 @@ export const IncidentReport = z.object({
   kind: z.literal(INCIDENT_REPORT_KIND),
   version: z.literal(1),
   generatedAt: Time,
+  /** The evidence checks' and heartbeats' names as the checks list gave them, by id. */
+  checkNames: z.record(z.string(), z.string()).optional(),
   incidents: z.array(IncidentReportIncident),
 });
 export type IncidentReport = z.infer<typeof IncidentReport>;

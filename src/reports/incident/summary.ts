@@ -1,6 +1,9 @@
 import { heartbeatStateClass } from "../../api/schemas";
+import { incidentNamed } from "../../incident";
+import { named } from "../../named";
 import { currentState, timeByMeaning, utcText } from "../heartbeats/lane";
 import { readableDuration } from "../html/chart-data";
+import { type CheckNames, checkNamed } from "../shared/check-names";
 import type {
   IncidentReportCheck,
   IncidentReportHeartbeat,
@@ -78,15 +81,53 @@ export function entryWhat(entry: TimelineEntry): string {
   }
 }
 
+/** The incident by its name (git's, else the status page's), its id after it. */
+export function incidentTitle(incident: IncidentReportIncident): string {
+  return incidentNamed({
+    name: incident.definition?.name ?? incident.live?.name,
+    incidentId: incident.id,
+  });
+}
+
+/**
+ * The incident's services by their names, `Checkout (svc-1)`: those the definition lists,
+ * named as the status page names them, else as git does; without a definition, the page's.
+ */
+export function serviceNames(incident: IncidentReportIncident): string[] {
+  const live = new Map((incident.live?.services ?? []).map((s) => [s.id, s.name ?? undefined]));
+  const d = incident.definition;
+  if (!d) return [...live].map(([id, name]) => named(name, [id]));
+  const fromGit = d.serviceNames ?? {};
+  return d.services.map((id) =>
+    named(live.get(id) ?? (Object.hasOwn(fromGit, id) ? fromGit[id] : undefined), [id]),
+  );
+}
+
+/** Where a timeline entry comes from, by name: the incident, or an evidence check or heartbeat. */
+export function sourceNamed(
+  entry: TimelineEntry,
+  incident: IncidentReportIncident,
+  checkNames: CheckNames,
+): string {
+  return entry.kind === "update" ? incidentTitle(incident) : checkNamed(entry.source, checkNames);
+}
+
 /** `MAJOR · live status MONITORING (declared MONITORING) · services a, b · file:line`. */
 export function headline(incident: IncidentReportIncident): string {
   const d = incident.definition;
   const live = `live status ${incident.liveStatus ?? "unknown (no status in any update)"}`;
-  if (!d) return `${live} · no definition under the definitions directory`;
+  const services = serviceNames(incident);
+  if (!d) {
+    return [
+      live,
+      ...(services.length ? [`services ${services.join(", ")}`] : []),
+      "no definition under the definitions directory",
+    ].join(" · ");
+  }
   return [
     d.severity,
     `${live} (declared ${d.status})`,
-    `services ${d.services.join(", ")}`,
+    `services ${services.join(", ")}`,
     `${d.file}:${d.line}`,
   ].join(" · ");
 }
