@@ -85,6 +85,17 @@ export function openingKey(opening: Opening): string {
   return `${opening.name}\n${normalizeMessage(opening.first.message)}`;
 }
 
+/**
+ * The lease a new incident is opened under, and its first posts made: its opening as declared.
+ */
+export function openingLease(declaration: {
+  name: string;
+  updates?: readonly DeclaredEntry[] | undefined;
+}): string {
+  const [opening] = openingsSought(declaration, undefined);
+  return `opening:${opening ? openingKey(opening) : ""}`;
+}
+
 /** Whether an incident is the given opening: its name, and its first update is that entry. */
 export function isOpeningOf(
   candidate: { name: string; incidentUpdates: readonly IncidentUpdate[] },

@@ -6,6 +6,7 @@ import {
   type IncidentRecord,
   OUTCOME_WINDOW_MS,
   observe,
+  RESOLVING_ENTRY,
   type Reply,
   type State,
   type Step,
@@ -646,6 +647,43 @@ describe("the step machine's transitions", () => {
       kind: "post",
       incidentId: "inc-new",
       body: { description: closing.message, status: "RESOLVED", notifySubscribers: true },
+      // Recorded under the incident's lease before it is sent: no entry of `updates`.
+      intent: { lease: "incident:inc-new", entry: RESOLVING_ENTRY, resource: "checkout-down" },
+    });
+  });
+
+  it("reads the incident a lease's last holder recorded opening, which the list does not show yet, and takes it", () => {
+    const recorded: Reply = { ...leased, made: { incidentId: "inc-new" } };
+    expect(drive(opening, [recorded, listed([])]).step).toEqual({
+      kind: "get",
+      incidentId: "inc-new",
+    });
+    const read: Reply = { kind: "incident", incident: made };
+    expect(drive(opening, [recorded, listed([]), read]).step).toEqual({
+      kind: "take",
+      incidentId: "inc-new",
+    });
+  });
+
+  it("opens when the incident a lease's holder recorded is gone (404), as when nothing matches", () => {
+    const recorded: Reply = { ...leased, made: { incidentId: "inc-gone" } };
+    const gone = failed(FAILURES["not-found"]());
+    expect(drive(opening, [recorded, listed([]), gone]).step).toMatchObject({
+      kind: "open",
+      intent: { lease: expect.stringMatching(/^opening:/), entry: 0, resource: fresh.resource },
+    });
+  });
+
+  it("posts no resolving update while the one a killed holder was sending may still be made", () => {
+    const inputs = entriesInputs({ onRemove: "resolve" });
+    const held: Reply = { ...leased, unanswered: { entry: RESOLVING_ENTRY, at: iso(T0) } };
+    const step = drive(removing({ incidentId: "inc-new" }, inputs), [
+      held,
+      { kind: "incident", incident: made },
+    ]).step;
+    expect(step).toMatchObject({
+      kind: "refuse",
+      message: expect.stringContaining("the update that resolves it got no answer"),
     });
   });
 

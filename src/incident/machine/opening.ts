@@ -1,6 +1,6 @@
 import type { IncidentResponse } from "../../api/schemas";
 import { recordedEntriesOf } from "../apply";
-import { openingKey, openingsSought, takenTwiceMessage } from "../creation";
+import { openingLease, openingsSought, takenTwiceMessage } from "../creation";
 import { createRequestOf, incidentLabel } from "../declaration";
 import { type DeclaredEntry, earliest, isPostingOf } from "../entries";
 import { createNotFoundMessage, lacksOperationMessage } from "../messages";
@@ -23,6 +23,8 @@ export interface Opening extends Entries {
   phase: "open-lease" | "open-list" | "open-read" | "open-take" | "opening" | "open-services";
   /** When another holder last let go of the lease. */
   releasedAt?: number | undefined;
+  /** The incident a holder of the lease recorded having opened: read even if the list omits it. */
+  made?: string | undefined;
   search?: Search;
   /** When this operation sent a create whose answer never came (ms). */
   sentAt?: number;
@@ -41,10 +43,9 @@ export function beginEntries(
 ): Moved {
   const known = inputs.incidentId ?? (olds?.incidentId || undefined);
   if (known === undefined) {
-    const [opening] = openingsSought(inputs, undefined);
     return {
       state: { ...carried, phase: "open-lease", inputs, olds },
-      step: { kind: "lease", key: `opening:${opening ? openingKey(opening) : ""}` },
+      step: { kind: "lease", key: openingLease(inputs) },
     };
   }
   const state = knownState(carried, inputs, olds, known, recordedEntriesOf(olds));
@@ -67,7 +68,8 @@ export function stepOpening(state: Opening, answer: Answer): Moved {
     case "open-lease": {
       if (answer.kind !== "leased") return unexpected(state, answer);
       const heldBack = latest(state.heldBack, answer.unanswered);
-      return list({ ...state, releasedAt: answer.releasedAt, heldBack }, false);
+      const made = answer.made?.incidentId;
+      return list({ ...state, releasedAt: answer.releasedAt, heldBack, made }, false);
     }
     case "open-list": {
       if (failure) {
@@ -78,7 +80,8 @@ export function stepOpening(state: Opening, answer: Answer): Moved {
       if (state.releasedAt !== undefined && answer.readAt <= state.releasedAt) {
         return list({ ...state, releasedAt: undefined }, true);
       }
-      const search = searchIn(answer, openingsSought(state.inputs, intent(state)));
+      const openings = openingsSought(state.inputs, intent(state));
+      const search = searchIn(answer, openings, state.made);
       return searching({ ...state, search }, answer.at);
     }
     case "open-read":
@@ -186,7 +189,12 @@ function searching(state: Opening & { search: Search }, now: number): Moved {
   const body = createRequestOf(declarationIn(state.inputs), first, {
     accountId: state.context.accountId,
   });
-  return { state: { ...state, phase: "opening" }, step: { kind: "open", body } };
+  const resource = state.inputs.resource ?? "";
+  const sending = { lease: openingLease(state.inputs), entry: 0, resource };
+  return {
+    state: { ...state, phase: "opening" },
+    step: { kind: "open", body, intent: sending },
+  };
 }
 
 /** The create answered: its first entry rode in its body, posted whether its id came or not. */
