@@ -92,8 +92,21 @@ export function openingLease(declaration: {
   name: string;
   updates?: readonly DeclaredEntry[] | undefined;
 }): string {
-  const [opening] = openingsSought(declaration, undefined);
-  return `opening:${opening ? openingKey(opening) : ""}`;
+  return openingLeases(declaration, undefined)[0] ?? "opening:";
+}
+
+/**
+ * The leases an opening is sought under: its own and, after an edit, the one its state
+ * recorded, whose holder may have been sending the create. In one order, so none waits in a cycle.
+ */
+export function openingLeases(
+  declaration: { name: string; updates?: readonly DeclaredEntry[] | undefined },
+  recorded: { name: string; updates?: readonly DeclaredEntry[] | undefined } | undefined,
+): string[] {
+  const keys = openingsSought(declaration, recorded).map(
+    (opening) => `opening:${openingKey(opening)}`,
+  );
+  return [...new Set(keys)].sort();
 }
 
 /** Whether an incident is the given opening: its name, and its first update is that entry. */

@@ -28,8 +28,9 @@ import { ACCOUNT, entriesInputs, FAILURES, failed, iso, T0 } from "./support/mac
  * incident is on the status page once, each entry posted once.
  *
  * Assumed, as the design states (docs/provider-and-program.md): a write carried out late is
- * carried out within a minute (`LATE_MS`), inside its ten-minute window; a killed run is
- * restarted after that (its own writes in flight have landed); the name and first message are
+ * carried out within a minute (`LATE_MS`), inside its ten-minute window; a run killed between
+ * steps is restarted after that, and one killed between a write's intent and its send (the
+ * write never sent, or held by the service) at once; the name and first message are
  * edited at most once while the opening is not recorded, and two stacks that declare the same
  * incident run the same revision of it until then.
  */
@@ -60,6 +61,11 @@ class Service {
     private readFaults: readonly ReadFault[],
     private readonly delays: readonly number[],
   ) {}
+
+  /** A write whose sender was killed as it left, held by the service `delay` ms, then made. */
+  hold(step: Extract<Step, { kind: "open" | "post" }>, delay: number): void {
+    this.late.push({ due: this.now + delay, apply: () => this.carry(step, "ok") });
+  }
 
   /** Time passes; writes held back land when due. */
   advance(ms: number): void {
@@ -216,8 +222,10 @@ class World {
   readonly held = new Map<string, Stack>();
   readonly released = new Map<
     string,
-    { releasedAt: number; unanswered?: Unanswered | undefined }
+    { releasedAt: number; unanswered?: Unanswered | undefined; made?: { incidentId: string } }
   >();
+  /** The write each lease's holder is sending, as the provider records it before it sends. */
+  readonly intents = new Map<string, Unanswered>();
   declaration: IncidentInputs = entriesInputs();
 
   constructor(
@@ -261,28 +269,76 @@ class World {
         stack.record = step.result.record;
       }
       stack.ended = "done";
-      this.end(stack, undefined);
+      const made = "record" in step.result ? step.result.record.incidentId : "";
+      this.end(stack, undefined, made);
     } else if (step.kind === "refuse") {
       if (step.keep) stack.record = step.keep.record;
       stack.ended = step.message;
-      this.end(stack, step.keep?.record.unanswered);
+      this.end(stack, step.keep?.record.unanswered, step.keep?.record.incidentId ?? "");
     }
   }
 
-  private end(stack: Stack, unanswered: Unanswered | undefined): void {
+  /** The leases let go, as `release` does: an intent is settled by the operation's end. */
+  private end(stack: Stack, unanswered: Unanswered | undefined, made: string): void {
     for (const key of stack.run?.leases ?? []) {
       this.held.delete(key);
-      const before = this.released.get(key)?.unanswered;
-      this.released.set(key, { releasedAt: this.service.now, unanswered: unanswered ?? before });
+      this.intents.delete(key);
+      const before = this.released.get(key);
+      this.released.set(key, {
+        releasedAt: this.service.now,
+        unanswered: unanswered ?? before?.unanswered,
+        ...(made ? { made: { incidentId: made } } : before?.made ? { made: before.made } : {}),
+      });
     }
     stack.run = undefined;
   }
 
-  /** kill -9: the run's work since its last record is lost; it restarts after a while. */
+  /**
+   * kill -9: the run's work since its last record is lost; its leases are taken over as
+   * `takeLease` does, a write it intended kept as one that got no answer.
+   */
+  private abandon(stack: Stack): void {
+    for (const key of stack.run?.leases ?? []) {
+      this.held.delete(key);
+      const before = this.released.get(key);
+      const intent = this.intents.get(key);
+      this.intents.delete(key);
+      const after = before?.unanswered;
+      const unanswered =
+        intent && (!after || Date.parse(intent.at) > Date.parse(after.at)) ? intent : after;
+      this.released.set(key, { ...before, releasedAt: this.service.now, unanswered });
+    }
+    stack.run = undefined;
+  }
+
+  /** kill -9 between two steps: it restarts after a while. */
   kill(stack: Stack): void {
     if (stack.run === undefined) return;
-    this.end(stack, undefined);
+    this.abandon(stack);
     this.service.advance(LATE_MS);
+  }
+
+  /**
+   * kill -9 between a write's intent and its send (`sent` false), or while the service holds
+   * it (`sent`: made `delay` ms later); the run is started again at once. Other steps: a tick.
+   */
+  killInFlight(stack: Stack, sent: boolean, delay: number): void {
+    const step = stack.run?.step;
+    if (step?.kind !== "open" && step?.kind !== "post") {
+      this.tick(stack);
+      return;
+    }
+    this.intends(stack, step);
+    if (sent) this.service.hold(step, delay);
+    this.abandon(stack);
+  }
+
+  /** What the provider does before a create or a post leaves: its intent, under its lease. */
+  private intends(stack: Stack, step: Extract<Step, { kind: "open" | "post" }>): void {
+    expect(stack.run?.leases, "a write's intent names a lease its run holds").toContain(
+      step.intent.lease,
+    );
+    this.intents.set(step.intent.lease, { entry: step.intent.entry, at: iso(this.service.now) });
   }
 
   private send(stack: Stack, run: Run): Reply | undefined {
@@ -298,6 +354,7 @@ class World {
           kind: "leased",
           releasedAt: released?.releasedAt,
           unanswered: released?.unanswered,
+          made: released?.made,
         };
       }
       case "take": {
@@ -316,6 +373,8 @@ class World {
         return this.service.read(step);
       case "open":
       case "post":
+        this.intends(stack, step);
+        return this.service.write(step);
       case "edit":
       case "put":
         return this.service.write(step);
@@ -368,12 +427,12 @@ class World {
 
 const action = fc.record({
   stack: fc.nat({ max: 1 }),
-  /** Below the run's kill rate: a kill -9 between two steps. */
+  /** Below the run's kill rate: a kill -9 between two steps; above `inFlightAt`, in flight. */
   dice: fc.nat({ max: 29 }),
 });
 
 describe("never twice, whatever the answers (generated)", () => {
-  it("opens, posts and notifies once, and reports applied only what the service took, through lost, late, empty, reordered and repeated answers, 429s, 5xx, kills and a second stack", () => {
+  it("opens, posts and notifies once, and reports applied only what the service took, through lost, late, empty, reordered and repeated answers, 429s, 5xx, kills (between steps, and between a write's intent and its send) and a second stack", () => {
     fc.assert(
       fc.property(
         fc.array(
@@ -398,13 +457,18 @@ describe("never twice, whatever the answers (generated)", () => {
         fc.array(action, { minLength: 20, maxLength: 200, size: "max" }),
         fc.option(fc.nat({ max: 200 }), { nil: undefined }),
         fc.constantFrom(0, 1, 4),
-        (writes, reads, delays, stacks, actions, editAt, killRate) => {
+        /** Above it: a kill between a write's intent and its send, or with the write held. */
+        fc.constantFrom(30, 26, 20),
+        (writes, reads, delays, stacks, actions, editAt, killRate, inFlightAt) => {
           const world = new World(new Service(writes, reads, delays), stacks);
           actions.forEach(({ stack: index, dice }, at) => {
             if (at === editAt) world.edit();
             const stack = world.stacks[index % stacks] as Stack;
             if (dice < killRate) world.kill(stack);
-            else world.tick(stack);
+            else if (dice >= inFlightAt) {
+              const delay = delays[at % delays.length] ?? LATE_MS;
+              world.killInFlight(stack, dice % 2 === 0, delay);
+            } else world.tick(stack);
             world.expectOnce();
           });
           // The faults end, every window passes, and the stacks run until they are done.

@@ -1,6 +1,6 @@
 import type { IncidentResponse } from "../../api/schemas";
 import { recordedEntriesOf } from "../apply";
-import { openingLease, openingsSought, takenTwiceMessage } from "../creation";
+import { openingLease, openingLeases, openingsSought, takenTwiceMessage } from "../creation";
 import { createRequestOf, incidentLabel } from "../declaration";
 import { type DeclaredEntry, earliest, isPostingOf } from "../entries";
 import { createNotFoundMessage, lacksOperationMessage } from "../messages";
@@ -25,6 +25,8 @@ export interface Opening extends Entries {
   releasedAt?: number | undefined;
   /** The incident a holder of the lease recorded having opened: read even if the list omits it. */
   made?: string | undefined;
+  /** The leases still to take: the opening as its state recorded it, after an edit. */
+  leasing?: string[];
   search?: Search;
   /** When this operation sent a create whose answer never came (ms). */
   sentAt?: number;
@@ -43,9 +45,11 @@ export function beginEntries(
 ): Moved {
   const known = inputs.incidentId ?? (olds?.incidentId || undefined);
   if (known === undefined) {
+    const recorded = olds && !olds.incidentId ? olds : undefined;
+    const [key = openingLease(inputs), ...leasing] = openingLeases(inputs, recorded);
     return {
-      state: { ...carried, phase: "open-lease", inputs, olds },
-      step: { kind: "lease", key: openingLease(inputs) },
+      state: { ...carried, phase: "open-lease", inputs, olds, leasing },
+      step: { kind: "lease", key },
     };
   }
   const state = knownState(carried, inputs, olds, known, recordedEntriesOf(olds));
@@ -68,8 +72,12 @@ export function stepOpening(state: Opening, answer: Answer): Moved {
     case "open-lease": {
       if (answer.kind !== "leased") return unexpected(state, answer);
       const heldBack = latest(state.heldBack, answer.unanswered);
-      const made = answer.made?.incidentId;
-      return list({ ...state, releasedAt: answer.releasedAt, heldBack, made }, false);
+      const made = answer.made?.incidentId ?? state.made;
+      const releasedAt = Math.max(answer.releasedAt ?? 0, state.releasedAt ?? 0) || undefined;
+      const [key, ...leasing] = state.leasing ?? [];
+      const leased = { ...state, releasedAt, heldBack, made, leasing };
+      if (key !== undefined) return { state: leased, step: { kind: "lease", key } };
+      return list(leased, false);
     }
     case "open-list": {
       if (failure) {
