@@ -112,17 +112,6 @@ export const Behaviour = z.strictObject({
       "How long a create is held before it is carried out and answered, in ms; past the client's timeout it is made after the client gave up.",
     ),
   /**
-   * How long the service holds a posted update before it carries it out and answers, in ms:
-   * as `createDelayMs`, for `POST …/incident-updates`.
-   */
-  postDelayMs: z
-    .int()
-    .min(0)
-    .max(CREATE_DELAY_MAX_MS)
-    .describe(
-      "How long a posted update is held before it is carried out and answered, in ms; past the client's timeout it is made after the client gave up.",
-    ),
-  /**
    * What an update PUT without `publicIncidentUpdateDate` does to its public date: `kept`, or
    * `now`, as the reference's default for the field (a server-side now) suggests; an update
    * re-dated to now moves the incident's duration and can become its newest.
@@ -161,7 +150,6 @@ export const DEFAULT_BEHAVIOUR: Behaviour = {
   answers: "full",
   createAnswer: "full",
   createDelayMs: 0,
-  postDelayMs: 0,
   editDate: "kept",
 };
 

@@ -204,25 +204,6 @@ describe("createAnswer and createDelayMs: what a create answers, and when it is 
     expect(created.status).toBe(201);
     expect(Date.now() - began).toBeGreaterThanOrEqual(190);
   });
-
-  it("holds a posted update before it makes it and answers, whether the client waits or not", async () => {
-    const held = demoEmulator({ behaviour: { postDelayMs: 200 } });
-    emulator = held;
-    const { id } = (await create(held)).json as Created;
-    const began = Date.now();
-    const post = call(held.app, "POST", `/v1/status-pages/incidents/${id}/incident-updates`, {
-      body: { description: "We found why.", status: "IDENTIFIED", notifySubscribers: true },
-    });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const notified = () =>
-      held.control
-        .notifications(DEMO_ACCOUNT)
-        .filter((notification) => notification.description === "We found why.");
-    expect(notified()).toEqual([]);
-    expect((await post).status).toBe(200);
-    expect(Date.now() - began).toBeGreaterThanOrEqual(190);
-    expect(notified()).toHaveLength(1);
-  });
 });
 
 describe("choosing the behaviours", () => {

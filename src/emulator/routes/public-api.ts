@@ -100,9 +100,6 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
 
   on(ROUTES.postIncidentUpdate, async (c) => {
     const body = await readJsonBody(c, ROUTES.postIncidentUpdate.body.schema, PUBLIC_BODY_LIMIT);
-    // Held, then made, whether the client still waits or not (`postDelayMs`).
-    const { postDelayMs } = behaviour();
-    if (postDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, postDelayMs));
     const posted = stores.updates.post(account(c), incident(c), body, nowMs());
     return c.json(shapeUpdate(posted, behaviour()));
   });
