@@ -83,18 +83,15 @@ export async function takeLease(
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       if (abandoned(lock)) {
-        const { intent, ...left } = recordOf(file);
-        const unanswered = latest(
-          left.unanswered,
-          intent && { entry: intent.entry, at: intent.at },
-        );
-        written(file, { ...left, releasedAt: Date.now(), unanswered });
+        written(file, { ...recordOf(file), releasedAt: Date.now() });
         continue;
       }
       await sleep(50 + Math.random() * 150);
     }
   }
-  const found = recordOf(file);
+  const { intent, ...found } = recordOf(file);
+  // An intent still on record is a holder's that died sending it: a write that got no answer.
+  found.unanswered = latest(found.unanswered, intent);
   let intended: Intent | undefined;
   return {
     key,
