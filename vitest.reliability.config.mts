@@ -15,7 +15,8 @@ import { defineConfig } from "vitest/config";
  * apply (claims-left-out.test.ts), the engine under PUT sets-field (put-status.test.ts), and
  * the engine's faults: kills and SIGTERM (interruptions.test.ts), a deadline against a dripping
  * server (deadline.test.ts), two stacks at once and a create carried out after its timeout
- * (never-twice-engine.test.ts), the team backends (team-backends.test.ts), claims that
+ * (never-twice-engine.test.ts), a create and a post held by the service, each killed 0.3 s
+ * after it leaves and run again at once, 10 rounds (intent-kills.test.ts), the team backends (team-backends.test.ts), claims that
  * fail under faults or a refused key (claims.test.ts), and 0.1's state from another checkout
  * once its own is gone (legacy-state.test.ts).
  */

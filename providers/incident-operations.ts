@@ -127,7 +127,8 @@ async function carryOut<O extends Asked>(
   operation: O,
 ): Promise<Extract<Result, { op: O["op"] }>> {
   const leases: Lease[] = [];
-  let unanswered: IncidentRecord["unanswered"];
+  // What the leases' next holders learn; an operation that throws settles nothing it sent.
+  const outcome: Parameters<Lease["release"]>[0] = { settled: false };
   const context = {
     accountId: session.settings?.accountId ?? "",
     inRun: inRun(session),
@@ -146,14 +147,19 @@ async function carryOut<O extends Asked>(
       }
       // The plugin has no channel to the engine's log but its stderr.
       for (const note of step.notes) process.stderr.write(`incident-sync: ${note}\n`);
+      outcome.settled = true;
+      const made = step.kind === "done" ? step.result : step.keep;
+      const incidentId = made && "record" in made ? made.record.incidentId : "";
+      if (incidentId) outcome.made = { incidentId };
       if (step.kind === "done") return step.result as Extract<Result, { op: O["op"] }>;
-      unanswered = step.keep?.record.unanswered;
+      const unanswered = step.keep?.record.unanswered;
+      if (unanswered) outcome.unanswered = unanswered;
       const properties = step.keep && { ...step.keep.record, __provider: PROVIDER_SOURCE };
       const kept = step.keep ? { id: step.keep.id, properties, reasons: [step.message] } : {};
       throw Object.assign(new Error(step.message), kept);
     }
   } finally {
     // The next holder learns of a write that got no answer, which may still be made.
-    for (const lease of leases.reverse()) lease.release(unanswered);
+    for (const lease of leases.reverse()) lease.release(outcome);
   }
 }

@@ -75,7 +75,8 @@ function client(session: ProviderSession): MonitoringClient {
 
 /**
  * Sends one step of the machine and answers what came back. A failure the person running it
- * can act on is an answer too, its message put in the stack's terms here, once.
+ * can act on is an answer too, its message put in the stack's terms here, once; a lease that
+ * cannot be had (`UnsafeLedgerPath`: the runtime folder) stops the operation with its error.
  */
 export async function send(
   session: ProviderSession,
@@ -85,9 +86,9 @@ export async function send(
   const at = Date.now();
   const clock = monotonic();
   try {
-    return { at, clock, ...(await carry(session, step, leases)) };
+    return { at, clock, ...(await carry(session, step, leases, { at, clock })) };
   } catch (error) {
-    if (!(error instanceof UserError)) throw error;
+    if (!(error instanceof UserError) || step.kind === "lease") throw error;
     const text = error instanceof ApiError ? runErrorMessage(error) : error.message;
     return { at, clock, kind: "failed", error, text };
   }
@@ -116,6 +117,7 @@ async function carry(
   session: ProviderSession,
   step: Parameters<typeof send>[1],
   leases: Lease[],
+  sent: { at: number; clock: Monotonic | undefined },
 ): Promise<Reply> {
   const api = () => client(session).incidents;
   const { settings } = session;
@@ -124,7 +126,8 @@ async function carry(
       const scope = { baseUrl: settings?.baseUrl ?? "", accountId: settings?.accountId };
       const lease = await takeLease(scope, step.key);
       leases.push(lease);
-      return { kind: "leased", releasedAt: lease.releasedAt, unanswered: lease.unanswered };
+      const { releasedAt, unanswered, made } = lease;
+      return { kind: "leased", releasedAt, unanswered, made };
     }
     case "list":
       return { ...(await listed(session, step.fresh)), inRun: inRun(session) };
@@ -153,16 +156,34 @@ async function carry(
       return { kind: "services", ids };
     }
     case "open":
+      intend(leases, step, sent);
       return { kind: "incident", incident: await api().create(step.body) };
     case "put":
       return { kind: "incident", incident: await api().update(step.incidentId, step.body) };
     case "post":
+      intend(leases, step, sent);
       return { kind: "update", update: await api().postUpdate(step.incidentId, step.body) };
     case "edit": {
       const { incidentId, updateId, body } = step;
       return { kind: "update", update: await api().changeUpdate(incidentId, updateId, body) };
     }
   }
+}
+
+/** A create's or a post's intent, recorded under its lease before anything is sent. */
+function intend(
+  leases: readonly Lease[],
+  step: Extract<Step, { kind: "open" | "post" }>,
+  { at, clock }: { at: number; clock: Monotonic | undefined },
+) {
+  const { lease: key, entry, resource } = step.intent;
+  const lease = leases.find((held) => held.key === key);
+  if (lease === undefined) {
+    throw new Error(
+      `incident-sync: a write under the lease ${key}, which the operation does not hold (a bug; please report it).`,
+    );
+  }
+  lease.intend({ entry, at: new Date(at).toISOString(), resource, ...(clock ? { clock } : {}) });
 }
 
 /** Every incident the service lists, read once for the run (again when `fresh`). */

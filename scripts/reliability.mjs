@@ -14,7 +14,8 @@
 //      -9s of the plain `pulumi up` while it opens incidents (R10: half of them between a create
 //      and its checkpoint, the service holding the create); and the
 //      engine's faults: kills and SIGTERM, a deadline, two stacks at once, a create carried out
-//      after its timeout, claims that fail, 0.1's state once its checkout is gone, and the
+//      after its timeout, a held create and a held post killed and run again at once (10
+//      rounds each), claims that fail, 0.1's state once its checkout is gone, and the
 //      PostgreSQL and S3 backends;
 //   2. the engine tests and the drift and report tests again against an emulator whose PUT only
 //      sets lastUpdateStatus (`npm run test:sets-field`; `npm test` covers both PUT behaviours

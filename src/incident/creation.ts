@@ -85,6 +85,30 @@ export function openingKey(opening: Opening): string {
   return `${opening.name}\n${normalizeMessage(opening.first.message)}`;
 }
 
+/**
+ * The lease a new incident is opened under, and its first posts made: its opening as declared.
+ */
+export function openingLease(declaration: {
+  name: string;
+  updates?: readonly DeclaredEntry[] | undefined;
+}): string {
+  return openingLeases(declaration, undefined)[0] ?? "opening:";
+}
+
+/**
+ * The leases an opening is sought under: its own and, after an edit, the one its state
+ * recorded, whose holder may have been sending the create. In one order, so none waits in a cycle.
+ */
+export function openingLeases(
+  declaration: { name: string; updates?: readonly DeclaredEntry[] | undefined },
+  recorded: { name: string; updates?: readonly DeclaredEntry[] | undefined } | undefined,
+): string[] {
+  const keys = openingsSought(declaration, recorded).map(
+    (opening) => `opening:${openingKey(opening)}`,
+  );
+  return [...new Set(keys)].sort();
+}
+
 /** Whether an incident is the given opening: its name, and its first update is that entry. */
 export function isOpeningOf(
   candidate: { name: string; incidentUpdates: readonly IncidentUpdate[] },

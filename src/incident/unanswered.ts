@@ -49,6 +49,22 @@ export interface Unanswered {
   clock?: Monotonic | undefined;
 }
 
+/**
+ * A write about to leave, which the provider records under the lease `lease` (held by the
+ * operation) before it sends it: a run that takes the lease over from a holder that died
+ * finds it there as a write that got no answer. `entry` as in `Unanswered`, or
+ * `RESOLVING_ENTRY` for the update a removal resolves with.
+ */
+export interface Intent {
+  lease: string;
+  entry: number;
+  /** The definition's resource, for a person reading the lease's record. */
+  resource: string;
+}
+
+/** The `entry` of the update a removal posts to resolve an incident: no entry of `updates`. */
+export const RESOLVING_ENTRY = -1;
+
 /** An unanswered write sent at `sent`. */
 export function unansweredAt(entry: number, sent: Moment): Unanswered {
   const at = new Date(sent.at).toISOString();

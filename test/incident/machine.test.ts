@@ -6,6 +6,7 @@ import {
   type IncidentRecord,
   OUTCOME_WINDOW_MS,
   observe,
+  RESOLVING_ENTRY,
   type Reply,
   type State,
   type Step,
@@ -622,7 +623,16 @@ describe("the step machine's transitions", () => {
       updates: [{ ...first, message: "Payments fail at checkout. [e0]" }, second],
     });
     const start = { op: "apply", inputs: edited, olds, context } as const;
-    const found = [leased, listed([made])];
+    // Both openings' leases are taken, in one order: a killed holder may have sent either.
+    expect(drive(start, []).step).toEqual({
+      kind: "lease",
+      key: expect.stringMatching(/^opening:Checkout fails\n/),
+    });
+    expect(drive(start, [leased]).step).toEqual({
+      kind: "lease",
+      key: expect.stringMatching(/^opening:Checkout payments fail\n/),
+    });
+    const found = [leased, leased, listed([made])];
     expect(drive(start, found).step).toEqual({ kind: "take", incidentId: "inc-new" });
     const read: Reply[] = [...found, took, leased, took, { kind: "incident", incident: made }];
     expect(drive(start, read).step).toMatchObject({ kind: "put" });
@@ -673,6 +683,43 @@ describe("the step machine's transitions", () => {
       kind: "post",
       incidentId: "inc-new",
       body: { description: closing.message, status: "RESOLVED", notifySubscribers: true },
+      // Recorded under the incident's lease before it is sent: no entry of `updates`.
+      intent: { lease: "incident:inc-new", entry: RESOLVING_ENTRY, resource: "checkout-down" },
+    });
+  });
+
+  it("reads the incident a lease's last holder recorded opening, which the list does not show yet, and takes it", () => {
+    const recorded: Reply = { ...leased, made: { incidentId: "inc-new" } };
+    expect(drive(opening, [recorded, listed([])]).step).toEqual({
+      kind: "get",
+      incidentId: "inc-new",
+    });
+    const read: Reply = { kind: "incident", incident: made };
+    expect(drive(opening, [recorded, listed([]), read]).step).toEqual({
+      kind: "take",
+      incidentId: "inc-new",
+    });
+  });
+
+  it("opens when the incident a lease's holder recorded is gone (404), as when nothing matches", () => {
+    const recorded: Reply = { ...leased, made: { incidentId: "inc-gone" } };
+    const gone = failed(FAILURES["not-found"]());
+    expect(drive(opening, [recorded, listed([]), gone]).step).toMatchObject({
+      kind: "open",
+      intent: { lease: expect.stringMatching(/^opening:/), entry: 0, resource: fresh.resource },
+    });
+  });
+
+  it("posts no resolving update while the one a killed holder was sending may still be made", () => {
+    const inputs = entriesInputs({ onRemove: "resolve" });
+    const held: Reply = { ...leased, unanswered: { entry: RESOLVING_ENTRY, at: iso(T0) } };
+    const step = drive(removing({ incidentId: "inc-new" }, inputs), [
+      held,
+      { kind: "incident", incident: made },
+    ]).step;
+    expect(step).toMatchObject({
+      kind: "refuse",
+      message: expect.stringContaining("the update that resolves it got no answer"),
     });
   });
 

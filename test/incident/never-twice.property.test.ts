@@ -34,12 +34,13 @@ import { ACCOUNT, entriesInputs, FAILURES, failed, iso, T0 } from "./support/mac
  *
  * Assumed, as the design states (docs/provider-and-program.md, ARCHITECTURE.md): a write
  * carried out late is carried out within a minute (`LATE_MS`), inside its ten-minute window;
- * a killed run is restarted after that (its own writes in flight have landed, and are listed);
- * the name and first message are edited at most once while the opening is not recorded, and
- * two stacks that declare the same incident run the same revision of it until then. A list
- * that lags is drawn with one stack only, and a create answered 429 after it was made only
- * with a list that does not lag: the next holder of a lease learning what the last one made,
- * and a create read back by a list that does not show it yet, are beyond these safeguards.
+ * a run killed between steps is restarted after that (its own writes in flight have landed,
+ * and are listed), and one killed between a write's intent and its send (the write never sent,
+ * or held by the service) at once; the name and first message are edited at most once while
+ * the opening is not recorded, and two stacks that declare the same incident run the same
+ * revision of it until then. A list that lags is drawn with one stack only, and a create
+ * answered 429 after it was made only with a list that does not lag: a create read back by a
+ * list that does not show it yet is beyond these safeguards.
  */
 
 const LATE_MS = 60_000;
@@ -139,6 +140,11 @@ class Service {
   /** Another team's incidents, as they are now. */
   theirs(): IncidentResponse[] {
     return this.incidents.filter((incident) => FOREIGN.some((other) => other.id === incident.id));
+  }
+
+  /** A write whose sender was killed as it left, held by the service `delay` ms, then made. */
+  hold(step: Extract<Step, { kind: "open" | "post" }>, delay: number): void {
+    this.late.push({ due: this.now + delay, apply: () => this.carry(step, "ok") });
   }
 
   /** Time passes; writes held back land when due, dated then. */
@@ -325,8 +331,10 @@ class World {
   readonly held = new Map<string, Stack>();
   readonly released = new Map<
     string,
-    { releasedAt: number; unanswered?: Unanswered | undefined }
+    { releasedAt: number; unanswered?: Unanswered | undefined; made?: { incidentId: string } }
   >();
+  /** The write each lease's holder is sending, as the provider records it before it sends. */
+  readonly intents = new Map<string, Unanswered>();
   declaration: IncidentInputs = entriesInputs();
   /** How far the provider's wall clock is behind the service's until it jumps (ms). */
   behind = 0;
@@ -378,38 +386,84 @@ class World {
         stack.record = step.result.record;
       }
       stack.ended = "done";
-      this.end(stack, undefined);
+      const made = "record" in step.result ? step.result.record.incidentId : "";
+      this.end(stack, undefined, made);
     } else if (step.kind === "refuse") {
       if (step.keep) stack.record = step.keep.record;
       stack.ended = step.message;
-      this.end(stack, step.keep?.record.unanswered);
+      this.end(stack, step.keep?.record.unanswered, step.keep?.record.incidentId ?? "");
     }
   }
 
-  private end(stack: Stack, unanswered: Unanswered | undefined): void {
+  /** The leases let go, as `release` does: an intent is settled by the operation's end. */
+  private end(stack: Stack, unanswered: Unanswered | undefined, made: string): void {
     for (const key of stack.run?.leases ?? []) {
       this.held.delete(key);
-      const before = this.released.get(key)?.unanswered;
-      const releasedAt = this.stamp().at;
-      this.released.set(key, { releasedAt, unanswered: unanswered ?? before });
+      this.intents.delete(key);
+      const before = this.released.get(key);
+      this.released.set(key, {
+        releasedAt: this.stamp().at,
+        unanswered: unanswered ?? before?.unanswered,
+        ...(made ? { made: { incidentId: made } } : before?.made ? { made: before.made } : {}),
+      });
     }
     stack.run = undefined;
   }
 
   /**
-   * kill -9: the run's work since its last record is lost, with its process's list; it
-   * restarts once its writes in flight have landed and are listed.
+   * kill -9: the run's work since its last record is lost, with its process's list; its
+   * leases are taken over as `takeLease` does, a write it intended kept as one that got no
+   * answer.
    */
+  private abandon(stack: Stack): void {
+    for (const key of stack.run?.leases ?? []) {
+      this.held.delete(key);
+      const before = this.released.get(key);
+      const intent = this.intents.get(key);
+      this.intents.delete(key);
+      const after = before?.unanswered;
+      const unanswered =
+        intent && (!after || Date.parse(intent.at) > Date.parse(after.at)) ? intent : after;
+      this.released.set(key, { ...before, releasedAt: this.stamp().at, unanswered });
+    }
+    stack.run = undefined;
+    stack.cache = undefined;
+  }
+
+  /** kill -9 between two steps: it restarts once its writes in flight have landed and are listed. */
   kill(stack: Stack, lagMs: number): void {
     if (stack.run === undefined) return;
-    this.end(stack, undefined);
-    stack.cache = undefined;
+    this.abandon(stack);
     this.service.advance(LATE_MS + lagMs);
   }
 
   /** A new run of the engine between operations: a new plugin process, a new list. */
   restart(stack: Stack): void {
     if (stack.run === undefined) stack.cache = undefined;
+  }
+
+  /**
+   * kill -9 between a write's intent and its send (`sent` false), or while the service holds
+   * it (`sent`: made `delay` ms later); the run is started again at once. Other steps: a tick.
+   */
+  killInFlight(stack: Stack, sent: boolean, delay: number): void {
+    const step = stack.run?.step;
+    if (step?.kind !== "open" && step?.kind !== "post") {
+      this.tick(stack);
+      return;
+    }
+    this.intends(stack, step);
+    if (sent) this.service.hold(step, delay);
+    this.abandon(stack);
+  }
+
+  /** What the provider does before a create or a post leaves: its intent, under its lease. */
+  private intends(stack: Stack, step: Extract<Step, { kind: "open" | "post" }>): void {
+    expect(stack.run?.leases, "a write's intent names a lease its run holds").toContain(
+      step.intent.lease,
+    );
+    const { at, clock } = this.stamp();
+    this.intents.set(step.intent.lease, { entry: step.intent.entry, at: iso(at), clock });
   }
 
   private send(stack: Stack, run: Run): Reply | undefined {
@@ -425,6 +479,7 @@ class World {
           kind: "leased",
           releasedAt: released?.releasedAt,
           unanswered: released?.unanswered,
+          made: released?.made,
         };
       }
       case "take": {
@@ -445,6 +500,8 @@ class World {
         return this.service.read(step);
       case "open":
       case "post":
+        this.intends(stack, step);
+        return this.service.write(step);
       case "edit":
       case "put":
         return this.service.write(step);
@@ -500,7 +557,10 @@ class World {
 
 const action = fc.record({
   stack: fc.nat({ max: 1 }),
-  /** Below the run's kill rate: a kill -9 between two steps; the last: a new engine run. */
+  /**
+   * Below the run's kill rate: a kill -9 between two steps; 29: a new engine run; from
+   * `inFlightAt`: a kill between a write's intent and its send, or with the write held.
+   */
   dice: fc.nat({ max: 29 }),
 });
 
@@ -536,7 +596,7 @@ const services = fc.record({
 });
 
 describe("never twice, whatever the answers (generated)", () => {
-  it("opens, posts and notifies once, leaves another team's incident be, and reports applied only what the service took, through lost, late, empty, reordered, repeated and other answers, 429s before and after a write, 5xx, late lists, unreadable namesakes, one list per process, kills, a jumped clock and a second stack", () => {
+  it("opens, posts and notifies once, leaves another team's incident be, and reports applied only what the service took, through lost, late, empty, reordered, repeated and other answers, 429s before and after a write, 5xx, late lists, unreadable namesakes, one list per process, kills (between steps, and between a write's intent and its send), a jumped clock and a second stack", () => {
     fc.assert(
       fc.property(
         services,
@@ -545,7 +605,9 @@ describe("never twice, whatever the answers (generated)", () => {
         fc.option(fc.nat({ max: 200 }), { nil: undefined }),
         fc.constantFrom(0, 1, 4),
         clockJump,
-        (drawn, stacks, actions, editAt, killRate, jump) => {
+        /** From it: a kill between a write's intent and its send, or with the write held. */
+        fc.constantFrom(30, 26, 20),
+        (drawn, stacks, actions, editAt, killRate, jump, inFlightAt) => {
           // A list that lags is drawn with one stack only (the module comment says why).
           const draw = { ...drawn, lagMs: stacks === 1 ? drawn.lagMs : 0 };
           const world = new World(new Service(draw), stacks);
@@ -556,7 +618,10 @@ describe("never twice, whatever the answers (generated)", () => {
             const stack = world.stacks[index % stacks] as Stack;
             if (dice < killRate) world.kill(stack, draw.lagMs);
             else if (dice === 29) world.restart(stack);
-            else world.tick(stack);
+            else if (dice >= inFlightAt) {
+              const delay = draw.delays[at % draw.delays.length] ?? LATE_MS;
+              world.killInFlight(stack, dice % 2 === 0, delay);
+            } else world.tick(stack);
             world.expectOnce();
           });
           // The faults end, every window passes, and the stacks run until they are done.

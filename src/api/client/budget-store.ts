@@ -8,7 +8,6 @@ import {
   openPrivateFile,
   readWhole,
   sweepLedgers,
-  UnsafeLedgerPath,
 } from "./private-folder";
 import { emptyLedger, type Ledger, parseLedger, serializeLedger } from "./rate-ledger";
 import { sleep } from "./sleep";
@@ -30,86 +29,41 @@ export function memoryStore(): BudgetStore {
 const MAX_LEDGER_BYTES = 1 << 20;
 
 const stores = new Map<string, BudgetStore>();
-const warned = new Set<string>();
-const folders = new Map<string, string | null>();
+const folders = new Map<string, string>();
 
 /**
  * The ledger every client of this machine shares for one key and base URL: a small file in
  * the user's private folder (`ledgerFolder`), named by an HMAC of the URL and the key under a
  * secret kept beside it, so the name reveals neither. Changes take a lock for a few
  * syscalls. Where no such folder can be had, or a file in it is not what this code writes,
- * the ledger is this process's own, with a warning that says why.
+ * `UnsafeLedgerPath` says which and what to do: a limit kept by one process alone would let
+ * the run as a whole exceed it.
  */
 export function sharedStore(baseUrl: string, apiKey: string): BudgetStore {
   const folder = privateFolder();
-  if (folder === undefined) return memoryStore();
-  let name: string;
-  try {
-    name = createHmac("sha256", ledgerSecret(folder))
-      .update(`${baseUrl}\n${apiKey}`)
-      .digest("hex")
-      .slice(0, 32);
-  } catch (error) {
-    cannotShare(error);
-    return memoryStore();
-  }
+  const name = createHmac("sha256", ledgerSecret(folder))
+    .update(`${baseUrl}\n${apiKey}`)
+    .digest("hex")
+    .slice(0, 32);
   // `.window.json`: releases that kept another shape of ledger use another file.
   const file = join(folder, `${name}.window.json`);
   const known = stores.get(file);
   if (known) return known;
-  const store = orOwn(fileStore(file));
+  const store = fileStore(file);
   stores.set(file, store);
   return store;
 }
 
 /** The folder of ledgers, made and checked once per process and runtime folder. */
-function privateFolder(): string | undefined {
+function privateFolder(): string {
   const key = process.env.XDG_RUNTIME_DIR ?? "";
-  if (!folders.has(key)) {
-    try {
-      const folder = ledgerFolder();
-      sweepLedgers(folder);
-      folders.set(key, folder);
-    } catch (error) {
-      folders.set(key, null);
-      cannotShare(error);
-    }
+  let folder = folders.get(key);
+  if (folder === undefined) {
+    folder = ledgerFolder();
+    sweepLedgers(folder);
+    folders.set(key, folder);
   }
-  return folders.get(key) ?? undefined;
-}
-
-/** The file's store, until a change fails for another reason than a lock: then this process's own. */
-function orOwn(file: BudgetStore): BudgetStore {
-  let own: BudgetStore | undefined;
-  return {
-    get where() {
-      return own ? own.where : file.where;
-    },
-    async update(change) {
-      if (own) return own.update(change);
-      try {
-        return await file.update(change);
-      } catch (error) {
-        cannotShare(error);
-        own = memoryStore();
-        return own.update(change);
-      }
-    },
-  };
-}
-
-/** Says once per problem that the limit is kept by this process alone, and why. */
-export function cannotShare(error: unknown): void {
-  const why = error instanceof Error ? error.message : String(error);
-  if (warned.has(why)) return;
-  warned.add(why);
-  const advice =
-    error instanceof UnsafeLedgerPath
-      ? " Remove it to share the limit again; incident-sync makes its files afresh."
-      : "";
-  process.emitWarning(
-    `incident-sync: the rate limit and leases cannot be shared with other processes (${why}); this process keeps to them alone.${advice}`,
-  );
+  return folder;
 }
 
 /**
@@ -152,20 +106,11 @@ function fileStore(file: string): BudgetStore {
 /**
  * A file of the user's private folder `folder` that every process of this machine finds by
  * `text` (`<folder>/<name>.json`), named by an HMAC under the ledgers' secret, so the name
- * reveals nothing of the text; undefined where no such folder can be had (with a warning).
+ * reveals nothing of the text. `UnsafeLedgerPath` where no such folder can be had.
  */
-export function sharedFile(folder: "rate-budget" | "leases", text: string): string | undefined {
+export function sharedFile(folder: "rate-budget" | "leases", text: string): string {
   const ledgers = privateFolder();
-  if (ledgers === undefined) return undefined;
-  try {
-    const dir = folder === "rate-budget" ? ledgers : ledgerFolder(process.env, folder);
-    const name = createHmac("sha256", ledgerSecret(ledgers))
-      .update(text)
-      .digest("hex")
-      .slice(0, 32);
-    return join(dir, `${name}.json`);
-  } catch (error) {
-    cannotShare(error);
-    return undefined;
-  }
+  const dir = folder === "rate-budget" ? ledgers : ledgerFolder(process.env, folder);
+  const name = createHmac("sha256", ledgerSecret(ledgers)).update(text).digest("hex").slice(0, 32);
+  return join(dir, `${name}.json`);
 }

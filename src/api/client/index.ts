@@ -14,8 +14,9 @@ export type {
   IncidentsApi,
   SkippedIncident,
 } from "./incidents";
-export { type Lease, takeLease } from "./lease";
+export { type Intent, type Lease, type Made, takeLease } from "./lease";
 export type { ClientOptions, RetryEvent, RetryOptions } from "./options";
+export { checkRuntimeFolder, UnsafeLedgerPath } from "./private-folder";
 export { THROTTLED_RETRIES_MAX } from "./retry-policy";
 export type { ServicesApi } from "./services";
 export type { StatusPagesApi } from "./status-pages";

@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto";
 import {
   closeSync,
+  fsyncSync,
   openSync,
   readFileSync,
   renameSync,
   unlinkSync,
-  writeFileSync,
   writeSync,
 } from "node:fs";
+import { dirname } from "node:path";
 import { sharedFile } from "./budget-store";
 import { sleep } from "./sleep";
 
@@ -18,12 +19,27 @@ import { sleep } from "./sleep";
  * covers runs on one machine; runs on two machines at the same second are not covered.
  */
 export interface Lease {
+  /** What the lease is on (`opening:…`, `incident:<id>`), as the machine named it. */
+  readonly key: string;
   /** When a holder last let go of this lease (ms), if one did: a read before it may be stale. */
   readonly releasedAt: number | undefined;
-  /** A write a holder sent that got no answer (its entry, and when): it may still be made. */
+  /**
+   * A write a holder sent that got no answer (its entry, and when): it may still be made. A
+   * holder killed with a write in flight leaves it here too, from its intent.
+   */
   readonly unanswered: Unanswered | undefined;
-  /** Lets go: the next holder learns when, and of a write that got no answer. */
-  release(unanswered?: Unanswered): void;
+  /** What a holder recorded having made under the lease: to read, even where a list omits it. */
+  readonly made: Made | undefined;
+  /**
+   * Records a write about to leave, on disk (synced) before it is sent: whoever takes the lease
+   * over from a holder that died finds it, as a write that got no answer.
+   */
+  intend(write: Intent): void;
+  /**
+   * Lets go: the next holder learns when, of a write that got no answer, and of what was made.
+   * `settled` false (the operation threw): the last write intended may be in flight still.
+   */
+  release(outcome: { unanswered?: Unanswered; made?: Made; settled: boolean }): void;
 }
 
 /** A write that got no answer, as the next holder learns of it. */
@@ -34,24 +50,30 @@ export interface Unanswered {
   clock?: { boot: string; ms: number } | undefined;
 }
 
+/** A write about to leave: the definition's resource, the entry it carries (0: the create), when. */
+export interface Intent extends Unanswered {
+  resource: string;
+}
+
+/** What a holder made under a lease: the incident it opened or posted on. */
+export interface Made {
+  incidentId: string;
+}
+
 /** The longest a holder keeps a lease: one held longer belongs to a run that hangs. */
 const LONGEST_HOLD_MS = 30 * 60 * 1000;
-
-/** Where no shared directory can be had: this process's leases, and their last release. */
-const own = new Map<string, Promise<void>>();
-const ownReleased = new Map<string, Released>();
 
 /**
  * Takes the lease on `key` for the account at `baseUrl`, waiting while another process (or
  * another resource of this one) holds it. A lock left by a process that no longer runs, or
- * held longer than any run, is taken over, and counts as a release (it may have written).
+ * held longer than any run, is taken over, and counts as a release (it may have written): the
+ * write it intended last is kept as one that got no answer.
  */
 export async function takeLease(
   scope: { baseUrl: string; accountId: string | undefined },
   key: string,
 ): Promise<Lease> {
   const file = sharedFile("leases", `${scope.baseUrl}\n${scope.accountId ?? ""}\n${key}`);
-  if (file === undefined) return ownLease(key);
   const lock = `${file}.lock`;
   const token = `${process.pid} ${randomBytes(8).toString("hex")} ${Date.now()}`;
   for (;;) {
@@ -69,13 +91,27 @@ export async function takeLease(
       await sleep(50 + Math.random() * 150);
     }
   }
-  const { releasedAt, unanswered } = recordOf(file);
+  const { intent, ...found } = recordOf(file);
+  // An intent still on record is a holder's that died sending it: a write that got no answer.
+  found.unanswered = latest(found.unanswered, intent);
+  let intended: Intent | undefined;
   return {
-    releasedAt,
-    unanswered,
-    release(now) {
-      // A write left unanswered before is kept: whether it was made is for a read to say.
-      written(file, { releasedAt: Date.now(), unanswered: now ?? unanswered });
+    key,
+    releasedAt: found.releasedAt,
+    unanswered: found.unanswered,
+    made: found.made,
+    intend(write) {
+      intended = write;
+      written(file, { ...found, intent: write });
+    },
+    release({ unanswered, made, settled }) {
+      const pending = settled ? undefined : intended;
+      written(file, {
+        releasedAt: Date.now(),
+        // A write left unanswered before is kept: whether it was made is for a read to say.
+        unanswered: latest(unanswered ?? found.unanswered, pending),
+        made: made ?? found.made,
+      });
       try {
         if (readFileSync(lock, "utf8") === token) unlinkSync(lock);
       } catch {
@@ -83,6 +119,13 @@ export async function takeLease(
       }
     },
   };
+}
+
+/** Of two unanswered writes, the one sent last: the other was settled before it was sent. */
+function latest(a: Unanswered | undefined, b: Unanswered | undefined): Unanswered | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  const later = Date.parse(b.at) > Date.parse(a.at) ? b : a;
+  return { entry: later.entry, at: later.at };
 }
 
 /** Whether a lock's holder has stopped: its process gone, or held longer than any run. */
@@ -109,58 +152,60 @@ function alive(pid: number): boolean {
   }
 }
 
-/** What the last holder left: when it let go, and a write of its that got no answer. */
-interface Released {
+/** What a lease's file holds: the last release, and the write its holder is sending, if any. */
+interface LeaseRecord {
   releasedAt: number | undefined;
   unanswered: Unanswered | undefined;
+  made?: Made | undefined;
+  intent?: Intent | undefined;
 }
 
-function recordOf(file: string): Released {
+function recordOf(file: string): LeaseRecord {
+  let read: Record<string, unknown>;
   try {
-    const { releasedAt, unanswered } = JSON.parse(readFileSync(file, "utf8")) as {
-      releasedAt?: unknown;
-      unanswered?: { entry?: unknown; at?: unknown; clock?: { boot?: unknown; ms?: unknown } };
-    };
-    const { entry, at, clock } = unanswered ?? {};
-    const { boot, ms } = clock ?? {};
-    const timed =
-      typeof boot === "string" && Number.isFinite(ms) ? { clock: { boot, ms: ms as number } } : {};
-    const write =
-      typeof entry === "number" && typeof at === "string" ? { entry, at, ...timed } : undefined;
-    const when =
-      typeof releasedAt === "number" && Number.isFinite(releasedAt) ? releasedAt : undefined;
-    return { releasedAt: when, unanswered: write };
+    read = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
   } catch {
     return { releasedAt: undefined, unanswered: undefined };
   }
-}
-
-function written(file: string, released: Released): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify(released), { mode: 0o600 });
-  renameSync(temporary, file);
-}
-
-/** A lease of this process alone: resources of one run still wait for each other. */
-async function ownLease(key: string): Promise<Lease> {
-  const before = own.get(key) ?? Promise.resolve();
-  let letGo = () => {};
-  const held = new Promise<void>((resolve) => {
-    letGo = resolve;
-  });
-  own.set(
-    key,
-    before.then(() => held),
-  );
-  await before;
-  const last = ownReleased.get(key);
-  const release = (now?: Unanswered) => {
-    ownReleased.set(key, { releasedAt: Date.now(), unanswered: now ?? last?.unanswered });
-    letGo();
+  const object = (value: unknown) =>
+    (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  const write = (value: unknown): Unanswered | undefined => {
+    const { entry, at, clock } = object(value);
+    const { boot, ms } = object(clock);
+    const timed =
+      typeof boot === "string" && Number.isFinite(ms) ? { clock: { boot, ms: ms as number } } : {};
+    return typeof entry === "number" && typeof at === "string"
+      ? { entry, at, ...timed }
+      : undefined;
   };
+  const { releasedAt } = read;
+  const intent = object(read.intent);
+  const { incidentId } = object(read.made);
+  const sent = write(intent);
   return {
-    releasedAt: last?.releasedAt,
-    unanswered: last?.unanswered,
-    release,
+    releasedAt:
+      typeof releasedAt === "number" && Number.isFinite(releasedAt) ? releasedAt : undefined,
+    unanswered: write(read.unanswered),
+    made: typeof incidentId === "string" && incidentId !== "" ? { incidentId } : undefined,
+    intent: sent && { ...sent, resource: String(intent.resource ?? "") },
   };
+}
+
+/** Writes a lease's record whole, and syncs it and its folder before going on: a kill may follow. */
+function written(file: string, record: LeaseRecord): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  const fd = openSync(temporary, "w", 0o600);
+  try {
+    writeSync(fd, JSON.stringify(record));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temporary, file);
+  const folder = openSync(dirname(file), "r");
+  try {
+    fsyncSync(folder);
+  } finally {
+    closeSync(folder);
+  }
 }

@@ -11,11 +11,13 @@ import {
   readdirSync,
   readSync,
   rmSync,
+  statSync,
   unlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { UserError } from "../../user-error";
 
 /*
  * The user's private folder of rate ledgers, and the only way its files are read: every
@@ -24,9 +26,29 @@ import { join } from "node:path";
  * FIFO, then checked to be a regular file of this user before a byte is read.
  */
 
-/** Something in the ledgers' folder that is not what this code would have made there. */
-export class UnsafeLedgerPath extends Error {
+/**
+ * The runtime folder, or something in it, that is not what this code would have made there:
+ * the leases and the rate budget are never kept in it, nor kept by one process alone instead.
+ */
+export class UnsafeLedgerPath extends UserError {
   override name = "UnsafeLedgerPath";
+  constructor(
+    readonly path: string,
+    problem: string,
+    fix = "Remove it; incident-sync makes its files afresh.",
+  ) {
+    super(
+      `incident-sync keeps its leases and the shared rate budget in a folder of this user alone, and ${path} is ${problem}. ${fix}`,
+    );
+  }
+}
+
+/** What to do about a runtime folder another user made, or may change. */
+function folderFix(path: string, fromRuntime: boolean): string {
+  const own = "set XDG_RUNTIME_DIR to a folder of your own that no other user may enter (mode 700)";
+  return fromRuntime
+    ? `Nothing is sent until it is: ${own}, or unset it.`
+    : `Nothing is sent until it is: remove ${path} if it is yours (rm -r ${path}), or ${own}.`;
 }
 
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -39,37 +61,56 @@ const OLD_ENTRY_MS = 86_400_000;
 const uid = () => process.getuid?.();
 
 /**
- * `$XDG_RUNTIME_DIR/incident-sync/<name>` when the runtime folder is this user's own, else
- * `<tmp>/incident-sync-<uid>/<name>`; each folder made private, or checked to be. `rate-budget`
- * holds the ledgers, `leases` the leases (`lease.ts`).
+ * `$XDG_RUNTIME_DIR/incident-sync/<name>` when XDG_RUNTIME_DIR names a folder that exists,
+ * else `<tmp>/incident-sync-<uid>/<name>`; each folder made private, or checked to be, and one
+ * that is not (another user's, open to others, a link) refused with `UnsafeLedgerPath`, never
+ * passed over. `rate-budget` holds the ledgers, `leases` the leases (`lease.ts`).
  */
 export function ledgerFolder(
   env: NodeJS.ProcessEnv = process.env,
   name: "rate-budget" | "leases" = "rate-budget",
 ): string {
-  const runtime = env.XDG_RUNTIME_DIR;
+  const runtime = env.XDG_RUNTIME_DIR ? existing(env.XDG_RUNTIME_DIR) : undefined;
   const base =
-    runtime && isPrivateFolder(runtime)
-      ? join(runtime, "incident-sync")
-      : join(tmpdir(), `incident-sync-${uid() ?? "user"}`);
+    runtime === undefined
+      ? join(tmpdir(), `incident-sync-${uid() ?? "user"}`)
+      : join(runtime.path, "incident-sync");
+  if (runtime !== undefined) {
+    const problem = notPrivate(runtime.stats, "a folder");
+    if (problem) throw new UnsafeLedgerPath(runtime.path, problem, folderFix(runtime.path, true));
+  }
   const folder = join(base, name);
   for (const path of [base, folder]) {
     try {
       mkdirSync(path, { mode: 0o700 });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "EEXIST") {
+        const why = `a folder that cannot be made (${code ?? String(error)})`;
+        throw new UnsafeLedgerPath(path, why, folderFix(path, false));
+      }
     }
     const problem = notPrivate(lstatSync(path), "a folder");
-    if (problem) throw new UnsafeLedgerPath(`${path} is ${problem}`);
+    if (problem) throw new UnsafeLedgerPath(path, problem, folderFix(path, false));
   }
   return folder;
 }
 
-function isPrivateFolder(path: string): boolean {
+/**
+ * Checks, before a run starts its processes, the folders its leases and rate budget will be
+ * kept in: `UnsafeLedgerPath` names one that is not this user's alone, and the fix.
+ */
+export function checkRuntimeFolder(env: NodeJS.ProcessEnv = process.env): void {
+  ledgerFolder(env, "rate-budget");
+  ledgerFolder(env, "leases");
+}
+
+/** The folder the environment names (a link followed: the user chose it), when it exists. */
+function existing(path: string): { path: string; stats: Stats } | undefined {
   try {
-    return notPrivate(lstatSync(path), "a folder") === undefined;
+    return { path, stats: statSync(path) };
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -125,13 +166,13 @@ export function openPrivateFile(path: string, create: boolean): number | undefin
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return undefined;
-    if (code === "ELOOP" || code === "EMLINK") throw new UnsafeLedgerPath(`${path} is a link`);
+    if (code === "ELOOP" || code === "EMLINK") throw new UnsafeLedgerPath(path, "a link");
     throw error;
   }
   const problem = notPrivate(fstatSync(fd), "a regular file");
   if (problem) {
     closeSync(fd);
-    throw new UnsafeLedgerPath(`${path} is ${problem}`);
+    throw new UnsafeLedgerPath(path, problem);
   }
   return fd;
 }
@@ -140,7 +181,7 @@ export function openPrivateFile(path: string, create: boolean): number | undefin
 export function readWhole(fd: number, path: string, maxBytes: number): Buffer {
   const { size } = fstatSync(fd);
   if (size > maxBytes) {
-    throw new UnsafeLedgerPath(`${path} holds ${size} bytes, more than ${maxBytes}`);
+    throw new UnsafeLedgerPath(path, `a file of ${size} bytes, more than ${maxBytes}`);
   }
   const buffer = Buffer.alloc(size);
   let read = 0;
@@ -161,7 +202,7 @@ export function ledgerSecret(folder: string): Buffer {
   const found = readPrivateFile(file, SECRET_BYTES);
   if (found?.length === SECRET_BYTES) return found;
   if (found !== undefined) {
-    throw new UnsafeLedgerPath(`${file} holds ${found.length} bytes, not ${SECRET_BYTES}`);
+    throw new UnsafeLedgerPath(file, `a file of ${found.length} bytes, not ${SECRET_BYTES}`);
   }
   const temporary = join(folder, `.secret.${process.pid}.${randomBytes(4).toString("hex")}`);
   writeFileSync(temporary, randomBytes(SECRET_BYTES), { mode: 0o600, flag: "wx" });
@@ -174,7 +215,7 @@ export function ledgerSecret(folder: string): Buffer {
   }
   const secret = readPrivateFile(file, SECRET_BYTES);
   if (secret?.length !== SECRET_BYTES) {
-    throw new UnsafeLedgerPath(`${file} is not a secret of ${SECRET_BYTES} bytes`);
+    throw new UnsafeLedgerPath(file, `not a secret of ${SECRET_BYTES} bytes`);
   }
   return secret;
 }

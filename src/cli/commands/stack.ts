@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { checkRuntimeFolder } from "../../api";
 import { bareStackName } from "../../definitions/stack-name";
 import {
   type CancelResult,
@@ -78,6 +79,8 @@ export async function runStackCommand(
         ? { onOutput: (text: string) => io.stderr.write(text) }
         : {}),
     } satisfies Partial<OperationOptions>;
+    // Before any process starts: a runtime folder another user can change is said here, once.
+    checkRuntimeFolder(io.env);
     const emulator = emulatorDir(flags, io.cwd);
     let outcome: OperationOutcome;
     if (emulator) {

@@ -9,6 +9,7 @@ import {
   lastApplyMs,
   planEntriesOn,
 } from "../apply";
+import { openingLease } from "../creation";
 import { editRequest, entryRequest, requestOf } from "../declaration";
 import { type DeclaredEntry, foundPosted, isPostingOf } from "../entries";
 import type { EntryAction, RecordedEntries } from "../entry-plan";
@@ -304,10 +305,12 @@ function carryOn(state: Sending, now: Moment): Moved {
       keepSent(state, now.at, unanswered),
     );
   }
-  return {
-    state,
-    step: { kind: "post", incidentId, body: entryRequest(entry, { notify: entry.notify }) },
-  };
+  const body = entryRequest(entry, { notify: entry.notify });
+  const resource = state.inputs.resource ?? "";
+  // An incident this operation opened is posted on under the opening's lease, the one held.
+  const lease = state.opened ? openingLease(state.inputs) : `incident:${incidentId}`;
+  const intent = { lease, entry: action.index, resource };
+  return { state, step: { kind: "post", incidentId, body, intent } };
 }
 
 export function stepSending(state: Sending, answer: Answer): Moved {

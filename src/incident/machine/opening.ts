@@ -1,7 +1,14 @@
 import type { IncidentResponse } from "../../api/schemas";
 import { safeLine } from "../../safe-text";
 import { recordedEntriesOf } from "../apply";
-import { isOpeningOf, openingKey, openingOf, openingsSought, takenTwiceMessage } from "../creation";
+import {
+  isOpeningOf,
+  openingLease,
+  openingLeases,
+  openingOf,
+  openingsSought,
+  takenTwiceMessage,
+} from "../creation";
 import { createRequestOf, incidentLabel } from "../declaration";
 import { type DeclaredEntry, earliest, isPostingOf } from "../entries";
 import { createNotFoundMessage, lacksOperationMessage } from "../messages";
@@ -41,6 +48,10 @@ export interface Opening extends Entries {
     | "open-services";
   /** When another holder last let go of the lease. */
   releasedAt?: number | undefined;
+  /** The incident a holder of the lease recorded having opened: read even if the list omits it. */
+  made?: string | undefined;
+  /** The leases still to take: the opening as its state recorded it, after an edit. */
+  leasing?: string[];
   search?: Search;
   /** When the list the search is made on began to be read, and when its answer came. */
   listed?: { readAt: number; answered: Moment };
@@ -66,10 +77,11 @@ export function beginEntries(
 ): Moved {
   const known = inputs.incidentId ?? (olds?.incidentId || undefined);
   if (known === undefined) {
-    const [opening] = openingsSought(inputs, undefined);
+    const recorded = olds && !olds.incidentId ? olds : undefined;
+    const [key = openingLease(inputs), ...leasing] = openingLeases(inputs, recorded);
     return {
-      state: { ...carried, phase: "open-lease", inputs, olds },
-      step: { kind: "lease", key: `opening:${opening ? openingKey(opening) : ""}` },
+      state: { ...carried, phase: "open-lease", inputs, olds, leasing },
+      step: { kind: "lease", key },
     };
   }
   const state = knownState(carried, inputs, olds, known, recordedEntriesOf(olds));
@@ -94,7 +106,12 @@ export function stepOpening(state: Opening, answer: Answer): Moved {
     case "open-lease": {
       if (answer.kind !== "leased") return unexpected(state, answer);
       const heldBack = latest(state.heldBack, answer.unanswered);
-      return list({ ...state, releasedAt: answer.releasedAt, heldBack }, false);
+      const made = answer.made?.incidentId ?? state.made;
+      const releasedAt = Math.max(answer.releasedAt ?? 0, state.releasedAt ?? 0) || undefined;
+      const [key, ...leasing] = state.leasing ?? [];
+      const leased = { ...state, releasedAt, heldBack, made, leasing };
+      if (key !== undefined) return { state: leased, step: { kind: "lease", key } };
+      return list(leased, false);
     }
     case "open-list": {
       if (failure) {
@@ -110,7 +127,7 @@ export function stepOpening(state: Opening, answer: Answer): Moved {
       if (state.releasedAt !== undefined && answer.readAt <= state.releasedAt) {
         return list({ ...state, releasedAt: undefined }, true);
       }
-      const search = searchIn(answer, openingsSought(state.inputs, intent(state)));
+      const search = searchIn(answer, openingsSought(state.inputs, intent(state)), state.made);
       const listed = { readAt: answer.readAt, answered: { at: answer.at, clock: answer.clock } };
       return searching({ ...state, search, listed }, answer);
     }
@@ -275,7 +292,12 @@ function searching(state: Opening & { search: Search }, now: Moment): Moved {
   const body = createRequestOf(declarationIn(state.inputs), first, {
     accountId: state.context.accountId,
   });
-  return { state: { ...state, phase: "opening" }, step: { kind: "open", body } };
+  const resource = state.inputs.resource ?? "";
+  const sending = { lease: openingLease(state.inputs), entry: 0, resource };
+  return {
+    state: { ...state, phase: "opening" },
+    step: { kind: "open", body, intent: sending },
+  };
 }
 
 /** The create answered: its first entry rode in its body, posted whether its id came or not. */

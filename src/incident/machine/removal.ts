@@ -4,7 +4,7 @@ import { lacksOperationMessage, missingOnRemoveMessage } from "../messages";
 import type { IncidentRecord } from "../record";
 import { decideRemoval, putResolved, resolvingUpdate } from "../removal";
 import { notTaken } from "../taken";
-import { THROTTLED_WRITES_MAX } from "../unanswered";
+import { inWindow, RESOLVING_ENTRY, THROTTLED_WRITES_MAX } from "../unanswered";
 import { type Carried, failed, type Next, type Probe, probe, refuse, unexpected } from "./context";
 import { afterRead, nextRead, type Search, searchDecision, searchIn } from "./search";
 import type { Answer, RemoveOutcome, Step } from "./steps";
@@ -34,6 +34,8 @@ export interface Removal extends Carried {
   search?: Search;
   /** How many of this removal's posts were answered 429, each read back before another. */
   throttled?: number;
+  /** The lease's last holder sent the resolving update and got no answer (or died sending it). */
+  heldBack?: boolean;
 }
 
 type Moved = Next<Removal | Probe>;
@@ -137,8 +139,12 @@ export function stepRemoval(state: Removal, answer: Answer): Moved {
       // A PUT that did not take RESOLVED: resolved with an update, as the service's tools do.
       return resolveWithUpdate(state, incidentId);
     }
-    case "resolve-lease":
-      return { state: { ...state, phase: "resolve-get" }, step: { kind: "get", incidentId } };
+    case "resolve-lease": {
+      const held = answer.kind === "leased" ? answer.unanswered : undefined;
+      const heldBack = held?.entry === RESOLVING_ENTRY && inWindow(held, answer);
+      const next = { ...state, heldBack };
+      return { state: { ...next, phase: "resolve-get" }, step: { kind: "get", incidentId } };
+    }
     case "resolve-get":
     case "resolve-reread": {
       if (failure?.absent) return probe(state, incidentId, "", failure);
@@ -146,7 +152,7 @@ export function stepRemoval(state: Removal, answer: Answer): Moved {
       if (answer.kind !== "incident") return unexpected(state, answer);
       const last = resolvingUpdate(answer.incident.incidentUpdates, state.record.closing);
       if (last === undefined) return done(state, "resolved");
-      if (state.phase === "resolve-reread") {
+      if (state.phase === "resolve-reread" || state.heldBack) {
         return refuse(
           state,
           `incident ${incidentId}: the update that resolves it got no answer, and the service does not show it resolved: the next run reads again before it posts.`,
@@ -154,7 +160,16 @@ export function stepRemoval(state: Removal, answer: Answer): Moved {
       }
       return {
         state: { ...state, phase: "resolve-post" },
-        step: { kind: "post", incidentId, body: last },
+        step: {
+          kind: "post",
+          incidentId,
+          body: last,
+          intent: {
+            lease: `incident:${incidentId}`,
+            entry: RESOLVING_ENTRY,
+            resource: state.record.resource ?? "",
+          },
+        },
       };
     }
     case "resolve-post":

@@ -10,7 +10,7 @@ import {
   unreadableOpeningsMessage,
 } from "../creation";
 import type { IncidentDeclaration } from "../declaration";
-import type { Answer, Step } from "./steps";
+import { type Answer, failureOf, type Step } from "./steps";
 
 /*
  * The search for the incident a definition without `id` opened, among the service's
@@ -24,19 +24,31 @@ export interface Search {
   whole: (ListedIncident | IncidentResponse)[];
   toRead: string[];
   unreadable: string[];
+  /** The incident the lease's last holder recorded having opened, read whatever the list says. */
+  recorded?: string | undefined;
 }
 
-/** The search a list answer starts. */
-export function searchIn(listed: Extract<Answer, { kind: "listed" }>, openings: Opening[]): Search {
+/**
+ * The search a list answer starts. `recorded`: an incident the lease's record says was opened
+ * for this definition, read even when the list omits it (a list may lag behind a create).
+ */
+export function searchIn(
+  listed: Extract<Answer, { kind: "listed" }>,
+  openings: Opening[],
+  recorded?: string,
+): Search {
   const { named, unreadable } = namesakes(listed.incidents, openings, listed.inRun);
-  return {
-    openings,
-    whole: named.filter((incident) => incident.incidentUpdates !== undefined),
-    toRead: named.flatMap((incident) =>
-      incident.incidentUpdates === undefined ? [incident.id] : [],
-    ),
-    unreadable,
-  };
+  const whole = named.filter((incident) => incident.incidentUpdates !== undefined);
+  const toRead = named.flatMap((incident) =>
+    incident.incidentUpdates === undefined ? [incident.id] : [],
+  );
+  const unlisted =
+    recorded !== undefined &&
+    !listed.inRun.has(recorded) &&
+    !whole.some((incident) => incident.id === recorded) &&
+    !toRead.includes(recorded);
+  if (!unlisted) return { openings, whole, toRead, unreadable };
+  return { openings, whole, toRead: [...toRead, recorded], unreadable, recorded };
 }
 
 /** The next read of a search, or undefined when every namesake has been read. */
@@ -50,6 +62,10 @@ export function afterRead(search: Search, answer: Answer): Search {
   const [incidentId = "", ...rest] = search.toRead;
   if (answer.kind === "incident") {
     return { ...search, toRead: rest, whole: [...search.whole, answer.incident] };
+  }
+  // A recorded incident the service no longer has (deleted) is no namesake at all.
+  if (incidentId === search.recorded && answer.kind === "failed" && failureOf(answer).absent) {
+    return { ...search, toRead: rest };
   }
   const why = answer.kind === "failed" ? answer.text : `answered ${answer.kind}`;
   return {

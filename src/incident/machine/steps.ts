@@ -9,7 +9,7 @@ import type {
 } from "../../api/schemas";
 import type { IncidentService } from "../declaration";
 import type { IncidentRecord } from "../record";
-import type { Monotonic, Unanswered } from "../unanswered";
+import type { Intent, Monotonic, Unanswered } from "../unanswered";
 
 /*
  * The steps of the machine and the answers fed back to it, as plain data: what the provider
@@ -31,11 +31,14 @@ export type Step =
   | { kind: "catalog"; incidentId: string; services: IncidentService[] }
   /** The ids of every service the account lists (`GET /v1/status-pages/services`). */
   | { kind: "services" }
-  /** `POST /v1/status-pages/incidents`: not idempotent, and notifies as its entry says. */
-  | { kind: "open"; body: IncidentCreateRequest }
+  /**
+   * `POST /v1/status-pages/incidents`: not idempotent, and notifies as its entry says. Its
+   * `intent` is recorded under its lease, durably, before it is sent; so is a post's.
+   */
+  | { kind: "open"; body: IncidentCreateRequest; intent: Intent }
   | { kind: "put"; incidentId: string; body: IncidentRequest }
   /** `POST …/incident-updates`: not idempotent, and notifies as its body says. */
-  | { kind: "post"; incidentId: string; body: IncidentUpdateRequest }
+  | { kind: "post"; incidentId: string; body: IncidentUpdateRequest; intent: Intent }
   /** `PUT …/incident-updates/{id}`: an edit in place, which never notifies. */
   | { kind: "edit"; incidentId: string; updateId: string; body: IncidentUpdateRequest }
   | Done
@@ -86,9 +89,15 @@ export type Reply =
   | { kind: "begin" }
   /**
    * `releasedAt`: when a holder last let go of the lease, if one did; `unanswered`: a write
-   * one of them sent that got no answer, and may still be made.
+   * one of them sent that got no answer (or was sending when it died), and may still be made;
+   * `made`: the incident a holder recorded having opened or posted on under it.
    */
-  | { kind: "leased"; releasedAt: number | undefined; unanswered?: Unanswered | undefined }
+  | {
+      kind: "leased";
+      releasedAt: number | undefined;
+      unanswered?: Unanswered | undefined;
+      made?: { incidentId: string } | undefined;
+    }
   /** `readAt`: when the read began; `inRun`: the incidents the run's other resources hold. */
   | { kind: "listed"; incidents: ServiceIncidents; readAt: number; inRun: ReadonlySet<string> }
   | { kind: "incident"; incident: IncidentResponse }
