@@ -12,9 +12,10 @@ import {
 import { CLI, pipelineEnv, runCli, upArgs } from "../cli/run-cli";
 import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/emulator-sandbox";
 import { eventually, killRun } from "../engine/support/processes";
+import { sized } from "./size";
 
 const timeout = 1_800_000;
-const ROUNDS = 10;
+const ROUNDS = sized({ full: 10, smallest: 2 });
 /** When after the write leaves the whole tree is killed. */
 const KILL_AFTER_MS = 300;
 
