@@ -152,7 +152,7 @@ async function carryOut<O extends Asked>(
       const incidentId = made && "record" in made ? made.record.incidentId : "";
       if (incidentId) outcome.made = { incidentId };
       if (step.kind === "done") return step.result as Extract<Result, { op: O["op"] }>;
-      const unanswered = step.keep?.record.unanswered;
+      const unanswered = step.keep?.record.unanswered ?? step.unanswered;
       if (unanswered) outcome.unanswered = unanswered;
       const properties = step.keep && { ...step.keep.record, __provider: PROVIDER_SOURCE };
       const kept = step.keep ? { id: step.keep.id, properties, reasons: [step.message] } : {};

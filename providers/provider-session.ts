@@ -183,7 +183,12 @@ function intend(
       `incident-sync: a write under the lease ${key}, which the operation does not hold (a bug; please report it).`,
     );
   }
-  lease.intend({ entry, at: new Date(at).toISOString(), resource, ...(clock ? { clock } : {}) });
+  // A post names the incident made: a kill after it leaves must not leave it to a lagging list.
+  const made = step.kind === "post" ? { incidentId: step.incidentId } : undefined;
+  lease.intend(
+    { entry, at: new Date(at).toISOString(), resource, ...(clock ? { clock } : {}) },
+    made,
+  );
 }
 
 /** Every incident the service lists, read once for the run (again when `fresh`). */

@@ -80,8 +80,8 @@ describe("a personal API key, which needs the account", () => {
   it("refused for want of an account, says that a personal API key needs one and where to set it", async () => {
     const run = await report(project({ dev: undefined }));
     expect(run.exitCode).toBe(1);
-    expect(run.stderr.replace(/\?\S+ failed/, "?<window> failed")).toMatchInlineSnapshot(`
-      "incident-sync report heartbeats: GET /v1/checks/heartbeats/hb-billing-sync/events?<window> failed: 401 Unauthorized: this API key is a personal key: send the account it acts for in x-service-account. The API key was refused: check MONITORING_API_KEY or --api-key. No account was sent (x-service-account), and a personal API key needs one: set --account-id or MONITORING_ACCOUNT_ID.
+    expect(run.stderr.replace(/\?\S+ failed/, "?<query> failed")).toMatchInlineSnapshot(`
+      "incident-sync report heartbeats: GET /v1/checks?<query> failed: 401 Unauthorized: this API key is a personal key: send the account it acts for in x-service-account. The API key was refused: check MONITORING_API_KEY or --api-key. No account was sent (x-service-account), and a personal API key needs one: set --account-id or MONITORING_ACCOUNT_ID.
       "
     `);
   });

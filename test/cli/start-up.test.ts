@@ -148,7 +148,7 @@ describe("start-up", () => {
       expect(names).toContain("csv-stringify");
       expect(
         names.filter((name) =>
-          /^(js-yaml|cli-progress|src\/(definitions\/(?!problem|stack-name|stack-entries|backend|position|invalid-definitions-error|issue-message)|incident|reports\/(?!errors|evidence\/absent|shared\/(output|csv-writer|async-streams))|emulator\/(?!behaviour-names)|program|engine))/.test(
+          /^(js-yaml|cli-progress|src\/(definitions\/(?!problem|stack-name|stack-entries|backend|position|invalid-definitions-error|issue-message)|incident|reports\/(?!errors|evidence\/absent|shared\/(output|csv-writer|async-streams|check-names))|emulator\/(?!behaviour-names)|program|engine))/.test(
             name,
           ),
         ),

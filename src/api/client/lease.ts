@@ -32,9 +32,10 @@ export interface Lease {
   readonly made: Made | undefined;
   /**
    * Records a write about to leave, on disk (synced) before it is sent: whoever takes the lease
-   * over from a holder that died finds it, as a write that got no answer.
+   * over from a holder that died finds it, as a write that got no answer. `made`: the incident
+   * it is made on (a post), which the next holder reads even where the list omits it.
    */
-  intend(write: Intent): void;
+  intend(write: Intent, made?: Made): void;
   /**
    * Lets go: the next holder learns when, of a write that got no answer, and of what was made.
    * `settled` false (the operation threw): the last write intended may be in flight still.
@@ -100,8 +101,9 @@ export async function takeLease(
     releasedAt: found.releasedAt,
     unanswered: found.unanswered,
     made: found.made,
-    intend(write) {
+    intend(write, made) {
       intended = write;
+      if (made !== undefined) found.made = made;
       written(file, { ...found, intent: write });
     },
     release({ unanswered, made, settled }) {
@@ -125,7 +127,8 @@ export async function takeLease(
 function latest(a: Unanswered | undefined, b: Unanswered | undefined): Unanswered | undefined {
   if (a === undefined || b === undefined) return a ?? b;
   const later = Date.parse(b.at) > Date.parse(a.at) ? b : a;
-  return { entry: later.entry, at: later.at };
+  // Whole, its monotonic clock with it: the window is measured by it where it can be.
+  return { entry: later.entry, at: later.at, ...(later.clock ? { clock: later.clock } : {}) };
 }
 
 /** Whether a lock's holder has stopped: its process gone, or held longer than any run. */

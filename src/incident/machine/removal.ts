@@ -4,7 +4,14 @@ import { lacksOperationMessage, missingOnRemoveMessage } from "../messages";
 import type { IncidentRecord } from "../record";
 import { decideRemoval, putResolved, resolvingUpdate } from "../removal";
 import { notTaken } from "../taken";
-import { inWindow, RESOLVING_ENTRY, THROTTLED_WRITES_MAX } from "../unanswered";
+import {
+  inWindow,
+  RESOLVING_ENTRY,
+  THROTTLED_WRITES_MAX,
+  type Unanswered,
+  unansweredAt,
+  windowEnd,
+} from "../unanswered";
 import { type Carried, failed, type Next, type Probe, probe, refuse, unexpected } from "./context";
 import { afterRead, nextRead, type Search, searchDecision, searchIn } from "./search";
 import type { Answer, RemoveOutcome, Step } from "./steps";
@@ -36,6 +43,8 @@ export interface Removal extends Carried {
   throttled?: number;
   /** The lease's last holder sent the resolving update and got no answer (or died sending it). */
   heldBack?: boolean;
+  /** This removal's resolving update, sent with no answer: kept in the lease when not shown. */
+  sent?: Unanswered;
 }
 
 type Moved = Next<Removal | Probe>;
@@ -153,10 +162,19 @@ export function stepRemoval(state: Removal, answer: Answer): Moved {
       const last = resolvingUpdate(answer.incident.incidentUpdates, state.record.closing);
       if (last === undefined) return done(state, "resolved");
       if (state.phase === "resolve-reread" || state.heldBack) {
-        return refuse(
+        const message = `incident ${incidentId}: the update that resolves it got no answer, and the service does not show it resolved: the next run reads again before it posts.`;
+        if (state.sent === undefined) return refuse(state, message);
+        // The lease's next holder holds it back too, until a read shows it or its window ends.
+        const until = ` It is not posted again before ${windowEnd(state.sent, answer)}.`;
+        return {
           state,
-          `incident ${incidentId}: the update that resolves it got no answer, and the service does not show it resolved: the next run reads again before it posts.`,
-        );
+          step: {
+            kind: "refuse",
+            message: message + until,
+            notes: state.notes,
+            unanswered: state.sent,
+          },
+        };
       }
       return {
         state: { ...state, phase: "resolve-post" },
@@ -174,7 +192,11 @@ export function stepRemoval(state: Removal, answer: Answer): Moved {
     }
     case "resolve-post":
       if (failure?.unknown) {
-        return { state: { ...state, phase: "resolve-reread" }, step: { kind: "get", incidentId } };
+        const sent = unansweredAt(RESOLVING_ENTRY, answer);
+        return {
+          state: { ...state, phase: "resolve-reread", sent },
+          step: { kind: "get", incidentId },
+        };
       }
       // Answered 429: read again, and posted again only if the read shows it not resolved.
       if (failure?.throttled && (state.throttled ?? 0) < THROTTLED_WRITES_MAX) {

@@ -70,6 +70,8 @@ export interface Refusal {
   notes: string[];
   /** What was sent before the refusal, to record (Pulumi's partial failure): never lost. */
   keep?: { id: string; record: IncidentRecord };
+  /** A write sent with no answer and not shown, where no record keeps it: the lease does. */
+  unanswered?: Unanswered;
 }
 
 /** The service's incidents as listed: those read, and those the contract's schema refused. */
