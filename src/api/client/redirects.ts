@@ -4,7 +4,7 @@ import { RedirectError } from "../errors/redirect-error";
 /** Same-origin redirects of a GET followed in a row before the call fails. */
 const REDIRECTS_MAX = 5;
 
-/** A 3xx answer, thrown from ky's hook so that the call's loop decides whether to follow it. */
+/** A 3xx answer, thrown from the fetch so that the call's loop decides whether to follow it. */
 export class Redirected extends Error {
   constructor(
     readonly status: number,

@@ -62,21 +62,12 @@ export function createTransport(options: ResolvedOptions): Transport {
     timeout: options.timeout,
     // Redirects are decided in `call`: none to another origin, none for a write.
     redirect: "manual",
-    fetch: wholeBodyFetch(options.fetch ?? globalThis.fetch, maxBodyBytes),
+    fetch: refuseRedirects(wholeBodyFetch(options.fetch ?? globalThis.fetch, maxBodyBytes)),
     headers: {
       // ky would otherwise ask for text/* when the body is read as text.
       accept: "application/json",
       authorization: `Bearer ${options.apiKey}`,
       ...(options.accountId ? { "x-service-account": options.accountId } : {}),
-    },
-    hooks: {
-      afterResponse: [
-        ({ response }) => {
-          if (response.status >= 300 && response.status < 400) {
-            throw new Redirected(response.status, response.headers.get("location"));
-          }
-        },
-      ],
     },
   });
 
@@ -193,6 +184,20 @@ export function createTransport(options: ResolvedOptions): Transport {
   }
 
   return { call };
+}
+
+/**
+ * Throws each 3xx answer as `Redirected`, for `call` to decide on. Checked in the fetch, not in
+ * a ky `afterResponse` hook: ky hands each hook a clone of the answer, a copy of every body.
+ */
+function refuseRedirects(base: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await base(input, init);
+    if (response.status >= 300 && response.status < 400) {
+      throw new Redirected(response.status, response.headers.get("location"));
+    }
+    return response;
+  };
 }
 
 /** When a call started at `now` must have ended, and which option says so, if any. */

@@ -39,10 +39,39 @@ export function wholeBodyFetch(base: typeof fetch, max: number): typeof fetch {
       }
       chunks.push(value);
     }
-    return new Response(Buffer.concat(chunks), {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+    return new ReadResponse(
+      chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks),
+      {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      },
+    );
   };
+}
+
+/**
+ * An answer whose body has been read: its methods decode the bytes held, as `Response`'s
+ * would, without a second stream over them (a copy and a stream's garbage for every page).
+ * ky and the transport only read it whole; it is never cloned (no ky hook or progress).
+ */
+class ReadResponse extends Response {
+  constructor(
+    private readonly read: Uint8Array,
+    init: ResponseInit,
+  ) {
+    super(null, init);
+  }
+
+  override readonly text = (): Promise<string> =>
+    Promise.resolve(new TextDecoder().decode(this.read));
+
+  override readonly json = (): Promise<unknown> =>
+    this.text().then((text) => JSON.parse(text) as unknown);
+
+  override readonly arrayBuffer = (): Promise<ArrayBuffer> =>
+    Promise.resolve(this.read.slice().buffer);
+
+  override readonly bytes = (): Promise<Uint8Array<ArrayBuffer>> =>
+    Promise.resolve(this.read.slice());
 }

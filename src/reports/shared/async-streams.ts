@@ -4,6 +4,8 @@
  * sources. The first error from any source ends the merge and is rethrown.
  */
 export async function* mergeAsync<T>(sources: readonly AsyncIterable<T>[]): AsyncGenerator<T> {
+  // One source needs no race: this spares a race and its promises for every item.
+  if (sources.length === 1) return yield* sources[0] as AsyncIterable<T>;
   const iterators = sources.map((s) => s[Symbol.asyncIterator]());
   const pending = new Map<number, Promise<{ index: number; result: IteratorResult<T> }>>();
   const pull = (index: number) => {
