@@ -110,7 +110,19 @@ function fileStore(file: string): BudgetStore {
  */
 export function sharedFile(folder: "rate-budget" | "leases", text: string): string {
   const ledgers = privateFolder();
-  const dir = folder === "rate-budget" ? ledgers : ledgerFolder(process.env, folder);
+  const dir = folder === "rate-budget" ? ledgers : leaseFolder();
   const name = createHmac("sha256", ledgerSecret(ledgers)).update(text).digest("hex").slice(0, 32);
   return join(dir, `${name}.json`);
+}
+
+/** The folder of leases, made, checked and swept of day-old records once per process. */
+function leaseFolder(): string {
+  const key = `${process.env.XDG_RUNTIME_DIR ?? ""}\nleases`;
+  let folder = folders.get(key);
+  if (folder === undefined) {
+    folder = ledgerFolder(process.env, "leases");
+    sweepLedgers(folder);
+    folders.set(key, folder);
+  }
+  return folder;
 }

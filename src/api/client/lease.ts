@@ -1,15 +1,8 @@
 import { randomBytes } from "node:crypto";
-import {
-  closeSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { sharedFile } from "./budget-store";
+import { readPrivateFile } from "./private-folder";
 import { sleep } from "./sleep";
 
 /**
@@ -115,7 +108,7 @@ export async function takeLease(
         made: made ?? found.made,
       });
       try {
-        if (readFileSync(lock, "utf8") === token) unlinkSync(lock);
+        if (readText(lock) === token) unlinkSync(lock);
       } catch {
         // Taken over meanwhile: another's now.
       }
@@ -134,7 +127,7 @@ function latest(a: Unanswered | undefined, b: Unanswered | undefined): Unanswere
 /** Whether a lock's holder has stopped: its process gone, or held longer than any run. */
 function abandoned(lock: string): boolean {
   try {
-    const [pid, , since] = readFileSync(lock, "utf8").split(" ");
+    const [pid, , since] = (readText(lock) ?? "").split(" ");
     const held = Date.now() - (Number(since) || Date.now());
     if (alive(Number(pid)) && held < LONGEST_HOLD_MS) return false;
     unlinkSync(lock);
@@ -166,7 +159,7 @@ interface LeaseRecord {
 function recordOf(file: string): LeaseRecord {
   let read: Record<string, unknown>;
   try {
-    read = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    read = JSON.parse(readText(file) ?? "") as Record<string, unknown>;
   } catch {
     return { releasedAt: undefined, unanswered: undefined };
   }
@@ -212,3 +205,11 @@ function written(file: string, record: LeaseRecord): void {
     closeSync(folder);
   }
 }
+
+/** A lease's file or lock, read as the private folder's files are: no link, this user's, small. */
+function readText(file: string): string | undefined {
+  return readPrivateFile(file, LEASE_FILE_MAX)?.toString("utf8");
+}
+
+/** A lease's record holds a few small fields; anything larger is not one. */
+const LEASE_FILE_MAX = 64 * 1024;
