@@ -114,10 +114,19 @@ export function isOpeningOf(
   candidate: { name: string; incidentUpdates: readonly IncidentUpdate[] },
   opening: Opening,
 ): boolean {
-  return (
-    candidate.name === opening.name &&
-    earliest(candidate.incidentUpdates).some((update) => isPostingOf(update, opening.first))
-  );
+  return candidate.name === opening.name && mayHaveOpened(candidate, opening);
+}
+
+/**
+ * Whether an incident may be the one an opening opened, whatever name the status page gave it
+ * since: its first update is the opening's entry. Only for the program's observations, which
+ * the provider takes by the id its state records (`observationFor`), never to adopt.
+ */
+export function mayHaveOpened(
+  candidate: { incidentUpdates: readonly IncidentUpdate[] },
+  opening: Opening,
+): boolean {
+  return earliest(candidate.incidentUpdates).some((update) => isPostingOf(update, opening.first));
 }
 
 /**
