@@ -130,6 +130,22 @@ export function mayHaveOpened(
 }
 
 /**
+ * The few of `mayHaveOpened`'s incidents a new incident's provider is given: those still of its
+ * name first (a renamed one is the rarer case, and must not crowd them out), then the newest.
+ */
+export function candidatesFirst<T extends { created_at?: string | undefined }>(
+  candidates: readonly T[],
+  ofItsName: (candidate: T) => boolean,
+  max: number,
+): T[] {
+  const renamed = (candidate: T) => (ofItsName(candidate) ? 0 : 1);
+  const created = (candidate: T) => Date.parse(candidate.created_at ?? "") || 0;
+  return [...candidates]
+    .sort((a, b) => renamed(a) - renamed(b) || created(b) - created(a))
+    .slice(0, max);
+}
+
+/**
  * Open, adopt or refuse, given the matching incidents no other resource manages: one created
  * since `intentAt` (else in the last `RECENT_CREATION_MS`) is its own; an older one still open
  * is refused, and an older one resolved is let be.

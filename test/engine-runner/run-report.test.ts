@@ -415,7 +415,7 @@ describe("the run report of a change made on the status page", () => {
       inputs: {
         ...fresh,
         candidates: {
-          [opened]: observe([], { ...page, id: opened }, fresh),
+          [opened]: observe([], page, fresh),
           "inc-look-alike": observe([], { ...page, name: "Another one" }, fresh),
         },
       },

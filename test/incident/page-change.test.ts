@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  candidatesFirst,
   type IncidentInputs,
   isOpeningOf,
   mayHaveOpened,
@@ -181,5 +182,26 @@ describe("a change made on the status page, the one decision every surface rende
       undefined,
     );
     expect(observationOfStep({ ...olds, incidentId: "", claimed: true }, news)).toBe(undefined);
+  });
+
+  it("gives a new incident's provider the candidates still of its name first, then the newest, so look-alikes renamed or not crowd out none of its name", () => {
+    const at = (id: string, name: string, hoursAgo: number) => ({
+      id,
+      name,
+      created_at: iso(T0 - hoursAgo * 3_600_000),
+    });
+    const listed = [
+      at("own", "Checkout fails", 30),
+      at("look-1", "Other", 1),
+      at("look-2", "Other", 2),
+      at("own-newer", "Checkout fails", 5),
+      at("look-3", "Other", 3),
+    ];
+    const named = (candidate: { name: string }) => candidate.name === "Checkout fails";
+    expect(candidatesFirst(listed, named, 3).map((candidate) => candidate.id)).toEqual([
+      "own-newer",
+      "own",
+      "look-1",
+    ]);
   });
 });
