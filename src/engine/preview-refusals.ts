@@ -1,21 +1,26 @@
 import {
   type AppliedIncident,
   type IncidentDeclaration,
+  type IncidentInputs,
   type Observation,
+  observationOfStep,
   pageChangesOf,
   refusalBeforeApply,
 } from "../incident";
 import type { OnPageChange } from "../settings";
 import type { IncidentStep } from "./engine-events";
 
-type Declared = IncidentDeclaration & { observed?: Observation };
+type Declared = IncidentDeclaration & { observed?: Observation | undefined };
 
-/** The step's declaration and its last apply, as the engine reported them. */
+/**
+ * The step's declaration and its last apply, as the engine reported them; an update's with the
+ * observation its diff decided with (`observationOfStep`), a new incident's candidate included.
+ */
 function stepRecords(step: IncidentStep): { declared: Declared; previous?: AppliedIncident } {
-  const declared = step.inputs as unknown as Declared;
-  return step.op === "update" && step.previous
-    ? { declared, previous: step.previous as unknown as AppliedIncident }
-    : { declared };
+  const inputs = step.inputs as unknown as IncidentInputs;
+  if (step.op !== "update" || !step.previous) return { declared: inputs };
+  const previous = step.previous as unknown as AppliedIncident & { claimed?: true };
+  return { declared: { ...inputs, observed: observationOfStep(previous, inputs) }, previous };
 }
 
 /**

@@ -114,10 +114,35 @@ export function isOpeningOf(
   candidate: { name: string; incidentUpdates: readonly IncidentUpdate[] },
   opening: Opening,
 ): boolean {
-  return (
-    candidate.name === opening.name &&
-    earliest(candidate.incidentUpdates).some((update) => isPostingOf(update, opening.first))
-  );
+  return candidate.name === opening.name && mayHaveOpened(candidate, opening);
+}
+
+/**
+ * Whether an incident may be the one an opening opened, whatever name the status page gave it
+ * since: its first update is the opening's entry. Only for the program's observations, which
+ * the provider takes by the id its state records (`observationFor`), never to adopt.
+ */
+export function mayHaveOpened(
+  candidate: { incidentUpdates: readonly IncidentUpdate[] },
+  opening: Opening,
+): boolean {
+  return earliest(candidate.incidentUpdates).some((update) => isPostingOf(update, opening.first));
+}
+
+/**
+ * The few of `mayHaveOpened`'s incidents a new incident's provider is given: those still of its
+ * name first (a renamed one is the rarer case, and must not crowd them out), then the newest.
+ */
+export function candidatesFirst<T extends { created_at?: string | undefined }>(
+  candidates: readonly T[],
+  ofItsName: (candidate: T) => boolean,
+  max: number,
+): T[] {
+  const renamed = (candidate: T) => (ofItsName(candidate) ? 0 : 1);
+  const created = (candidate: T) => Date.parse(candidate.created_at ?? "") || 0;
+  return [...candidates]
+    .sort((a, b) => renamed(a) - renamed(b) || created(b) - created(a))
+    .slice(0, max);
 }
 
 /**

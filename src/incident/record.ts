@@ -74,8 +74,8 @@ export function seenIn(
  * its state names. `read`: the program read nothing that is it, so the provider reads it.
  */
 export function observationFor(
-  olds: IncidentRecord,
-  news: IncidentInputs,
+  olds: Pick<IncidentRecord, "claimed"> & { incidentId?: string | undefined },
+  news: Pick<IncidentInputs, "observed" | "incidentId" | "candidates">,
 ): { observation: Observation | undefined } | { read: string } {
   if (news.observed !== undefined || news.incidentId !== undefined) {
     return { observation: news.observed };
@@ -83,6 +83,19 @@ export function observationFor(
   if (!olds.incidentId || olds.claimed) return { observation: undefined };
   const candidate = news.candidates?.[olds.incidentId];
   return candidate === undefined ? { read: olds.incidentId } : { observation: candidate };
+}
+
+/**
+ * The observation an update step decided with, from what the engine reports of it (its last
+ * apply and inputs): an incident its resource opened by the id the state records, renamed or
+ * not; none when the provider had to read it alone.
+ */
+export function observationOfStep(
+  olds: Parameters<typeof observationFor>[0],
+  news: Parameters<typeof observationFor>[1],
+): Observation | undefined {
+  const source = observationFor(olds, news);
+  return "observation" in source ? source.observation : undefined;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   adoptionsAtRisk,
   adoptionsAtRiskWarning,
   type ClaimPhase,
+  candidatesFirst,
   declarationOf,
   type IncidentDeclaration,
   incidentLabel,
@@ -157,16 +158,15 @@ function declareOne(
   return { loaded, resource, read };
 }
 
-/** A new incident's candidates as its provider takes them: the newest few, observed. */
+/** A new incident's candidates as its provider takes them: a few (`candidatesFirst`), observed. */
 function candidatesInput(
   candidates: readonly ReadIncident[],
   declaration: IncidentDeclaration,
 ): Record<string, Observation> | undefined {
   // None is no input at all (an output of undefined is left out): a create shows nothing.
   if (candidates.length === 0) return undefined;
-  const newest = [...candidates]
-    .sort((a, b) => (Date.parse(b.created_at ?? "") || 0) - (Date.parse(a.created_at ?? "") || 0))
-    .slice(0, CANDIDATES_MAX);
+  const ofItsName = (read: ReadIncident) => read.fields?.name === declaration.name;
+  const newest = candidatesFirst(candidates, ofItsName, CANDIDATES_MAX);
   return Object.fromEntries(
     newest.map((candidate) => [
       candidate.id,

@@ -5,7 +5,7 @@ import {
   type ListedIncident,
   type MonitoringClient,
 } from "../api";
-import { isOpeningOf, type Opening } from "../incident";
+import { mayHaveOpened, type Opening } from "../incident";
 import { type ReadBack, settle } from "./read-backs";
 
 /** One incident as this run read it: its updates, and its fields when the read gave them. */
@@ -38,7 +38,10 @@ export interface FreshIncident extends Opening {
 export interface IncidentReads {
   /** The read of a declared id. */
   byId(id: string): ReadBack<ReadIncident>;
-  /** The listed incidents that are the opening of the new one of `resource` (`isOpeningOf`). */
+  /**
+   * The listed incidents the new one of `resource` may have opened (`mayHaveOpened`): of its
+   * first message, under any name, as the status page may have renamed the one it opened.
+   */
   candidatesOf(resource: string): ReadIncident[];
   /** Requests the reads took, for the run's figures. */
   readonly requests: number;
@@ -73,7 +76,7 @@ export async function readIncidents(
           if (read === undefined) continue;
           if (ids.has(entry.id)) found.set(entry.id, read);
           for (const fresh of wanted.fresh) {
-            if (isOpeningOf({ name: entry.name, incidentUpdates: read.updates }, fresh)) {
+            if (mayHaveOpened({ incidentUpdates: read.updates }, fresh)) {
               candidates.set(fresh.resource, [...(candidates.get(fresh.resource) ?? []), read]);
             }
           }

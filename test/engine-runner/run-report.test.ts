@@ -2,7 +2,7 @@ import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import type { OperationOutcome } from "../../src/engine";
 import { type IncidentStep, summarizeEvents } from "../../src/engine/engine-events";
-import { markPageChanges } from "../../src/engine/preview-refusals";
+import { markPageChanges, markPreviewRefusals } from "../../src/engine/preview-refusals";
 import { exitCodeOf, renderMarkdown, renderText, reportOf } from "../../src/engine/run-report";
 import {
   INCIDENT_TYPE,
@@ -399,6 +399,43 @@ describe("the run report of a change made on the status page", () => {
     };
     expect(exitCodeOf(run([refusedStep, other], "refuse"))).toBe(1);
     expect(exitCodeOf(run([renamed("PUT failed: 503")], "revert"))).toBe(1);
+  });
+
+  it("knows an incident its resource opened, renamed on the page, by the id its state records among the run's candidates: the preview fails it old → new and up's refusal exits 3", () => {
+    const opened = "7d6e5f4a-9b8c-4d0e-9f2a-3b4c5d6e7f8a";
+    const { incidentId: _declaredId, ...fresh } = declared;
+    /** The engine's step of the new incident, its read only among the candidates, by id. */
+    const openedStep = (error?: string): IncidentStep => ({
+      resource: "api-errors",
+      incidentId: opened,
+      op: "update",
+      diffs: ["candidates"],
+      warnings: [],
+      previous: { ...previous, incidentId: opened },
+      inputs: {
+        ...fresh,
+        candidates: {
+          [opened]: observe([], page, fresh),
+          "inc-look-alike": observe([], { ...page, name: "Another one" }, fresh),
+        },
+      },
+      ...(error === undefined ? {} : { error }),
+    });
+    const previewed = openedStep();
+    markPageChanges([previewed]);
+    expect(markPreviewRefusals([previewed], "refuse")).toEqual([previewed]);
+    expect(previewed.error).toContain(
+      `incident ${opened} was changed on the status page at 2026-11-28T10:15:00Z (name "API errors (seen by support)" → "Elevated error rate on the public API")`,
+    );
+    expect(exitCodeOf(run([previewed], "refuse"))).toBe(3);
+    const reverted = openedStep();
+    markPageChanges([reverted]);
+    expect(renderText(run([reverted], "revert"), "/project")).toContain(
+      'put back name "API errors (seen by support)" → "Elevated error rate on the public API" (changed on the status page at 2026-11-28T10:15:00Z)',
+    );
+    const refused = openedStep(previewed.error);
+    markPageChanges([refused]);
+    expect(exitCodeOf(run([refused], "refuse"))).toBe(3);
   });
 });
 

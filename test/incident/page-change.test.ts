@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
+  candidatesFirst,
   type IncidentInputs,
+  isOpeningOf,
+  mayHaveOpened,
+  observationOfStep,
   observe,
+  openingOf,
   pageChangesOf,
   pageChangesText,
   refusalBeforeApply,
@@ -149,5 +154,54 @@ describe("a change made on the status page, the one decision every surface rende
     });
     const reverted = drive({ op: "apply", inputs: declared, olds, context }, replies);
     expect(reverted.step).toMatchObject({ kind: "put", body: { name: "Checkout fails" } });
+  });
+
+  it("knows an incident opened by its resource and renamed on the page by the id its state records: still a candidate of its first message, it is the step's observation, old → new", () => {
+    const declared = entriesInputs();
+    const olds = record(declared, { incidentId: "inc-1", updateIds: ["u0", "u1"] });
+    const opening = openingOf(declared);
+    if (opening === undefined) throw new Error("no opening");
+    const first = update("u0", "We are looking into it. [e0]", T0 - 7_200_000, "INVESTIGATING");
+    const renamed = incident("inc-1", [first], {
+      name: "Checkout is slow (page)",
+      updated_at: iso(T0 - 60_000),
+    });
+    expect(isOpeningOf(renamed, opening)).toBe(false);
+    expect(mayHaveOpened(renamed, opening)).toBe(true);
+    expect(mayHaveOpened(incident("inc-9", [update("u9", "Other.", T0)]), opening)).toBe(false);
+    const observed = observe(renamed.incidentUpdates, renamed, declared);
+    const lookAlike = observe([first], incident("inc-2", [first]), declared);
+    const news = { ...declared, candidates: { "inc-2": lookAlike, "inc-1": observed } };
+    expect(observationOfStep(olds, news)).toBe(observed);
+    const changes = pageChangesOf(olds, declared, observationOfStep(olds, news));
+    expect(changes && pageChangesText(changes)).toBe(
+      'name "Checkout is slow (page)" → "Checkout fails" (changed on the status page at 2026-11-27T11:59:00Z)',
+    );
+    // Only by the id the state records: none when the run did not read it, or nothing was opened.
+    expect(observationOfStep(olds, { ...declared, candidates: { "inc-2": lookAlike } })).toBe(
+      undefined,
+    );
+    expect(observationOfStep({ ...olds, incidentId: "", claimed: true }, news)).toBe(undefined);
+  });
+
+  it("gives a new incident's provider the candidates still of its name first, then the newest, so look-alikes renamed or not crowd out none of its name", () => {
+    const at = (id: string, name: string, hoursAgo: number) => ({
+      id,
+      name,
+      created_at: iso(T0 - hoursAgo * 3_600_000),
+    });
+    const listed = [
+      at("own", "Checkout fails", 30),
+      at("look-1", "Other", 1),
+      at("look-2", "Other", 2),
+      at("own-newer", "Checkout fails", 5),
+      at("look-3", "Other", 3),
+    ];
+    const named = (candidate: { name: string }) => candidate.name === "Checkout fails";
+    expect(candidatesFirst(listed, named, 3).map((candidate) => candidate.id)).toEqual([
+      "own-newer",
+      "own",
+      "look-1",
+    ]);
   });
 });

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import program from "../../index";
 import { loadDefinitions } from "../../src/definitions";
 import type { PutStatus } from "../../src/emulator";
+import type { IncidentStep } from "../../src/engine/engine-events";
+import { markPageChanges, markPreviewRefusals } from "../../src/engine/preview-refusals";
 import { formatSummary, type SummaryOutput } from "../../src/program";
 import type { AppliedRecord } from "../../src/reports/drift/applied";
 import {
@@ -222,6 +224,54 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       // The default, revert: git's name back in one up, then nothing to do.
       expect(changesOf(await up())).toEqual({ update: 1 });
       expect(live().get("inc-api-errors")).toEqual(before);
+      expect(changesOf(await up({ onPageChange: "refuse" }))).toEqual({});
+    });
+
+    it("knows an incident its resource opened, renamed on the status page, by the id its state records: preview fails it old → new under refuse, up refuses it with its page change before any write, and revert puts git's name back", async () => {
+      const { resource, name } = DEMO_NEW_INCIDENT;
+      const opened = engine.stateOf(resource)?.incidentId ?? "";
+      expect(opened).toMatch(/^[0-9a-f-]{36}$/);
+      control().editIncident(account(), opened, { name: "Card payments (support)" });
+      /** The incident's update step as the engine reports it to the run report. */
+      const reported = (run: MockRun, previous = engine.stateOf(resource)): IncidentStep => {
+        const step = run.steps.find((candidate) => candidate.name === resource);
+        return {
+          resource,
+          incidentId: opened,
+          op: step?.op === "update" ? "update" : "same",
+          diffs: step?.diffs ?? [],
+          warnings: [],
+          ...(step?.error === undefined ? {} : { error: step.error }),
+          previous: { ...previous },
+          inputs: { ...engine.inputsOf(resource) },
+        };
+      };
+      const change = `name "Card payments (support)" → "${name}"`;
+      const previewed = reported(await preview({ onPageChange: "refuse" }));
+      markPageChanges([previewed]);
+      expect(markPreviewRefusals([previewed], "refuse")).toEqual([previewed]);
+      expect(previewed.error).toContain(`incident ${opened} was changed on the status page at`);
+      expect(previewed.pageChanges?.fields).toEqual([
+        { field: "name", page: "Card payments (support)", git: name },
+      ]);
+      control().resetStats();
+      const refusedRun = await up({ onPageChange: "refuse" });
+      expect(failuresOf(refusedRun)).toEqual([expect.stringContaining(change)]);
+      const refused = reported(refusedRun);
+      markPageChanges([refused]);
+      // What makes up exit 3: the failed step carries the page change it was refused for.
+      expect(refused.pageChanges?.fields.map((field) => field.field)).toEqual(["name"]);
+      expect(control().stats().byOperation.updateIncident?.total ?? 0).toBe(0);
+      expect(live().get(opened)?.name).toBe("Card payments (support)");
+      const last = engine.stateOf(resource);
+      const reverted = await up();
+      expect(changesOf(reverted)).toEqual({ update: 1 });
+      const put = reported(reverted, last);
+      markPageChanges([put]);
+      expect(put.pageChanges?.fields).toEqual([
+        { field: "name", page: "Card payments (support)", git: name },
+      ]);
+      expect(live().get(opened)?.name).toBe(name);
       expect(changesOf(await up({ onPageChange: "refuse" }))).toEqual({});
     });
 

@@ -59,12 +59,19 @@ interface Stored {
  */
 export class MockEngine {
   private readonly state = new Map<string, Stored>();
+  /** The checked inputs of each incident's step in the last run, as the engine reports them. */
+  private readonly lastInputs = new Map<string, IncidentInputs>();
 
   constructor(private readonly config: Record<string, string>) {}
 
   /** The stored state of an incident resource, by resource name. */
   stateOf(name: string): IncidentState | undefined {
     return this.state.get(name)?.state;
+  }
+
+  /** The inputs of an incident's step in the last run (preview included), by resource name. */
+  inputsOf(name: string): IncidentInputs | undefined {
+    return this.lastInputs.get(name);
   }
 
   /**
@@ -226,6 +233,7 @@ export class MockEngine {
       return fail((checked.failures ?? []).map((failure) => failure.reason).join("; "));
     }
     const inputs = checked.inputs as IncidentInputs;
+    this.lastInputs.set(args.name, inputs);
     if (!prior) {
       if (preview) {
         steps.push({ name: args.name, op: "create" });
