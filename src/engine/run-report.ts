@@ -2,7 +2,7 @@ import { relative } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import type { OpType } from "@pulumi/pulumi/automation";
 import { formatProblem } from "../definitions";
-import { incidentNamed, type PageChanges, pageChangesText } from "../incident";
+import { incidentNamed, isPageChangeRefusal, type PageChanges, pageChangesText } from "../incident";
 import { codeSpan, mdCell } from "../markdown";
 import { formatSummary } from "../program/summary";
 import { safeLine, safeStrings } from "../safe-text";
@@ -31,8 +31,8 @@ export function exitCodeOf(outcome: OperationOutcome): number {
 
 /**
  * Whether the run failed only because `onPageChange: refuse` kept changes made on the status
- * page: every failed incident has such a change (which its apply refuses before anything
- * else), and no other error was reported.
+ * page: every failed incident failed with that refusal (not another the apply found first),
+ * and no other error was reported.
  */
 function refusedByPolicy(outcome: Extract<OperationOutcome, { kind: "ran" }>): boolean {
   const { result } = outcome;
@@ -40,7 +40,7 @@ function refusedByPolicy(outcome: Extract<OperationOutcome, { kind: "ran" }>): b
   return (
     outcome.onPageChange === "refuse" &&
     failed.length > 0 &&
-    failed.every((step) => step.pageChanges !== undefined) &&
+    failed.every((step) => step.pageChanges !== undefined && isPageChangeRefusal(step.error)) &&
     !result.diagnostics.some((diagnostic) => diagnostic.severity === "error")
   );
 }

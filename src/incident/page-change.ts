@@ -98,7 +98,16 @@ export function pageChangeRefusal(
   const take = changes.fields
     .map((change) => `${change.field}: ${valueText(change, change.page)}`)
     .join(", ");
-  return `incident ${label} was ${pageChangeWhen(changes)} (${fields}), and onPageChange is refuse, so nothing was sent and the page keeps the change. Take it into git (${take} in its definition) and run again, or set incident-sync:onPageChange to revert to put git's values back.`;
+  return `incident ${label} was ${pageChangeWhen(changes)} (${fields}), ${REFUSED_FOR_PAGE_CHANGE}. Take it into git (${take} in its definition) and run again, or set incident-sync:onPageChange to revert to put git's values back.`;
+}
+
+/** The words every page-change refusal holds, so a run's report tells it from other refusals. */
+const REFUSED_FOR_PAGE_CHANGE =
+  "and onPageChange is refuse, so nothing was sent and the page keeps the change";
+
+/** Whether a step's error is the refusal of a change made on the status page, and no other. */
+export function isPageChangeRefusal(error: string | undefined): boolean {
+  return error?.includes(REFUSED_FOR_PAGE_CHANGE) === true;
 }
 
 /** The refusal an apply ends in under `onPageChange: refuse`, before it sends anything. */

@@ -399,6 +399,9 @@ describe("the run report of a change made on the status page", () => {
     };
     expect(exitCodeOf(run([refusedStep, other], "refuse"))).toBe(1);
     expect(exitCodeOf(run([renamed("PUT failed: 503")], "revert"))).toBe(1);
+    // Another refusal the apply found first, on an incident the page changed too, is no policy's.
+    const reopen = "incident inc-api-errors is RESOLVED on the status page: refusing to reopen it";
+    expect(exitCodeOf(run([renamed(reopen)], "refuse"))).toBe(1);
   });
 
   it("knows an incident its resource opened, renamed on the page, by the id its state records among the run's candidates: the preview fails it old → new and up's refusal exits 3", () => {
