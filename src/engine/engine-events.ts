@@ -28,6 +28,8 @@ export interface IncidentStep {
   inputs?: Record<string, unknown>;
   /** Fields changed on the status page that the step puts back (`markPageChanges`). */
   pageChanges?: PageChanges;
+  /** The definition's name, for a step the engine reported no inputs of (a failed check). */
+  definedName?: string;
 }
 
 export interface EngineRunEvents {

@@ -14,6 +14,7 @@ import {
   unknownStackEntries,
 } from "../definitions";
 import { API_KEY_SETTING, configKey, type OnPageChange, readStackSetting } from "../settings";
+import type { IncidentStep } from "./engine-events";
 import { markPageChanges, markPreviewRefusals } from "./preview-refusals";
 import {
   type ConfigEntry,
@@ -166,6 +167,7 @@ export async function runOperation(options: OperationOptions): Promise<Operation
           : await stack.refresh({ expectNoChanges: options.expectNoChanges === true });
     const onPageChange = readStackSetting("onPageChange", (name) => stackConfig[configKey(name)]);
     if (options.operation !== "refresh") markPageChanges(result.incidents);
+    nameSteps(result.incidents, declared);
     // What `up` would refuse, the preview says, and fails.
     if (
       options.operation === "preview" &&
@@ -221,4 +223,13 @@ function unknownStacks(
     ],
     selfManaged,
   });
+}
+
+/** Each step its definition's name, for the lines that name it when the engine gave no inputs. */
+function nameSteps(steps: IncidentStep[], declared: readonly LoadedDefinition[]): void {
+  const names = new Map(declared.map(({ definition }) => [definition.resource, definition.name]));
+  for (const step of steps) {
+    const name = names.get(step.resource);
+    if (name !== undefined) step.definedName = name;
+  }
 }

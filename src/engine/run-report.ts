@@ -180,9 +180,12 @@ function counts(steps: readonly IncidentStep[], preview: boolean): string {
   );
 }
 
-/** The incident's name as git declares it, else as the last apply recorded it (a removal). */
+/**
+ * The incident's name as git declares it, else as the last apply recorded it (a removal), else
+ * as its definition names it (a step that failed before the engine reported its inputs).
+ */
 function declaredName(step: IncidentStep): string | undefined {
-  const name = step.inputs?.name ?? step.previous?.name;
+  const name = step.inputs?.name ?? step.previous?.name ?? step.definedName;
   return typeof name === "string" && name !== "" ? name : undefined;
 }
 

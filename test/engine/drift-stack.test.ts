@@ -210,7 +210,7 @@ describe("incident-sync drift --stack after up", () => {
       const refused = await runCli(["up", "--emulator"], project);
       expect(refused.exitCode, refused.stdout + refused.stderr).toBe(3);
       expect(shown(refused.stdout.split("\n\n")[0] ?? "", "✗")).toMatchInlineSnapshot(
-        `"✗ inc-api-errors: incident inc-api-errors was changed on the status page at <time> (name "API errors (seen by support)" → "Elevated error rate on the public API"), and onPageChange is refuse, so nothing was sent and the page keeps the change. Take it into git (name: "API errors (seen by support)" in its definition) and run again, or set incident-sync:onPageChange to revert to put git's values back."`,
+        `"✗ Elevated error rate on the public API (inc-api-errors): incident inc-api-errors was changed on the status page at <time> (name "API errors (seen by support)" → "Elevated error rate on the public API"), and onPageChange is refuse, so nothing was sent and the page keeps the change. Take it into git (name: "API errors (seen by support)" in its definition) and run again, or set incident-sync:onPageChange to revert to put git's values back."`,
       );
       expect((await api.incidents.get("inc-api-errors")).name).toBe("API errors (seen by support)");
 

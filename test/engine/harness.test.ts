@@ -103,12 +103,12 @@ describe("incident-sync up on the real engine against the emulator", () => {
       );
       // The new incident is named by the id the service gave it.
       expect(text.slice(1, 6).sort()).toEqual([
+        "  + Elevated error rate on the public API (inc-api-errors) adopted",
+        "  + Scheduled database maintenance (db-maintenance, inc-db-maintenance) adopted",
+        "  + Slow checkout for some customers in EU (inc-checkout-latency) adopted",
         expect.stringMatching(
           /^ {2}\+ Some card payments are declined \(card-payments-declined, [0-9a-f-]{36}\) opened$/,
         ),
-        "  + Elevated error rate on the public API (inc-api-errors) adopted",
-        "  + Slow checkout for some customers in EU (inc-checkout-latency) adopted",
-        "  + Scheduled database maintenance (db-maintenance, inc-db-maintenance) adopted",
         "  + Some users cannot log in with SSO (inc-login-failures) adopted",
       ]);
     },

@@ -331,8 +331,10 @@ class World {
   readonly held = new Map<string, Stack>();
   readonly released = new Map<
     string,
-    { releasedAt: number; unanswered?: Unanswered | undefined; made?: { incidentId: string } }
+    { releasedAt: number; unanswered?: Unanswered | undefined }
   >();
+  /** The incident each lease's record names as made: at a post's intent, or at a release. */
+  readonly made = new Map<string, { incidentId: string }>();
   /** The write each lease's holder is sending, as the provider records it before it sends. */
   readonly intents = new Map<string, Unanswered>();
   declaration: IncidentInputs = entriesInputs();
@@ -404,8 +406,8 @@ class World {
       this.released.set(key, {
         releasedAt: this.stamp().at,
         unanswered: unanswered ?? before?.unanswered,
-        ...(made ? { made: { incidentId: made } } : before?.made ? { made: before.made } : {}),
       });
+      if (made) this.made.set(key, { incidentId: made });
     }
     stack.run = undefined;
   }
@@ -464,6 +466,8 @@ class World {
     );
     const { at, clock } = this.stamp();
     this.intents.set(step.intent.lease, { entry: step.intent.entry, at: iso(at), clock });
+    // As the provider does: a post names the incident it is made on in the lease's record.
+    if (step.kind === "post") this.made.set(step.intent.lease, { incidentId: step.incidentId });
   }
 
   private send(stack: Stack, run: Run): Reply | undefined {
@@ -479,7 +483,7 @@ class World {
           kind: "leased",
           releasedAt: released?.releasedAt,
           unanswered: released?.unanswered,
-          made: released?.made,
+          made: this.made.get(step.key),
         };
       }
       case "take": {
