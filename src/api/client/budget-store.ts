@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { closeSync, ftruncateSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ledgerLock } from "./ledger-lock";
 import {
@@ -56,7 +57,7 @@ export function sharedStore(baseUrl: string, apiKey: string): BudgetStore {
 
 /** The folder of ledgers, made and checked once per process and runtime folder. */
 function privateFolder(): string {
-  const key = process.env.XDG_RUNTIME_DIR ?? "";
+  const key = folderKey("rate-budget");
   let folder = folders.get(key);
   if (folder === undefined) {
     folder = ledgerFolder();
@@ -117,7 +118,7 @@ export function sharedFile(folder: "rate-budget" | "leases", text: string): stri
 
 /** The folder of leases, made, checked and swept of day-old records once per process. */
 function leaseFolder(): string {
-  const key = `${process.env.XDG_RUNTIME_DIR ?? ""}\nleases`;
+  const key = folderKey("leases");
   let folder = folders.get(key);
   if (folder === undefined) {
     folder = ledgerFolder(process.env, "leases");
@@ -125,4 +126,9 @@ function leaseFolder(): string {
     folders.set(key, folder);
   }
   return folder;
+}
+
+/** What a folder is chosen by (the runtime folder, else the temporary one), so each is checked. */
+function folderKey(kind: "rate-budget" | "leases"): string {
+  return `${process.env.XDG_RUNTIME_DIR ?? ""}\n${tmpdir()}\n${kind}`;
 }
