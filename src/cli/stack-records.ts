@@ -134,6 +134,10 @@ async function engineResources(
     backendUrl,
     create: false,
     ...(source.passphrase === undefined ? {} : { passphrase: source.passphrase }),
+    // The export is stopped at the deadline, so no engine outlives the command.
+    ...(source.deadline === undefined
+      ? {}
+      : { signal: AbortSignal.timeout(Math.max(0, source.deadline - Date.now())), graceMs: 0 }),
     log: () => {},
   });
   return exported.deployment.resources ?? [];

@@ -249,6 +249,38 @@ describe("drift --stack and report read only their own stack's state", () => {
     );
   });
 
+  test("a backend whose pulumi stack export hangs is given up at the deadline, the export stopped with it (exit 4)", async () => {
+    // A Pulumi install whose stack export never answers, as a backend out of reach would.
+    const bin = await tempDir("hanging-pulumi");
+    const script = `#!/bin/sh\ncase "$1" in version) echo v3.259.0 ;; stack) sleep 120 ;; *) exit 0 ;; esac\n`;
+    for (const name of ["pulumi", "pulumi-language-nodejs"]) {
+      await writeFile(path.join(bin, name), script, { mode: 0o755 });
+    }
+    const started = Date.now();
+    const run = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [CLI, "drift", "--stack", "prod", "--deadline", "5s"],
+        {
+          cwd: project,
+          env: {
+            PATH: process.env.PATH,
+            ...apiEnv(running),
+            INCIDENT_SYNC_PULUMI_BIN: bin,
+            PULUMI_BACKEND_URL: "s3://incident-sync-unreachable",
+            PULUMI_CONFIG_PASSPHRASE: "test",
+          },
+          timeout: 25_000,
+        },
+        (error, _stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stderr: String(stderr) }),
+      );
+    });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain("it was not read by the deadline");
+  });
+
   test("a gzip bomb as the state is refused once it decompresses past the bound, and drift exits 4", async () => {
     // 80 MiB of spaces, about 80 KB compressed.
     await writeFile(
