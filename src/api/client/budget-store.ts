@@ -55,12 +55,15 @@ export function sharedStore(baseUrl: string, apiKey: string): BudgetStore {
   return store;
 }
 
-/** The folder of ledgers, made and checked once per process and runtime folder. */
-function privateFolder(): string {
-  const key = folderKey("rate-budget");
+/**
+ * A private folder (the ledgers', or the leases'), made, checked and swept of day-old entries
+ * once per process and for what chooses it: the runtime folder, else the temporary one.
+ */
+function privateFolder(kind: "rate-budget" | "leases" = "rate-budget"): string {
+  const key = `${process.env.XDG_RUNTIME_DIR ?? ""}\n${tmpdir()}\n${kind}`;
   let folder = folders.get(key);
   if (folder === undefined) {
-    folder = ledgerFolder();
+    folder = ledgerFolder(process.env, kind);
     sweepLedgers(folder);
     folders.set(key, folder);
   }
@@ -111,24 +114,7 @@ function fileStore(file: string): BudgetStore {
  */
 export function sharedFile(folder: "rate-budget" | "leases", text: string): string {
   const ledgers = privateFolder();
-  const dir = folder === "rate-budget" ? ledgers : leaseFolder();
+  const dir = privateFolder(folder);
   const name = createHmac("sha256", ledgerSecret(ledgers)).update(text).digest("hex").slice(0, 32);
   return join(dir, `${name}.json`);
-}
-
-/** The folder of leases, made, checked and swept of day-old records once per process. */
-function leaseFolder(): string {
-  const key = folderKey("leases");
-  let folder = folders.get(key);
-  if (folder === undefined) {
-    folder = ledgerFolder(process.env, "leases");
-    sweepLedgers(folder);
-    folders.set(key, folder);
-  }
-  return folder;
-}
-
-/** What a folder is chosen by (the runtime folder, else the temporary one), so each is checked. */
-function folderKey(kind: "rate-budget" | "leases"): string {
-  return `${process.env.XDG_RUNTIME_DIR ?? ""}\n${tmpdir()}\n${kind}`;
 }
