@@ -83,6 +83,27 @@ function filesFailedOutsideTests(json) {
   ).length;
 }
 
+/**
+ * Each failing test of a report, with the first lines of its failure: CI shows only the end of
+ * its log, so why a test failed is printed beside the totals, not only far above them.
+ */
+function failures(json) {
+  const firstLines = (text) => text.split("\n").slice(0, 6).join("\n    ");
+  const found = [];
+  for (const file of json.testResults ?? []) {
+    const failing = (file.assertionResults ?? []).filter((test) => test.status === "failed");
+    for (const test of failing) {
+      const why = firstLines((test.failureMessages ?? []).join("\n"));
+      found.push(`failed: ${fileOf(file)}: "${test.fullName ?? test.title}"\n    ${why}`);
+    }
+    if (file.status === "failed" && failing.length === 0) {
+      const why = firstLines(String(file.message ?? ""));
+      found.push(`failed: ${fileOf(file)} (outside its tests)\n    ${why}`);
+    }
+  }
+  return found;
+}
+
 /** Skipped and `todo` tests whose own title names no issue (a describe block's does not count). */
 function unexplainedSkips(json) {
   const found = [];
@@ -175,6 +196,7 @@ for (const report of all) {
   passed += json.numPassedTests ?? 0;
   failed += (json.numFailedTests ?? 0) + filesFailedOutsideTests(json);
   skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+  problems.push(...failures(json));
   for (const skip of unexplainedSkips(json)) {
     problems.push(`skipped without naming an issue ("… (issue N)" in its own title): ${skip}`);
   }

@@ -29,6 +29,7 @@ interface Test {
   /** The test's own title; its describe blocks' titles come before it in `fullName`. */
   title?: string;
   fullName?: string;
+  failureMessages?: string[];
 }
 
 /** A vitest JSON report of `files` (by their path in the repository) and their tests. */
@@ -108,6 +109,26 @@ describe("the totals line CI ends with", () => {
       "test/b.test.ts": [...pass(1), { status: "failed" }],
     });
     expect(totals(suite)).toMatchObject({ code: 1, last: "tests: 3 passed, 1 failed" });
+  });
+
+  it("prints why each test failed, its first lines, beside the totals that end CI's log", () => {
+    const why = [
+      "AssertionError: expected 4 to be 5",
+      ...pass(7).map((_, n) => `    at line ${n}`),
+    ];
+    const suite = report("failed-why.json", {
+      ...SUITE,
+      "test/b.test.ts": [
+        ...pass(1),
+        { status: "failed", fullName: "kill -9 opens once", failureMessages: [why.join("\n")] },
+      ],
+    });
+    const run = totals(suite);
+    expect(run.stderr).toContain(
+      'test totals: failed: test/b.test.ts: "kill -9 opens once"\n    AssertionError: expected 4 to be 5\n        at line 0\n',
+    );
+    expect(run.stderr).toContain("at line 4\n");
+    expect(run.stderr).not.toContain("at line 5");
   });
 
   it("counts a failing test once, not again for its file, and a file that failed to load as one", () => {
