@@ -12,7 +12,7 @@ import { type EmulatorSandbox, startEmulatorSandbox } from "../engine/support/em
 import { plainCliBlock } from "../engine/support/plain-cli-blocks";
 import { plainCliEnv } from "../engine/support/plain-cli-env";
 import { eventually, killAll, killRun, processesIn } from "../engine/support/processes";
-import { shAll } from "../engine/support/shell";
+import { shAll, shUntilFailure } from "../engine/support/shell";
 import { type HeaderProxy, startHeaderProxy } from "../support/header-proxy";
 import { atMostOnce, namesHeldBack } from "./held-back";
 import { sized } from "./size";
@@ -61,7 +61,8 @@ function definitions(round: number): string {
  * posts have reached the service, else at a random time. Then the README's after-a-kill block (`pulumi
  * cancel`, then the apply line) must leave each incident once, each update once, and each
  * update notified once: the next run finds what the killed one opened rather than opening it
- * again.
+ * again. A kill between a write's intent and its send holds that write back for its window
+ * (issue 54): that run fails naming it, and nothing is made or told twice all the same.
  */
 describe("kill -9 of the plain pulumi up while it opens incidents", () => {
   let sandbox: EmulatorSandbox;
@@ -150,6 +151,8 @@ describe("kill -9 of the plain pulumi up while it opens incidents", () => {
         killedInHeldCreate: 0,
         killedAtRandom: 0,
         finishedBeforeKill: 0,
+        /** Rounds whose next run stopped on a write held back for its window. */
+        heldBack: 0,
         /** Per kill: the creates and posts of its round that had reached the service. */
         writesAtKill: [] as number[],
         /** Per kill: the incidents of its round the service holds once the run is gone. */
@@ -188,8 +191,12 @@ describe("kill -9 of the plain pulumi up while it opens incidents", () => {
         control().setBehaviour({ createDelayMs: 0 });
 
         // The README's block after a killed run, word for word.
-        const after = await shAll(plainCliBlock("after-a-kill"), project, env);
+        // It may stop at `pulumi up`, on a write held back for its window: run on, as a
+        // pipeline's next run would.
+        const block = plainCliBlock("after-a-kill");
+        const after = await shUntilFailure(block, project, env);
         const last = after.at(-1);
+        expect(after.length, `round ${round}: ${last?.output}`).toBe(block.length);
         const made = heldOf(round);
         // Nothing is made or told twice, whatever the kill hit.
         expect(atMostOnce(made), `round ${round}: ${last?.output}`).toBe(true);
@@ -204,6 +211,7 @@ describe("kill -9 of the plain pulumi up while it opens incidents", () => {
         } else {
           // A kill between a write's intent and its send: held back for its window, as designed.
           expect(namesHeldBack(last?.output ?? ""), last?.output).toBe(true);
+          outcomes.heldBack += 1;
         }
       }
       console.log(

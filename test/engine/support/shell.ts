@@ -25,8 +25,8 @@ export function sh(line: string, cwd: string, env: NodeJS.ProcessEnv): Promise<S
   });
 }
 
-/** Runs lines in order; throws with the output of the first that fails. */
-export async function shAll(
+/** Runs lines in order until one fails: each result, the failing one (if any) last. */
+export async function shUntilFailure(
   lines: readonly string[],
   cwd: string,
   env: Record<string, string>,
@@ -34,10 +34,21 @@ export async function shAll(
   const results: ShellResult[] = [];
   for (const line of lines) {
     const result = await sh(line, cwd, env);
-    if (result.code !== 0) {
-      throw new Error(`\`${line}\` exited ${result.code} in ${cwd}:\n${result.output}`);
-    }
     results.push(result);
+    if (result.code !== 0) break;
   }
+  return results;
+}
+
+/** Runs lines in order; throws with the output of the first that fails. */
+export async function shAll(
+  lines: readonly string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<ShellResult[]> {
+  const results = await shUntilFailure(lines, cwd, env);
+  const failed = results.find((result) => result.code !== 0);
+  if (failed)
+    throw new Error(`\`${failed.line}\` exited ${failed.code} in ${cwd}:\n${failed.output}`);
   return results;
 }
