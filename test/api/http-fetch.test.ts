@@ -8,7 +8,7 @@ import {
   TimeoutError,
 } from "../../src/api";
 import { API_KEY, errorGroup } from "../support/api-fixtures";
-import { caught, drip, sendJson, serversClosedAfterEach } from "../support/http-server";
+import { caught, drip, sendError, sendJson, serversClosedAfterEach } from "../support/http-server";
 
 /**
  * `report errors` reads its pages through `createHttpFetch` (node:http) instead of Node's
@@ -94,6 +94,22 @@ describe.each([
     });
     expect(await client.errorGroups.get("eg_1")).toEqual(group);
     expect(reasons).toEqual(["network error", "network error"]);
+  });
+
+  test("a 429 with Retry-After is waited out and sent again, the server's reason kept", async () => {
+    let n = 0;
+    const server = await start((_request, response) => {
+      n += 1;
+      if (n === 1) sendError(response, 429, "slow down", { "retry-after": "0" });
+      else sendJson(response, 200, group);
+    });
+    const reasons: string[] = [];
+    const client = clientOf(server.url, {
+      retry: fast,
+      onRetry: (event) => reasons.push(event.reason),
+    });
+    expect(await client.errorGroups.get("eg_1")).toEqual(group);
+    expect(reasons).toEqual(["429 Too Many Requests"]);
   });
 
   test("an unreachable server fails with a NetworkError after every attempt", async () => {
