@@ -8,6 +8,7 @@ export type {
 } from "./error-groups";
 export type { HeartbeatEventsWindow, LatestHeartbeatEvent } from "./events-walk";
 export type { EventsWalkOptions, HeartbeatEventsOptions, HeartbeatsApi } from "./heartbeats";
+export { createHttpFetch } from "./http-fetch";
 export type {
   IncidentPage,
   IncidentPagesOptions,

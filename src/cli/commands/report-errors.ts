@@ -1,5 +1,5 @@
 import path from "node:path";
-import { createClient } from "../../api/client";
+import { createClient, createHttpFetch } from "../../api/client";
 import { quoteText } from "../../api/schemas/characters";
 // The error report's own modules, not the reports' index: a cold export loads nothing else.
 import { type CollectProgress, collectErrorGroups } from "../../reports/errors/collect";
@@ -57,7 +57,8 @@ export async function runReportErrors(
   const previous = options.sinceReport ? await readPreviousReport(options.sinceReport) : undefined;
   const dirName = options.dir ?? SETTINGS.definitionsDir.default;
   const { checks, fromDefinitions } = await reportChecks(options.check, "checks", dirName, io);
-  const client = createClient(connection);
+  // The export streams every page: node:http parses them for less memory than undici (ARCHITECTURE.md).
+  const client = createClient({ ...connection, fetch: createHttpFetch() });
   const checkNames = await readNamesFor(client, checks, io.stderr);
   if (fromDefinitions) announceEvidence(io, "checks", dirName, checks, checkNames);
   const showProgress = options.progress ?? io.stderr.isTTY === true;
