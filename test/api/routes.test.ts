@@ -108,7 +108,9 @@ describe("the route table", () => {
       (path) => !path.includes("{"),
     );
     for (const path of fixed) {
-      const allowed = PUBLIC_ROUTES.filter((route) => route.path === path).map((r) => r.method);
+      const allowed: string[] = PUBLIC_ROUTES.filter((route) => route.path === path).map(
+        (route) => route.method,
+      );
       for (const method of ["GET", "PUT", "POST", "DELETE"].filter((m) => !allowed.includes(m))) {
         const response = await emulator.app.request(path, {
           method,
