@@ -28,14 +28,9 @@ export function pageWriteRoutes(on: RegisterRoute, { stores, control, now }: App
   });
 
   on(ROUTES.renameService, async (c) => {
+    const id = serviceId(c);
     const body = await readJsonBody(c, ROUTES.renameService.body.schema, PUBLIC_BODY_LIMIT);
-    const renamed = stores.services.rename(
-      account(c),
-      serviceId(c),
-      body.name,
-      nowMs(),
-      behaviour(),
-    );
+    const renamed = stores.services.rename(account(c), id, body.name, nowMs(), behaviour());
     return c.json(shapeService(renamed, behaviour()));
   });
 
@@ -52,10 +47,11 @@ export function pageWriteRoutes(on: RegisterRoute, { stores, control, now }: App
   });
 
   on(ROUTES.updateStatusPage, async (c) => {
+    const id = statusPageId(c);
     const body = await readJsonBody(c, ROUTES.updateStatusPage.body.schema, PUBLIC_BODY_LIMIT);
     const changed = stores.statusPages.replace(
       account(c),
-      statusPageId(c),
+      id,
       body,
       nowMs(),
       behaviour().duplicateAnswer,
