@@ -151,6 +151,18 @@ describe("the client reading odd answers of the writes", () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  test("takes a created service with only its id, a null updated_at and a key it does not know", async () => {
+    const server = await serve((_request, response) =>
+      sendJson(response, 200, { id: "svc-9", updated_at: null, tier: "gold" }),
+    );
+    const odd = createClient({ baseUrl: server.url, apiKey: API_KEY });
+    await expect(odd.services.create({ name: "Search" })).resolves.toEqual({
+      id: "svc-9",
+      updated_at: null,
+    });
+    expect(JSON.parse(server.requests[0]?.body ?? "")).toEqual({ name: "Search" });
+  });
+
   test("reads subscriptions as a plain array or as entries, leaving out an entry without an id", async () => {
     let envelope = false;
     const server = await serve((_request, response) => {

@@ -14,6 +14,7 @@ import { nameUuid } from "../name-uuid";
 import { toIso } from "../time";
 import { type ListedRows, listPage } from "./list-cursor";
 import { duplicateRefusal, type ServiceStore } from "./services";
+import { listSubscriptions, setSubscribers } from "./subscriptions";
 
 /** The status-page list's page size when the request gives none (the public reference). */
 export const STATUS_PAGES_PAGE_DEFAULT = 20;
@@ -76,7 +77,7 @@ export class StatusPageStore {
       }));
       this.writeCards(accountId, page.id, cards);
       if (page.subscribers !== undefined) {
-        this.setSubscribers(accountId, page.id, page.subscribers, atMs);
+        setSubscribers(this.db, accountId, page.id, page.subscribers, atMs);
       }
     });
   }
@@ -175,12 +176,11 @@ export class StatusPageStore {
     transaction(this.db, () => {
       this.get(accountId, statusPageId);
       this.writeCards(accountId, statusPageId, []);
-      for (const table of ["status_page_looks", "status_page_subscriptions"]) {
-        statement(this.db, `DELETE FROM ${table} WHERE account_id = ? AND status_page_id = ?`).run(
-          accountId,
-          statusPageId,
-        );
-      }
+      setSubscribers(this.db, accountId, statusPageId, 0, 0);
+      statement(
+        this.db,
+        "DELETE FROM status_page_looks WHERE account_id = ? AND status_page_id = ?",
+      ).run(accountId, statusPageId);
       statement(this.db, "DELETE FROM status_pages WHERE account_id = ? AND id = ?").run(
         accountId,
         statusPageId,
@@ -191,34 +191,7 @@ export class StatusPageStore {
   /** `GET /v1/status-pages/{statusPageId}/subscriptions`, oldest first. */
   subscriptions(accountId: string, statusPageId: string): StatusPageSubscription[] {
     this.get(accountId, statusPageId);
-    return statement(
-      this.db,
-      "SELECT id, email, created_ms FROM status_page_subscriptions WHERE account_id = ? AND status_page_id = ? ORDER BY position",
-    )
-      .all(accountId, statusPageId)
-      .map((row) => ({
-        id: String(row.id),
-        type: "EMAIL",
-        email: String(row.email),
-        status: "VERIFIED",
-        created_at: toIso(Number(row.created_ms)),
-      }));
-  }
-
-  /** Gives the page `count` subscribers, `subscriber-<n>@example.com`, with ids derived from them. */
-  private setSubscribers(accountId: string, statusPageId: string, count: number, atMs: number) {
-    statement(
-      this.db,
-      "DELETE FROM status_page_subscriptions WHERE account_id = ? AND status_page_id = ?",
-    ).run(accountId, statusPageId);
-    const insert = statement(
-      this.db,
-      "INSERT INTO status_page_subscriptions (account_id, status_page_id, position, id, email, created_ms) VALUES (?, ?, ?, ?, ?, ?)",
-    );
-    for (let n = 1; n <= count; n++) {
-      const id = nameUuid(`${accountId}/status-page/${statusPageId}/subscription/${n}`);
-      insert.run(accountId, statusPageId, n, id, `subscriber-${n}@example.com`, atMs);
-    }
+    return listSubscriptions(this.db, accountId, statusPageId);
   }
 
   /** A card's services as ids, each a service of the account (400 naming those it has, else). */
