@@ -121,5 +121,10 @@ describe("the route table", () => {
         expect(response.headers.get("allow"), `${method} ${path}`).toBe(allowed.join(", "));
       }
     }
+    const head = await emulator.app.request("/v1/status-pages", {
+      method: "HEAD",
+      headers: { authorization: "Bearer demo-key" },
+    });
+    expect(head.status).toBe(200);
   });
 });

@@ -38,7 +38,9 @@ export function refuseOtherMethodsOnFixedPaths(routes: readonly Route[]): Middle
   }
   return async (c, next) => {
     const allowed = methods.get(c.req.path);
-    if (allowed === undefined || allowed.includes(c.req.method)) return next();
+    // Hono answers a HEAD as the path's GET, without the body.
+    const method = c.req.method === "HEAD" ? "GET" : c.req.method;
+    if (allowed === undefined || allowed.includes(method)) return next();
     const allow = allowed.join(", ");
     throw new ErrorResponse(405, `${c.req.method} is not allowed on ${c.req.path}; use ${allow}`, {
       Allow: allow,
