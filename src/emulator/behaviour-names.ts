@@ -44,6 +44,15 @@ export const CREATE_ANSWERS = ["full", "without-update-ids", "without-updates"] 
  */
 export const EDIT_DATES = ["kept", "now"] as const;
 
+/** How the service refuses a duplicate (a page `url` taken, a service name with `unique`): 400 or 409. */
+export const DUPLICATE_ANSWERS = ["bad-request", "conflict"] as const;
+
+/** Whether two services of an account may share a name, or a create or rename taking one is refused. */
+export const SERVICE_NAMES = ["repeatable", "unique"] as const;
+
+/** What removing a service that incidents or cards still name does: removes it, or is refused (409). */
+export const SERVICES_IN_USE = ["removed", "refused"] as const;
+
 /** The longest a create may be held before it is carried out, in ms (`--create-delay`). */
 export const CREATE_DELAY_MAX_MS = 120_000;
 

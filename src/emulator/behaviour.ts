@@ -5,12 +5,15 @@ import {
   BEHAVIOUR_ENV,
   CREATE_ANSWERS,
   CREATE_DELAY_MAX_MS,
+  DUPLICATE_ANSWERS,
   EDIT_DATES,
   LIST_ORDERS,
   PUT_STATUS_ENV,
   PUT_STATUSES,
   RATE_WINDOW_PATTERN,
   REFERENCE_OPERATIONS,
+  SERVICE_NAMES,
+  SERVICES_IN_USE,
   UNKNOWN_CHECKS,
 } from "./behaviour-names";
 
@@ -121,6 +124,30 @@ export const Behaviour = z.strictObject({
     .describe(
       "What an update PUT without publicIncidentUpdateDate does to the update's public date: kept, or now (re-dated to the time of the PUT).",
     ),
+  /**
+   * How a duplicate is refused, which the reference does not say: a status page `url` already
+   * taken (unique across the service), or a service name with `serviceNames: unique`.
+   */
+  duplicateAnswer: z
+    .enum(DUPLICATE_ANSWERS)
+    .describe(
+      "How a duplicate (a status page url already taken, a service name with serviceNames unique) is refused: bad-request (400) or conflict (409).",
+    ),
+  /** Whether two services of an account may share a name (the reference does not say). */
+  serviceNames: z
+    .enum(SERVICE_NAMES)
+    .describe(
+      "Whether services of an account may share a name (repeatable), or a create or rename to a name taken is refused (unique).",
+    ),
+  /**
+   * What removing a service still named by incidents or cards does: `removed` (cards drop it,
+   * incidents show its id alone), or `refused` with 409 naming what uses it.
+   */
+  serviceInUse: z
+    .enum(SERVICES_IN_USE)
+    .describe(
+      "What removing a service named by incidents or cards does: removed (cards drop it, incidents show its id alone) or refused (409).",
+    ),
 });
 export type Behaviour = z.infer<typeof Behaviour>;
 
@@ -135,6 +162,9 @@ export type AccountHeader = Behaviour["accountHeader"];
 export type Answers = Behaviour["answers"];
 export type CreateAnswer = Behaviour["createAnswer"];
 export type EditDate = Behaviour["editDate"];
+export type DuplicateAnswer = Behaviour["duplicateAnswer"];
+export type ServiceNames = Behaviour["serviceNames"];
+export type ServiceInUse = Behaviour["serviceInUse"];
 
 export const DEFAULT_PUT_STATUS: PutStatus = "posts-update";
 export const DEFAULT_REFERENCE_OPERATIONS: ReferenceOperations = "available";
@@ -151,6 +181,9 @@ export const DEFAULT_BEHAVIOUR: Behaviour = {
   createAnswer: "full",
   createDelayMs: 0,
   editDate: "kept",
+  duplicateAnswer: "bad-request",
+  serviceNames: "repeatable",
+  serviceInUse: "removed",
 };
 
 /** The PUT behaviour the environment asks for, else `fallback`; a value it does not know throws. */

@@ -44,6 +44,22 @@ CREATE TABLE IF NOT EXISTS status_page_card_services (
   service_id TEXT NOT NULL,
   PRIMARY KEY (account_id, card_id, position)
 );
+CREATE TABLE IF NOT EXISTS status_page_looks (
+  account_id TEXT NOT NULL,
+  status_page_id TEXT NOT NULL,
+  look TEXT NOT NULL,
+  PRIMARY KEY (account_id, status_page_id)
+);
+CREATE TABLE IF NOT EXISTS status_page_subscriptions (
+  account_id TEXT NOT NULL,
+  status_page_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  id TEXT NOT NULL,
+  email TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  PRIMARY KEY (account_id, status_page_id, position)
+);
+CREATE INDEX IF NOT EXISTS status_pages_by_url ON status_pages (url);
 CREATE TABLE IF NOT EXISTS incidents (
   account_id TEXT NOT NULL REFERENCES accounts(id),
   id TEXT NOT NULL,

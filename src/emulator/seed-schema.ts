@@ -45,6 +45,8 @@ export const SeedStatusPage = z.strictObject({
   url: z.string().min(1),
   customDomain: z.string().min(1).nullable().optional(),
   cards: z.array(SeedStatusPageCard).default([]),
+  /** How many subscribers it has (`subscriber-<n>@example.com`), as its subscriptions list shows. */
+  subscribers: z.int().min(0).max(100_000).optional(),
 });
 
 export const SeedIncidentUpdate = z.strictObject({

@@ -117,6 +117,7 @@ export function applySeed(stores: Stores, seed: ParsedSeedFile, nowMs: number): 
             url: page.url,
             customDomain: page.customDomain ?? null,
             cards: page.cards.map((card) => ({ name: card.name, serviceIds: card.services })),
+            subscribers: page.subscribers,
           },
           nowMs,
         );

@@ -184,9 +184,16 @@ describe("errors", () => {
       "listChecks",
       "getCheck",
       "listServices",
+      "createService",
       "getService",
+      "renameService",
+      "deleteService",
       "listStatusPages",
+      "createStatusPage",
       "getStatusPage",
+      "updateStatusPage",
+      "deleteStatusPage",
+      "listStatusPageSubscriptions",
     ]);
     expect(publicOperations.every((operation) => operation.security === undefined)).toBe(true);
     const controlOperations = operations.filter(({ path }) => !path.startsWith("/v1/"));

@@ -20,4 +20,4 @@ export type { ClientOptions, RetryEvent, RetryOptions } from "./options";
 export { checkRuntimeFolder, UnsafeLedgerPath } from "./private-folder";
 export { THROTTLED_RETRIES_MAX } from "./retry-policy";
 export type { ServicesApi } from "./services";
-export type { StatusPagesApi } from "./status-pages";
+export type { StatusPagesApi, Subscriptions } from "./status-pages";

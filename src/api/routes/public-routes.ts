@@ -21,6 +21,7 @@ import {
   StatusPage,
   StatusPageList,
 } from "../schemas";
+import { PAGE_WRITE_ROUTES } from "./page-write-routes";
 import type { ErrorStatus, Route } from "./route";
 
 /** The security scheme of the monitoring API: `Authorization: Bearer <API key>` (spec 5). */
@@ -347,10 +348,11 @@ export const ROUTES = {
     },
     errors: READ_ERRORS,
   },
+  ...PAGE_WRITE_ROUTES,
 } as const satisfies Record<string, Route>;
 
 /**
  * The public operations: the reference's incident operations, the spec's in its order, the
- * reference's checks, then its services and status pages.
+ * reference's checks, then its services and status pages, then their writes.
  */
 export const PUBLIC_ROUTES: readonly Route[] = Object.values(ROUTES);

@@ -13,3 +13,4 @@ export * from "./params";
 export * from "./path-id";
 export * from "./service";
 export * from "./status-page";
+export * from "./subscription";

@@ -28,6 +28,13 @@ export const Service = z.object({
 });
 export type Service = z.infer<typeof Service>;
 
+/**
+ * The body that creates a service (`POST /v1/status-pages/services`) or renames one (`PUT
+ * …/services/{serviceId}`): its `name` alone; the service picks the id.
+ */
+export const ServiceRequest = z.strictObject({ name: z.string().min(1) });
+export type ServiceRequest = z.infer<typeof ServiceRequest>;
+
 /** The services list as the emulator answers it: `{ length, entries, nextId }`. */
 export const ServiceList = cursorList(Service);
 export type ServiceList = z.infer<typeof ServiceList>;

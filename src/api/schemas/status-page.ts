@@ -34,8 +34,10 @@ export const StatusPage = z.object({
   url: z.string().nullish(),
   accountId: z.string().nullish(),
   customDomain: z.string().nullish(),
+  description: z.string().nullish(),
   cards: z.array(StatusPageCard),
   logo: z.string().nullish(),
+  logoDark: z.string().nullish(),
   redirectTo: z.string().nullish(),
   favicon: z.string().nullish(),
   defaultTheme: z
@@ -50,6 +52,57 @@ export const StatusPage = z.object({
   updated_at: ResponseDate.nullish(),
 });
 export type StatusPage = z.infer<typeof StatusPage>;
+
+/**
+ * A page's `url`: its subdomain, one DNS label (letters, digits and inner hyphens, at most 63).
+ * The service lower-cases it and keeps it unique across the service (`statusPageUrlKey`).
+ */
+export const STATUS_PAGE_URL_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+/** A page's `url` as the service keeps and compares it: lower-cased. */
+export function statusPageUrlKey(url: string): string {
+  return url.toLowerCase();
+}
+
+/** A card as a create or a change sends it; with the `id` of one of the page's cards, it keeps it. */
+export const StatusPageCardRequest = z.strictObject({
+  id: z.string().min(1).optional(),
+  name: z.string().min(1),
+  /** The services the card shows, in order, each by its id. */
+  services: z.array(z.strictObject({ id: z.string().min(1) })),
+});
+export type StatusPageCardRequest = z.infer<typeof StatusPageCardRequest>;
+
+/** An optional text of a page; `null` clears it, as a change sends the page as a whole. */
+const PageText = z.string().min(1).nullable().optional();
+const ThemeColorRequest = z.record(z.string().min(1), z.string().min(1));
+
+/**
+ * The body of `POST /v1/status-pages` and of `PUT /v1/status-pages/{statusPageId}`: the page as a
+ * whole, its cards in order. A field left out of a change is not kept (the service's reference).
+ */
+export const StatusPageRequest = z.strictObject({
+  name: z.string().min(1),
+  url: z
+    .string()
+    .regex(
+      STATUS_PAGE_URL_PATTERN,
+      "must be one subdomain label: letters, digits and inner hyphens, at most 63 characters",
+    ),
+  cards: z.array(StatusPageCardRequest),
+  description: PageText,
+  customDomain: PageText,
+  logo: PageText,
+  logoDark: PageText,
+  favicon: PageText,
+  redirectTo: PageText,
+  themeColors: z
+    .strictObject({ light: ThemeColorRequest.optional(), dark: ThemeColorRequest.optional() })
+    .nullable()
+    .optional(),
+  defaultTheme: z.enum(STATUS_PAGE_THEMES).optional(),
+});
+export type StatusPageRequest = z.infer<typeof StatusPageRequest>;
 
 /** The status-page list as the emulator answers it: `{ length, entries, nextId }`. */
 export const StatusPageList = cursorList(StatusPage);

@@ -97,7 +97,7 @@ export const CONTROL_ROUTES = {
     method: "PATCH",
     path: "/_control/behaviour",
     summary:
-      "Change what the emulator does where the service's behaviour is unknown (putStatus, listOrder, rateWindow, unknownCheck, accountHeader, answers, createAnswer, createDelayMs, editDate, referenceOperations)",
+      "Change what the emulator does where the service's behaviour is unknown (putStatus, listOrder, rateWindow, unknownCheck, accountHeader, answers, createAnswer, createDelayMs, editDate, referenceOperations, duplicateAnswer, serviceNames, serviceInUse)",
     pathParams: {},
     body: { name: "BehaviourRequest", schema: Behaviour.partial() },
     success: {

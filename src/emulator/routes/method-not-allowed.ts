@@ -1,4 +1,4 @@
-import type { Env, Hono } from "hono";
+import type { Env, Hono, MiddlewareHandler } from "hono";
 import { honoPath, type Route } from "../../api/routes";
 import { ErrorResponse } from "../http-error";
 
@@ -24,4 +24,26 @@ export function allowOnlyRouteMethods<E extends Env>(app: Hono<E>, routes: reado
       );
     });
   }
+}
+
+/**
+ * Answers 405 for another method on a path of `routes` with no parameter (`/v1/status-pages`),
+ * which a parameter route beside it (`PUT /v1/status-pages/{statusPageId}`) would take first.
+ */
+export function refuseOtherMethodsOnFixedPaths(routes: readonly Route[]): MiddlewareHandler {
+  const methods = new Map<string, string[]>();
+  for (const route of routes) {
+    if (route.path.includes("{")) continue;
+    methods.set(route.path, [...(methods.get(route.path) ?? []), route.method]);
+  }
+  return async (c, next) => {
+    const allowed = methods.get(c.req.path);
+    // Hono answers a HEAD as the path's GET, without the body.
+    const method = c.req.method === "HEAD" ? "GET" : c.req.method;
+    if (allowed === undefined || allowed.includes(method)) return next();
+    const allow = allowed.join(", ");
+    throw new ErrorResponse(405, `${c.req.method} is not allowed on ${c.req.path}; use ${allow}`, {
+      Allow: allow,
+    });
+  };
 }

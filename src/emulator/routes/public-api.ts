@@ -25,7 +25,8 @@ import {
 } from "../store";
 import { DAY_MS } from "../time";
 import { type AccountEnv, apiKeyAuth } from "./auth";
-import { allowOnlyRouteMethods } from "./method-not-allowed";
+import { allowOnlyRouteMethods, refuseOtherMethodsOnFixedPaths } from "./method-not-allowed";
+import { pageWriteRoutes } from "./page-writes";
 
 /** The schemas accept RFC 3339 date-times and plain dates (UTC midnight). */
 function parseTime(text: string): number {
@@ -48,7 +49,8 @@ const EXCERPT: ReadonlySet<Route> = new Set<Route>([
  * and status-page operations), with auth, request counts, the rate window and fault injection;
  * every answer is shaped by the behaviour (`answer-shape.ts`).
  */
-export function publicApi({ stores, control, faults, requests, now }: AppContext) {
+export function publicApi(context: AppContext) {
+  const { stores, control, faults, requests, now } = context;
   const app = new Hono<AccountEnv>();
   const behaviour = () => control.getBehaviour();
   const auth = apiKeyAuth(stores.accounts, () => behaviour().accountHeader);
@@ -58,6 +60,7 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
     rateWindowMiddleware(() => behaviour().rateWindow),
   );
   app.use("/v1/*", faults.middleware());
+  app.use("/v1/*", refuseOtherMethodsOnFixedPaths(PUBLIC_ROUTES));
   // A service with only the excerpt's operations (behaviour `referenceOperations`) answers
   // the others as it would answer a route it does not have.
   const on = (route: Route, handler: Handler) =>
@@ -238,6 +241,9 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
       ),
     ),
   );
+
+  // After the reads: `/v1/status-pages/{statusPageId}/…` would take theirs too.
+  pageWriteRoutes(on, context);
 
   allowOnlyRouteMethods(app, PUBLIC_ROUTES);
   return app;

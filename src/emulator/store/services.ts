@@ -1,7 +1,9 @@
+import { randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import type { Service, ServiceList } from "../../api/schemas";
-import { statement } from "../database";
-import { notFound } from "../http-error";
+import type { Behaviour, DuplicateAnswer } from "../behaviour";
+import { statement, transaction } from "../database";
+import { ErrorResponse, notFound } from "../http-error";
 import { toIso } from "../time";
 import { type ListedRows, listPage } from "./list-cursor";
 
@@ -10,6 +12,17 @@ export const SERVICES_PAGE_DEFAULT = 20;
 
 const COLUMNS = "id, name, created_ms, updated_ms";
 const LISTED: ListedRows = { table: "services", columns: COLUMNS, newestFirst: false };
+
+/** Where the reference is silent, what a write of a service does (see behaviour.ts). */
+export type ServiceWriteRules = Pick<
+  Behaviour,
+  "duplicateAnswer" | "serviceNames" | "serviceInUse"
+>;
+
+/** A duplicate refused as `duplicateAnswer` says: 400, or 409 Conflict. */
+export function duplicateRefusal(answer: DuplicateAnswer, message: string): ErrorResponse {
+  return new ErrorResponse(answer === "conflict" ? 409 : 400, message);
+}
 
 /** The account's services: what its incidents affect and its status pages' cards show. */
 export class ServiceStore {
@@ -48,6 +61,95 @@ export class ServiceStore {
     const service = this.byIds(accountId, [serviceId]).get(serviceId);
     if (service === undefined) throw notFound("service", serviceId);
     return service;
+  }
+
+  /** `POST /v1/status-pages/services`: a new service, its id a GUID the service picks. */
+  create(accountId: string, name: string, nowMs: number, rules: ServiceWriteRules): Service {
+    return transaction(this.db, () => {
+      this.refuseTakenName(accountId, name, undefined, rules);
+      const id = randomUUID();
+      this.upsert(accountId, id, name, nowMs);
+      return this.get(accountId, id);
+    });
+  }
+
+  /** `PUT /v1/status-pages/services/{serviceId}`: its name; incidents and cards show the new one. */
+  rename(
+    accountId: string,
+    serviceId: string,
+    name: string,
+    nowMs: number,
+    rules: ServiceWriteRules,
+  ): Service {
+    return transaction(this.db, () => {
+      this.get(accountId, serviceId);
+      this.refuseTakenName(accountId, name, serviceId, rules);
+      this.upsert(accountId, serviceId, name, nowMs);
+      return this.get(accountId, serviceId);
+    });
+  }
+
+  /**
+   * `DELETE /v1/status-pages/services/{serviceId}`. One still named is refused (409) or removed
+   * (`serviceInUse`): then cards drop it and incidents show its id alone.
+   */
+  remove(accountId: string, serviceId: string, rules: ServiceWriteRules): void {
+    transaction(this.db, () => {
+      this.get(accountId, serviceId);
+      const users = this.users(accountId, serviceId);
+      if (users.length > 0 && rules.serviceInUse === "refused") {
+        throw new ErrorResponse(
+          409,
+          `service ${serviceId} is still named by ${users.join(", ")}: take it out of them first`,
+        );
+      }
+      statement(
+        this.db,
+        "DELETE FROM status_page_card_services WHERE account_id = ? AND service_id = ?",
+      ).run(accountId, serviceId);
+      statement(this.db, "DELETE FROM services WHERE account_id = ? AND id = ?").run(
+        accountId,
+        serviceId,
+      );
+    });
+  }
+
+  /** What names the service: `incident <id>` and `card <name> of status page <id>`, sorted. */
+  private users(accountId: string, serviceId: string): string[] {
+    const incidents = statement(
+      this.db,
+      "SELECT DISTINCT incident_id FROM incident_services WHERE account_id = ? AND service_id = ?",
+    )
+      .all(accountId, serviceId)
+      .map((row) => `incident ${String(row.incident_id)}`);
+    const cards = statement(
+      this.db,
+      `SELECT DISTINCT c.name, c.status_page_id FROM status_page_card_services s
+         JOIN status_page_cards c ON c.account_id = s.account_id AND c.id = s.card_id
+         WHERE s.account_id = ? AND s.service_id = ?`,
+    )
+      .all(accountId, serviceId)
+      .map((row) => `card ${String(row.name)} of status page ${String(row.status_page_id)}`);
+    return [...incidents.sort(), ...cards.sort()];
+  }
+
+  private refuseTakenName(
+    accountId: string,
+    name: string,
+    self: string | undefined,
+    rules: ServiceWriteRules,
+  ): void {
+    if (rules.serviceNames !== "unique") return;
+    const taken = statement(
+      this.db,
+      "SELECT id FROM services WHERE account_id = ? AND name = ? AND id IS NOT ?",
+    ).get(accountId, name, self ?? null);
+    if (taken !== undefined) {
+      throw duplicateRefusal(
+        rules.duplicateAnswer,
+        `name: service ${String(taken.id)} is already named ${JSON.stringify(name)}`,
+      );
+    }
   }
 
   /** One page of the account's services, oldest first (`nextId`: see list-cursor.ts). */
