@@ -7,6 +7,7 @@ import {
   CREATE_DELAY_MAX_MS,
   EDIT_DATES,
   LIST_ORDERS,
+  MAINTENANCE_OCCURRENCES,
   PUT_STATUS_ENV,
   PUT_STATUSES,
   RATE_WINDOW_PATTERN,
@@ -121,6 +122,16 @@ export const Behaviour = z.strictObject({
     .describe(
       "What an update PUT without publicIncidentUpdateDate does to the update's public date: kept, or now (re-dated to the time of the PUT).",
     ),
+  /**
+   * Which maintenances a recurring window has (the contract says one is made "each time it
+   * runs"): `next`, those begun and the next to come, each following one made when one
+   * begins; or `all`, every one up to `repeatEndsAt` (at most 100) made with the window.
+   */
+  maintenanceOccurrences: z
+    .enum(MAINTENANCE_OCCURRENCES)
+    .describe(
+      "Which maintenances a recurring window has: next (those begun and the next; each following one made when one begins) or all (every one up to repeatEndsAt, at most 100, made with the window).",
+    ),
 });
 export type Behaviour = z.infer<typeof Behaviour>;
 
@@ -135,6 +146,7 @@ export type AccountHeader = Behaviour["accountHeader"];
 export type Answers = Behaviour["answers"];
 export type CreateAnswer = Behaviour["createAnswer"];
 export type EditDate = Behaviour["editDate"];
+export type MaintenanceOccurrences = Behaviour["maintenanceOccurrences"];
 
 export const DEFAULT_PUT_STATUS: PutStatus = "posts-update";
 export const DEFAULT_REFERENCE_OPERATIONS: ReferenceOperations = "available";
@@ -151,6 +163,7 @@ export const DEFAULT_BEHAVIOUR: Behaviour = {
   createAnswer: "full",
   createDelayMs: 0,
   editDate: "kept",
+  maintenanceOccurrences: "next",
 };
 
 /** The PUT behaviour the environment asks for, else `fallback`; a value it does not know throws. */

@@ -89,7 +89,8 @@ export const StatusPageVisibilityRequest = z
   });
 export type StatusPageVisibilityRequest = z.infer<typeof StatusPageVisibilityRequest>;
 
-const windowFields = {
+/** The fields of a window's request, for schemas built on them (the emulator's seed). */
+export const MAINTENANCE_WINDOW_FIELDS = {
   name: z.string().min(1).max(MAINTENANCE_NAME_MAX),
   startsAt: RequestInstant,
   endsAt: RequestInstant,
@@ -113,13 +114,13 @@ const END_AFTER_START = { message: "endsAt must be after startsAt", path: ["ends
 
 /** Body of `POST /v1/maintenance-windows` (not idempotent: the service picks a number id). */
 export const MaintenanceWindowCreateRequest = z
-  .strictObject(windowFields)
+  .strictObject(MAINTENANCE_WINDOW_FIELDS)
   .refine(endsAfterStart, END_AFTER_START);
 export type MaintenanceWindowCreateRequest = z.infer<typeof MaintenanceWindowCreateRequest>;
 
 /** Body of `PUT /v1/maintenance-windows/{id}`: partial, only the fields sent change. */
 export const MaintenanceWindowChangeRequest = z
-  .strictObject(windowFields)
+  .strictObject(MAINTENANCE_WINDOW_FIELDS)
   .partial()
   .refine(endsAfterStart, END_AFTER_START);
 export type MaintenanceWindowChangeRequest = z.infer<typeof MaintenanceWindowChangeRequest>;

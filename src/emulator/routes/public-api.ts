@@ -1,4 +1,4 @@
-import { type Context, Hono } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { honoPath, PUBLIC_ROUTES, ROUTES, type Route } from "../../api/routes";
 import {
   shapeCreated,
@@ -20,6 +20,8 @@ import { PUBLIC_BODY_LIMIT, pathParam, readJsonBody, readQuery } from "../reques
 import {
   CHECKS_PAGE_DEFAULT,
   INCIDENTS_PAGE_DEFAULT,
+  MAINTENANCE_WINDOWS_PAGE_DEFAULT,
+  MAINTENANCES_PAGE_DEFAULT,
   SERVICES_PAGE_DEFAULT,
   STATUS_PAGES_PAGE_DEFAULT,
 } from "../store";
@@ -238,6 +240,95 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
       ),
     ),
   );
+
+  // The service's scheduler runs on its own; here it catches up before each maintenance call.
+  const catchUp: MiddlewareHandler = async (_c, next) => {
+    stores.maintenanceWindows.advance(nowMs(), behaviour().maintenanceOccurrences);
+    await next();
+  };
+  app.use("/v1/maintenance-windows", catchUp);
+  app.use("/v1/maintenance-windows/*", catchUp);
+  const windows = stores.maintenanceWindows;
+  const windowId = (c: Context<AccountEnv>) => {
+    const text = pathParam(c, "maintenanceWindowId");
+    if (!/^\d{1,15}$/.test(text))
+      throw new ErrorResponse(404, `maintenance window ${text} not found`);
+    return Number(text);
+  };
+  const maintenance = (c: Context<AccountEnv>) => pathParam(c, "maintenanceId");
+
+  on(ROUTES.listMaintenanceWindows, (c) => {
+    const query = readQuery(c, ROUTES.listMaintenanceWindows.query.schema);
+    const limit = query.limit ?? MAINTENANCE_WINDOWS_PAGE_DEFAULT;
+    return c.json(windows.list(account(c), limit, query.page ?? 1));
+  });
+
+  on(ROUTES.createMaintenanceWindow, async (c) => {
+    const route = ROUTES.createMaintenanceWindow;
+    const body = await readJsonBody(c, route.body.schema, PUBLIC_BODY_LIMIT);
+    const { maintenanceOccurrences } = behaviour();
+    return c.json(windows.create(account(c), body, nowMs(), maintenanceOccurrences), 201);
+  });
+
+  on(ROUTES.getMaintenanceWindow, (c) => c.json(windows.get(account(c), windowId(c))));
+
+  on(ROUTES.changeMaintenanceWindow, async (c) => {
+    const id = windowId(c);
+    const route = ROUTES.changeMaintenanceWindow;
+    const body = await readJsonBody(c, route.body.schema, PUBLIC_BODY_LIMIT);
+    const { maintenanceOccurrences } = behaviour();
+    return c.json(windows.change(account(c), id, body, nowMs(), maintenanceOccurrences));
+  });
+
+  on(ROUTES.deleteMaintenanceWindow, (c) => {
+    windows.remove(account(c), windowId(c));
+    return c.body(null, 204);
+  });
+
+  on(ROUTES.listMaintenances, (c) => {
+    const id = windowId(c);
+    const query = readQuery(c, ROUTES.listMaintenances.query.schema);
+    const limit = query.limit ?? MAINTENANCES_PAGE_DEFAULT;
+    const order = behaviour().listOrder;
+    return c.json(windows.listMaintenances(account(c), id, limit, query.page ?? 1, order));
+  });
+
+  on(ROUTES.getMaintenance, (c) =>
+    c.json(windows.getMaintenance(account(c), windowId(c), maintenance(c), behaviour().listOrder)),
+  );
+
+  on(ROUTES.moveMaintenance, async (c) => {
+    const [id, maintenanceId] = [windowId(c), maintenance(c)];
+    const body = await readJsonBody(c, ROUTES.moveMaintenance.body.schema, PUBLIC_BODY_LIMIT);
+    const order = behaviour().listOrder;
+    return c.json(windows.move(account(c), id, maintenanceId, body, nowMs(), order));
+  });
+
+  on(ROUTES.deleteMaintenance, (c) => {
+    windows.removeMaintenance(account(c), windowId(c), maintenance(c));
+    return c.body(null, 204);
+  });
+
+  on(ROUTES.postMaintenanceUpdate, async (c) => {
+    const [id, maintenanceId] = [windowId(c), maintenance(c)];
+    const route = ROUTES.postMaintenanceUpdate;
+    const body = await readJsonBody(c, route.body.schema, PUBLIC_BODY_LIMIT);
+    return c.json(windows.postUpdate(account(c), id, maintenanceId, body, nowMs()), 201);
+  });
+
+  on(ROUTES.changeMaintenanceUpdate, async (c) => {
+    const [id, maintenanceId] = [windowId(c), maintenance(c)];
+    const updateId = pathParam(c, "updateId");
+    const route = ROUTES.changeMaintenanceUpdate;
+    const body = await readJsonBody(c, route.body.schema, PUBLIC_BODY_LIMIT);
+    return c.json(windows.changeUpdate(account(c), id, maintenanceId, updateId, body, nowMs()));
+  });
+
+  on(ROUTES.deleteMaintenanceUpdate, (c) => {
+    const updateId = pathParam(c, "updateId");
+    windows.removeUpdate(account(c), windowId(c), maintenance(c), updateId);
+    return c.body(null, 204);
+  });
 
   allowOnlyRouteMethods(app, PUBLIC_ROUTES);
   return app;
