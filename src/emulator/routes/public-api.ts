@@ -249,13 +249,23 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
   app.use("/v1/maintenance-windows", catchUp);
   app.use("/v1/maintenance-windows/*", catchUp);
   const windows = stores.maintenanceWindows;
-  const windowId = (c: Context<AccountEnv>) => {
+  // Every path parameter is checked (400) before a window id that is no number is missing (404).
+  const windowId = (c: Context<AccountEnv>, ...others: string[]) => {
     const text = pathParam(c, "maintenanceWindowId");
-    if (!/^\d{1,15}$/.test(text))
+    const checked = others.map((name) => pathParam(c, name));
+    if (!/^\d{1,15}$/.test(text)) {
       throw new ErrorResponse(404, `maintenance window ${text} not found`);
-    return Number(text);
+    }
+    return [Number(text), ...checked] as const;
   };
-  const maintenance = (c: Context<AccountEnv>) => pathParam(c, "maintenanceId");
+  const maintenancePath = (c: Context<AccountEnv>) => {
+    const [id, maintenanceId = ""] = windowId(c, "maintenanceId");
+    return { id, maintenanceId };
+  };
+  const updatePath = (c: Context<AccountEnv>) => {
+    const [id, maintenanceId = "", updateId = ""] = windowId(c, "maintenanceId", "updateId");
+    return { id, maintenanceId, updateId };
+  };
 
   on(ROUTES.listMaintenanceWindows, (c) => {
     const query = readQuery(c, ROUTES.listMaintenanceWindows.query.schema);
@@ -270,10 +280,10 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
     return c.json(windows.create(account(c), body, nowMs(), maintenanceOccurrences), 201);
   });
 
-  on(ROUTES.getMaintenanceWindow, (c) => c.json(windows.get(account(c), windowId(c))));
+  on(ROUTES.getMaintenanceWindow, (c) => c.json(windows.get(account(c), windowId(c)[0])));
 
   on(ROUTES.changeMaintenanceWindow, async (c) => {
-    const id = windowId(c);
+    const [id] = windowId(c);
     const route = ROUTES.changeMaintenanceWindow;
     const body = await readJsonBody(c, route.body.schema, PUBLIC_BODY_LIMIT);
     const { maintenanceOccurrences } = behaviour();
@@ -281,52 +291,53 @@ export function publicApi({ stores, control, faults, requests, now }: AppContext
   });
 
   on(ROUTES.deleteMaintenanceWindow, (c) => {
-    windows.remove(account(c), windowId(c));
+    windows.remove(account(c), windowId(c)[0]);
     return c.body(null, 204);
   });
 
   on(ROUTES.listMaintenances, (c) => {
-    const id = windowId(c);
+    const [id] = windowId(c);
     const query = readQuery(c, ROUTES.listMaintenances.query.schema);
     const limit = query.limit ?? MAINTENANCES_PAGE_DEFAULT;
     const order = behaviour().listOrder;
     return c.json(windows.listMaintenances(account(c), id, limit, query.page ?? 1, order));
   });
 
-  on(ROUTES.getMaintenance, (c) =>
-    c.json(windows.getMaintenance(account(c), windowId(c), maintenance(c), behaviour().listOrder)),
-  );
+  on(ROUTES.getMaintenance, (c) => {
+    const { id, maintenanceId } = maintenancePath(c);
+    return c.json(windows.getMaintenance(account(c), id, maintenanceId, behaviour().listOrder));
+  });
 
   on(ROUTES.moveMaintenance, async (c) => {
-    const [id, maintenanceId] = [windowId(c), maintenance(c)];
+    const { id, maintenanceId } = maintenancePath(c);
     const body = await readJsonBody(c, ROUTES.moveMaintenance.body.schema, PUBLIC_BODY_LIMIT);
     const order = behaviour().listOrder;
     return c.json(windows.move(account(c), id, maintenanceId, body, nowMs(), order));
   });
 
   on(ROUTES.deleteMaintenance, (c) => {
-    windows.removeMaintenance(account(c), windowId(c), maintenance(c));
+    const { id, maintenanceId } = maintenancePath(c);
+    windows.removeMaintenance(account(c), id, maintenanceId);
     return c.body(null, 204);
   });
 
   on(ROUTES.postMaintenanceUpdate, async (c) => {
-    const [id, maintenanceId] = [windowId(c), maintenance(c)];
+    const { id, maintenanceId } = maintenancePath(c);
     const route = ROUTES.postMaintenanceUpdate;
     const body = await readJsonBody(c, route.body.schema, PUBLIC_BODY_LIMIT);
     return c.json(windows.postUpdate(account(c), id, maintenanceId, body, nowMs()), 201);
   });
 
   on(ROUTES.changeMaintenanceUpdate, async (c) => {
-    const [id, maintenanceId] = [windowId(c), maintenance(c)];
-    const updateId = pathParam(c, "updateId");
+    const { id, maintenanceId, updateId } = updatePath(c);
     const route = ROUTES.changeMaintenanceUpdate;
     const body = await readJsonBody(c, route.body.schema, PUBLIC_BODY_LIMIT);
     return c.json(windows.changeUpdate(account(c), id, maintenanceId, updateId, body, nowMs()));
   });
 
   on(ROUTES.deleteMaintenanceUpdate, (c) => {
-    const updateId = pathParam(c, "updateId");
-    windows.removeUpdate(account(c), windowId(c), maintenance(c), updateId);
+    const { id, maintenanceId, updateId } = updatePath(c);
+    windows.removeUpdate(account(c), id, maintenanceId, updateId);
     return c.body(null, 204);
   });
 
