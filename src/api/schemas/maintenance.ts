@@ -61,7 +61,10 @@ const RequestInstant = z.iso.datetime({ offset: true });
 /** A time zone of a request: an IANA name; an offset such as `+05:00` is refused. */
 export const TimeZoneName = z
   .string()
-  .regex(IANA_ZONE, "must be an IANA time zone name such as Europe/Paris, not an offset")
+  .regex(IANA_ZONE, {
+    message: "must be an IANA time zone name such as Europe/Paris, not an offset",
+    abort: true,
+  })
   .refine(isIanaTimeZone, "is not a time zone this runtime knows (an IANA name such as UTC)");
 
 /** Where and how a window appears on status pages; each field takes effect with `enabled`. */
@@ -110,7 +113,7 @@ const endsAfterStart = (value: { startsAt?: string; endsAt?: string }) =>
   value.startsAt === undefined ||
   value.endsAt === undefined ||
   Date.parse(value.endsAt) > Date.parse(value.startsAt);
-const END_AFTER_START = { message: "endsAt must be after startsAt", path: ["endsAt"] };
+const END_AFTER_START = { message: "must be after startsAt", path: ["endsAt"] };
 
 /** Body of `POST /v1/maintenance-windows` (not idempotent: the service picks a number id). */
 export const MaintenanceWindowCreateRequest = z

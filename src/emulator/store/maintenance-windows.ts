@@ -635,7 +635,7 @@ export class MaintenanceWindowStore {
     if (missing.length > 0) {
       throw new ErrorResponse(
         400,
-        `statusPageVisibility.serviceIds: ${missing.join(", ")} not on the window's status pages (their services: ${[...onPages].join(", ") || "none"})`,
+        `statusPageVisibility.serviceIds: ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not on the window's status pages (their services: ${[...onPages].join(", ") || "none"})`,
       );
     }
   }
