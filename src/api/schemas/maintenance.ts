@@ -67,6 +67,8 @@ export const TimeZoneName = z
   })
   .refine(isIanaTimeZone, "is not a time zone this runtime knows (an IANA name such as UTC)");
 
+const REMINDER_RANGE = `a reminder is ${REMINDER_MINUTES_MIN} to ${REMINDER_MINUTES_MAX} minutes (1 hour to 7 days) before the start`;
+
 /** Where and how a window appears on status pages; each field takes effect with `enabled`. */
 export const StatusPageVisibilityRequest = z
   .strictObject({
@@ -78,8 +80,10 @@ export const StatusPageVisibilityRequest = z
     notifyOnStart: z.boolean().optional(),
     notifyOnEnd: z.boolean().optional(),
     reminderMinutesBefore: z
-      .array(z.int().min(REMINDER_MINUTES_MIN).max(REMINDER_MINUTES_MAX))
-      .max(REMINDERS_MAX)
+      .array(
+        z.int().min(REMINDER_MINUTES_MIN, REMINDER_RANGE).max(REMINDER_MINUTES_MAX, REMINDER_RANGE),
+      )
+      .max(REMINDERS_MAX, `at most ${REMINDERS_MAX} reminders`)
       .optional(),
     autoStart: z.boolean().optional(),
     autoEnd: z.boolean().optional(),
