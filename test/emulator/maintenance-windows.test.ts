@@ -333,5 +333,15 @@ describe("maintenance windows in the emulator", () => {
     expect(first?.updates).toEqual([
       expect.objectContaining({ status: "SCHEDULED", notifySubscribers: false }),
     ]);
+    // As docs/emulator.md shows it.
+    const { control } = emulator as Emulator;
+    control.moveClock({ at: "+2d" });
+    control.moveClock({ advanceMinutes: 120 });
+    expect(control.maintenanceNotifications("acct-demo").map((n) => n.kind)).toEqual([
+      "reminder",
+      "reminder",
+      "start",
+      "end",
+    ]);
   });
 });
