@@ -19,8 +19,8 @@ export type { EventsWindow, NewPing } from "./heartbeats";
 export type { NewIncidentUpdate } from "./incident-updates";
 export { INCIDENT_UPDATES_LIMIT } from "./incident-updates";
 export { INCIDENTS_PAGE_DEFAULT } from "./incidents";
+export { AUTOMATIC_MESSAGES } from "./maintenance-scheduler";
 export {
-  AUTOMATIC_MESSAGES,
   MAINTENANCE_WINDOWS_PAGE_DEFAULT,
   MAINTENANCES_PAGE_DEFAULT,
 } from "./maintenance-windows";

@@ -10,80 +10,32 @@ import type {
   MaintenanceWindow,
   MaintenanceWindowChangeRequest,
   MaintenanceWindowCreateRequest,
-  RepeatUnit,
-  Severity,
 } from "../../api/schemas";
 import type { ListOrder, MaintenanceOccurrences } from "../behaviour";
 import { statement, transaction } from "../database";
 import { ErrorResponse, notFound } from "../http-error";
 import { occurrenceSlots, type Slot } from "../recurrence";
 import { toIso } from "../time";
+import {
+  renderUpdate,
+  renderWindow,
+  type StoredWindow,
+  scheduleOf,
+  storedWindow,
+} from "./maintenance-rows";
+import { advanceMaintenances } from "./maintenance-scheduler";
 import type { NotificationStore } from "./notifications";
 import type { StatusPageStore } from "./status-pages";
 
 /*
  * Maintenance windows, their maintenances (one per occurrence) and their updates. A window is
  * kept as the JSON of its fields with every default filled in; its maintenances carry their own
- * times and status. `advance` is the service's scheduler: reminders, starts and ends, each once.
+ * times and status. `advance` runs the service's scheduler (maintenance-scheduler.ts).
  */
 
 /** Windows per page of the list, and maintenances per page of a window's list. */
 export const MAINTENANCE_WINDOWS_PAGE_DEFAULT = 10;
 export const MAINTENANCES_PAGE_DEFAULT = 10;
-
-/** How a window shows on status pages, every default filled in. */
-interface Visibility {
-  enabled: boolean;
-  statusPageIds: string[];
-  serviceIds: string[];
-  affectAllServices: boolean;
-  severity: Severity | null;
-  notifyOnStart: boolean;
-  notifyOnEnd: boolean;
-  reminderMinutesBefore: number[];
-  autoStart: boolean;
-  autoEnd: boolean;
-  showAffectedServices: boolean;
-  suppressAutoIncidents: boolean;
-}
-
-/** A window's fields as kept, every default filled in. */
-interface StoredWindow {
-  name: string;
-  description: string | null;
-  startsAt: string;
-  endsAt: string;
-  repeatUnit: RepeatUnit | null;
-  repeatInterval: number | null;
-  repeatEndsAt: string | null;
-  timezone: string | null;
-  tags: string[];
-  pauseAllChecks: boolean;
-  silenceAllAlerts: boolean;
-  silenceAlertsTags: string[];
-  statusPageVisibility: Visibility;
-}
-
-const VISIBILITY_DEFAULTS: Visibility = {
-  enabled: false,
-  statusPageIds: [],
-  serviceIds: [],
-  affectAllServices: false,
-  severity: null,
-  notifyOnStart: false,
-  notifyOnEnd: false,
-  reminderMinutesBefore: [],
-  autoStart: true,
-  autoEnd: true,
-  showAffectedServices: true,
-  suppressAutoIncidents: false,
-};
-
-/** What the emulator posts at an automatic start and completion (the service's words are not shown). */
-export const AUTOMATIC_MESSAGES = {
-  start: "The scheduled maintenance has started.",
-  end: "The scheduled maintenance has been completed.",
-} as const;
 
 const SCHEDULE_FIELDS = [
   "startsAt",
@@ -93,30 +45,6 @@ const SCHEDULE_FIELDS = [
   "repeatEndsAt",
   "timezone",
 ] as const;
-
-/** A maintenance row with its window, as the scheduler reads it. */
-interface Running {
-  id: string;
-  accountId: string;
-  windowId: number;
-  startsMs: number;
-  endsMs: number;
-  armedMs: number;
-  window: StoredWindow;
-}
-
-/** One thing the scheduler does, at its time. */
-interface Due {
-  at: number;
-  /** Reminders first, then a start, then an end, at the same instant. */
-  rank: number;
-  kind: string;
-  maintenance: Running;
-  minutesBefore?: number;
-}
-
-const ACTIVE = "('SCHEDULED', 'IN_PROGRESS', 'VERIFYING')";
-const LONGEST_REMINDER_MS = 10_080 * 60_000;
 
 export class MaintenanceWindowStore {
   constructor(
@@ -350,98 +278,15 @@ export class MaintenanceWindowStore {
 
   /**
    * The service's scheduler, caught up to `nowMs`: every reminder, start and end now due, in
-   * the order of their times, each once (`maintenance_events` keeps what was done).
+   * the order of their times, each once.
    */
   advance(nowMs: number, occurrences: MaintenanceOccurrences): void {
-    const candidates = statement(
-      this.db,
-      `SELECT m.*, w.window_json FROM maintenances m
-         JOIN maintenance_windows w ON w.id = m.window_id
-         WHERE m.status IN ${ACTIVE} AND m.starts_ms - ? <= ?`,
-    ).all(LONGEST_REMINDER_MS, nowMs);
-    if (candidates.length === 0) return;
-    transaction(this.db, () => {
-      const due: Due[] = [];
-      for (const row of candidates) {
-        const maintenance: Running = {
-          id: String(row.id),
-          accountId: String(row.account_id),
-          windowId: Number(row.window_id),
-          startsMs: Number(row.starts_ms),
-          endsMs: Number(row.ends_ms),
-          armedMs: Number(row.armed_ms),
-          window: JSON.parse(String(row.window_json)) as StoredWindow,
-        };
-        const done = new Set(
-          statement(this.db, "SELECT kind FROM maintenance_events WHERE maintenance_id = ?")
-            .all(maintenance.id)
-            .map((event) => String(event.kind)),
-        );
-        const add = (event: Omit<Due, "maintenance">) => {
-          if (event.at <= nowMs && !done.has(event.kind)) due.push({ ...event, maintenance });
-        };
-        const { statusPageVisibility: shown } = maintenance.window;
-        if (shown.enabled) {
-          for (const minutes of new Set(shown.reminderMinutesBefore)) {
-            const at = maintenance.startsMs - minutes * 60_000;
-            // A reminder whose time had passed when the maintenance was planned is not sent.
-            if (at >= maintenance.armedMs) {
-              add({ at, rank: 0, kind: `reminder:${minutes}`, minutesBefore: minutes });
-            }
-          }
-        }
-        // One made after its time has passed starts (or ends) when it was made.
-        add({ at: Math.max(maintenance.startsMs, maintenance.armedMs), rank: 1, kind: "start" });
-        add({ at: Math.max(maintenance.endsMs, maintenance.armedMs), rank: 2, kind: "end" });
-      }
-      due.sort((x, y) => x.at - y.at || x.rank - y.rank);
-      for (const event of due) this.carryOut(event, occurrences);
+    advanceMaintenances(this.db, nowMs, occurrences, {
+      appendUpdate: (...args) => this.appendUpdate(...args),
+      notify: (...args) => this.notify(...args),
+      planNext: (accountId, windowId, stored, atMs) =>
+        this.plan(accountId, windowId, stored, atMs, "next", true),
     });
-  }
-
-  private carryOut(event: Due, occurrences: MaintenanceOccurrences): void {
-    const { maintenance } = event;
-    statement(this.db, "INSERT INTO maintenance_events (maintenance_id, kind) VALUES (?, ?)").run(
-      maintenance.id,
-      event.kind,
-    );
-    const row = statement(this.db, "SELECT * FROM maintenances WHERE id = ?").get(maintenance.id);
-    if (row === undefined) return;
-    const status = String(row.status);
-    const shown = maintenance.window.statusPageVisibility;
-    if (event.minutesBefore !== undefined) {
-      if (status === "SCHEDULED") {
-        this.notify(row, "reminder", event.at, undefined, event.minutesBefore);
-      }
-      return;
-    }
-    if (event.kind === "start") {
-      if (occurrences === "next") {
-        this.plan(
-          maintenance.accountId,
-          maintenance.windowId,
-          maintenance.window,
-          event.at,
-          occurrences,
-          true,
-        );
-      }
-      if (!shown.autoStart || status !== "SCHEDULED") return;
-      const notify = shown.enabled && shown.notifyOnStart;
-      const update = this.appendUpdate(
-        row,
-        "IN_PROGRESS",
-        AUTOMATIC_MESSAGES.start,
-        notify,
-        event.at,
-      );
-      if (notify) this.notify(row, "start", event.at, update);
-      return;
-    }
-    if (!shown.autoEnd || (status !== "IN_PROGRESS" && status !== "VERIFYING")) return;
-    const notify = shown.enabled && shown.notifyOnEnd;
-    const update = this.appendUpdate(row, "COMPLETED", AUTOMATIC_MESSAGES.end, notify, event.at);
-    if (notify) this.notify(row, "end", event.at, update);
   }
 
   private notify(
@@ -654,68 +499,4 @@ export class MaintenanceWindowStore {
       updates: order === "newest-first" ? updates.reverse() : updates,
     };
   }
-}
-
-/** The fields of a create, every default filled in (times kept as sent, normalised to UTC). */
-function storedWindow(body: MaintenanceWindowCreateRequest): StoredWindow {
-  const repeats = body.repeatUnit !== null;
-  return {
-    name: body.name,
-    description: body.description ?? null,
-    startsAt: toIso(Date.parse(body.startsAt)),
-    endsAt: toIso(Date.parse(body.endsAt)),
-    repeatUnit: body.repeatUnit,
-    repeatInterval: repeats ? (body.repeatInterval ?? 1) : null,
-    repeatEndsAt: repeats ? (body.repeatEndsAt ?? null) : null,
-    timezone: body.timezone ?? null,
-    tags: body.tags ?? [],
-    pauseAllChecks: body.pauseAllChecks ?? false,
-    silenceAllAlerts: body.silenceAllAlerts ?? false,
-    silenceAlertsTags: body.silenceAlertsTags ?? [],
-    statusPageVisibility: {
-      ...VISIBILITY_DEFAULTS,
-      ...withoutUndefined(body.statusPageVisibility ?? {}),
-    },
-  };
-}
-
-function withoutUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-function scheduleOf(stored: StoredWindow) {
-  return {
-    startsMs: Date.parse(stored.startsAt),
-    endsMs: Date.parse(stored.endsAt),
-    repeatUnit: stored.repeatUnit,
-    repeatInterval: stored.repeatInterval ?? 1,
-    repeatEndsAt: stored.repeatEndsAt,
-    timezone: stored.timezone,
-  };
-}
-
-function renderWindow(row: Record<string, unknown>): MaintenanceWindow {
-  const stored = JSON.parse(String(row.window_json)) as StoredWindow;
-  return {
-    id: Number(row.id),
-    ...stored,
-    created_at: toIso(Number(row.created_ms)),
-    updated_at: toIso(Number(row.updated_ms)),
-  };
-}
-
-function renderUpdate(row: Record<string, unknown>, windowId: number): MaintenanceUpdate {
-  const instant = (value: unknown) => (value === null ? null : toIso(Number(value)));
-  return {
-    id: String(row.id),
-    maintenanceWindowId: windowId,
-    maintenanceId: String(row.maintenance_id),
-    status: String(row.status),
-    description: String(row.description),
-    notifySubscribers: Number(row.notify_subscribers) === 1,
-    created_at: toIso(Number(row.created_ms)),
-    previousStatus: row.previous_status === null ? null : String(row.previous_status),
-    previousStartsAt: instant(row.previous_starts_ms),
-    previousEndsAt: instant(row.previous_ends_ms),
-  };
 }
