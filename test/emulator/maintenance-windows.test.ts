@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Maintenance, MaintenanceWindow } from "../../src/api/schemas";
-import type { Emulator } from "../../src/emulator";
-import type { MaintenanceNotice } from "../../src/emulator/control-schemas";
+import type { Emulator, MaintenanceNotice } from "../../src/emulator";
 import { ADMIN, call, DEMO_ACCOUNT, demoEmulator, NOW } from "./helpers";
 
 let emulator: Emulator | undefined;
