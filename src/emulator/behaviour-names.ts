@@ -58,3 +58,9 @@ export const CREATE_DELAY_MAX_MS = 120_000;
 
 /** `--rate-window 600/60s`: at most N requests per S seconds, per API key. */
 export const RATE_WINDOW_PATTERN = /^(\d{1,6})\/(\d{1,5})s$/;
+
+/**
+ * Which maintenances a recurring window has: the ones begun and the next (each following one
+ * made when one begins), or every one up to its end at once.
+ */
+export const MAINTENANCE_OCCURRENCES = ["next", "all"] as const;

@@ -8,6 +8,7 @@ import {
   DUPLICATE_ANSWERS,
   EDIT_DATES,
   LIST_ORDERS,
+  MAINTENANCE_OCCURRENCES,
   PUT_STATUS_ENV,
   PUT_STATUSES,
   RATE_WINDOW_PATTERN,
@@ -148,6 +149,16 @@ export const Behaviour = z.strictObject({
     .describe(
       "What removing a service named by incidents or cards does: removed (cards drop it, incidents show its id alone) or refused (409).",
     ),
+  /**
+   * Which maintenances a recurring window has (the contract says one is made "each time it
+   * runs"): `next`, those begun and the next to come, each following one made when one
+   * begins; or `all`, every one up to `repeatEndsAt` (at most 100) made with the window.
+   */
+  maintenanceOccurrences: z
+    .enum(MAINTENANCE_OCCURRENCES)
+    .describe(
+      "Which maintenances a recurring window has: next (those begun and the next; each following one made when one begins) or all (every one up to repeatEndsAt, at most 100, made with the window).",
+    ),
 });
 export type Behaviour = z.infer<typeof Behaviour>;
 
@@ -165,6 +176,7 @@ export type EditDate = Behaviour["editDate"];
 export type DuplicateAnswer = Behaviour["duplicateAnswer"];
 export type ServiceNames = Behaviour["serviceNames"];
 export type ServiceInUse = Behaviour["serviceInUse"];
+export type MaintenanceOccurrences = Behaviour["maintenanceOccurrences"];
 
 export const DEFAULT_PUT_STATUS: PutStatus = "posts-update";
 export const DEFAULT_REFERENCE_OPERATIONS: ReferenceOperations = "available";
@@ -184,6 +196,7 @@ export const DEFAULT_BEHAVIOUR: Behaviour = {
   duplicateAnswer: "bad-request",
   serviceNames: "repeatable",
   serviceInUse: "removed",
+  maintenanceOccurrences: "next",
 };
 
 /** The PUT behaviour the environment asks for, else `fallback`; a value it does not know throws. */

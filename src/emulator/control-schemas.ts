@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { INCIDENT_NAME_MAX, IncidentStatus, Severity } from "../api/schemas";
+import { INCIDENT_NAME_MAX, IncidentStatus, MaintenanceStatus, Severity } from "../api/schemas";
 import { SeedDuration, SeedInstant } from "./seed-schema";
 
 /**
@@ -95,3 +95,35 @@ export const Notification = z.object({
 export type Notification = z.infer<typeof Notification>;
 
 export const NotificationList = z.array(Notification);
+
+/** The kinds of maintenance notification: a reminder, the automatic start and end, an update. */
+export const MAINTENANCE_NOTICE_KINDS = ["reminder", "start", "end", "update"] as const;
+
+/**
+ * A maintenance notification sent to every subscriber: which window and maintenance, what
+ * kind, the update and its message where there is one, and a reminder's minutes before.
+ */
+export const MaintenanceNotice = z.object({
+  kind: z.enum(MAINTENANCE_NOTICE_KINDS),
+  maintenanceWindowId: z.int(),
+  maintenanceWindowName: z.string(),
+  maintenanceId: z.string(),
+  updateId: z.string().nullable(),
+  message: z.string().nullable(),
+  status: MaintenanceStatus.nullable(),
+  minutesBefore: z.int().nullable(),
+  sentAt: z.string(),
+});
+export type MaintenanceNotice = z.infer<typeof MaintenanceNotice>;
+
+export const MaintenanceNoticeList = z.array(MaintenanceNotice);
+
+/** `POST /_control/clock`: set the clock to an instant, or move it forward by some minutes. */
+export const ClockMoveBody = z.union([
+  z.strictObject({ at: SeedInstant }),
+  z.strictObject({ advanceMinutes: z.int().min(0).max(5_256_000) }),
+]);
+export type ClockMoveBody = z.input<typeof ClockMoveBody>;
+
+/** The emulator's clock: its now, and how far it stands from the real clock. */
+export const ClockReading = z.object({ now: z.string(), offsetMs: z.number() });

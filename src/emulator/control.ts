@@ -6,7 +6,8 @@ import type {
   Severity,
 } from "../api/schemas";
 import type { Behaviour } from "./behaviour";
-import type { Notification, RecordedResult } from "./control-schemas";
+import type { ClockMove, ClockReading, EmulatorClock } from "./clock";
+import type { MaintenanceNotice, Notification, RecordedResult } from "./control-schemas";
 import { transaction } from "./database";
 import type { FaultInjector, Faults, ResolvedFaults } from "./faults";
 import { ErrorResponse } from "./http-error";
@@ -57,6 +58,20 @@ export interface EmulatorControl {
    * `notifySubscribers: true`), oldest first: what reached their inboxes.
    */
   notifications(accountId: string): Notification[];
+  /**
+   * Every maintenance notification sent to the account's subscribers, in the order sent:
+   * each reminder, automatic start and end, and update posted with `notifySubscribers: true`,
+   * naming its window and maintenance. The scheduler catches up to the clock first.
+   */
+  maintenanceNotifications(accountId: string): MaintenanceNotice[];
+  /** The emulator's clock: its now, and how far it stands from the real one. */
+  readClock(): ClockReading;
+  /**
+   * Sets the emulator's clock to an instant (`{ at }`: ISO, `now` or relative such as `+2h`)
+   * or moves it forward (`{ advanceMinutes }`), then lets the maintenance scheduler carry out
+   * every reminder, start and end due by then, each once.
+   */
+  moveClock(move: ClockMove): ClockReading;
   /** Records one check result; an error joins (or starts) its error group. */
   recordCheckResult(
     accountId: string,
@@ -106,9 +121,12 @@ export function createControl(
   stores: Stores,
   faults: FaultInjector,
   requests: RequestCounter,
-  now: () => Date,
+  clock: EmulatorClock,
   behaviour: Behaviour,
 ): EmulatorControl {
+  const now = clock.now;
+  const catchUp = () =>
+    stores.maintenanceWindows.advance(now().getTime(), behaviour.maintenanceOccurrences);
   const instant = (at: Instant | undefined): number => {
     if (at === undefined) return now().getTime();
     if (at instanceof Date) {
@@ -157,6 +175,17 @@ export function createControl(
     notifications(accountId) {
       requireAccount(accountId);
       return stores.notifications.list(accountId);
+    },
+    maintenanceNotifications(accountId) {
+      requireAccount(accountId);
+      catchUp();
+      return stores.notifications.listMaintenance(accountId);
+    },
+    readClock: () => clock.read(),
+    moveClock(move) {
+      const reading = clock.move(move);
+      catchUp();
+      return reading;
     },
     recordCheckResult(accountId, checkId, result) {
       requireAccount(accountId);
@@ -214,7 +243,7 @@ export function createControl(
     loadSeed(seed) {
       const parsed =
         typeof seed === "string" ? loadSeedFile(seed) : parseSeed(seed, "the control API");
-      applySeed(stores, parsed, now().getTime());
+      applySeed(stores, parsed, now().getTime(), behaviour.maintenanceOccurrences);
     },
     setFaults: (next) => faults.set(next),
     getFaults: () => faults.get(),

@@ -9,6 +9,7 @@ import {
   putStatusFromEnvironment,
   type ReferenceOperations,
 } from "./behaviour";
+import { EmulatorClock } from "./clock";
 import { createControl, type EmulatorControl } from "./control";
 import { openDatabase, transaction } from "./database";
 import { FaultInjector, type Faults } from "./faults";
@@ -52,7 +53,10 @@ export interface EmulatorOptions {
    * @default INCIDENT_SYNC_EMULATOR_BEHAVIOUR (JSON), else the seed's `behaviour`, else `DEFAULT_BEHAVIOUR`
    */
   behaviour?: Partial<Behaviour>;
-  /** The clock; tests pin it. @default () => new Date() */
+  /**
+   * The real clock; tests pin it. The emulator's own runs from it, moved by `POST /_control/clock`.
+   * @default () => new Date()
+   */
   now?: () => Date;
   /** Random source of the faults (0 ≤ x < 1). @default Math.random */
   random?: () => number;
@@ -73,6 +77,16 @@ export interface Emulator {
   close(): void;
 }
 
+/** The maintenances a seed's windows get: as the behaviour the emulator will have says. */
+function seedOccurrences(seed: ParsedSeedFile, chosen: Partial<Behaviour> | undefined) {
+  return (
+    chosen?.maintenanceOccurrences ??
+    behaviourFromEnvironment().maintenanceOccurrences ??
+    seed.behaviour?.maintenanceOccurrences ??
+    DEFAULT_BEHAVIOUR.maintenanceOccurrences
+  );
+}
+
 function readSeed(seed: SeedFile | string | undefined): ParsedSeedFile | undefined {
   if (seed === undefined) return undefined;
   return typeof seed === "string" ? loadSeedFile(seed) : parseSeed(seed, "the seed option");
@@ -80,7 +94,8 @@ function readSeed(seed: SeedFile | string | undefined): ParsedSeedFile | undefin
 
 /** Builds an emulator; opens no port (see `startEmulator` for a server). */
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
-  const now = options.now ?? (() => new Date());
+  const clock = new EmulatorClock(options.now ?? (() => new Date()));
+  const now = clock.now;
   const seed = readSeed(options.seed);
   const db = openDatabase(options.dataFile);
   try {
@@ -89,7 +104,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       transaction(db, () => {
         const seeded = db.prepare("SELECT value FROM meta WHERE key = 'seeded_at'").get();
         if (seeded !== undefined) return;
-        applySeed(stores, seed, now().getTime());
+        applySeed(stores, seed, now().getTime(), seedOccurrences(seed, options.behaviour));
         db.prepare("INSERT INTO meta (key, value) VALUES ('seeded_at', ?)").run(
           now().toISOString(),
         );
@@ -112,7 +127,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     const faults = new FaultInjector(options.random);
     if (options.faults !== undefined) faults.set(options.faults);
     const requests = new RequestCounter(now);
-    const control = createControl(stores, faults, requests, now, behaviour);
+    const control = createControl(stores, faults, requests, clock, behaviour);
     const adminToken = options.adminToken ?? randomBytes(18).toString("base64url");
     const app = createApp({
       stores,

@@ -2,7 +2,7 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlit
 import { UserError } from "../user-error";
 
 /** Bumped when the schema changes; a data file from another version is refused. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -100,6 +100,59 @@ CREATE TABLE IF NOT EXISTS notifications (
   status TEXT,
   sent_ms INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS maintenance_windows (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  window_json TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  updated_ms INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS maintenances (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  window_id INTEGER NOT NULL,
+  starts_ms INTEGER NOT NULL,
+  ends_ms INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  armed_ms INTEGER NOT NULL,
+  created_ms INTEGER NOT NULL,
+  updated_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS maintenances_by_window ON maintenances (account_id, window_id, starts_ms);
+CREATE INDEX IF NOT EXISTS maintenances_running ON maintenances (status, starts_ms);
+CREATE TABLE IF NOT EXISTS maintenance_updates (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  account_id TEXT NOT NULL,
+  maintenance_id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  description TEXT NOT NULL,
+  notify_subscribers INTEGER NOT NULL,
+  created_ms INTEGER NOT NULL,
+  previous_status TEXT,
+  previous_starts_ms INTEGER,
+  previous_ends_ms INTEGER
+);
+CREATE INDEX IF NOT EXISTS maintenance_updates_by_maintenance
+  ON maintenance_updates (maintenance_id, created_ms, seq);
+CREATE TABLE IF NOT EXISTS maintenance_events (
+  maintenance_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  PRIMARY KEY (maintenance_id, kind)
+);
+CREATE TABLE IF NOT EXISTS maintenance_notifications (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id TEXT NOT NULL,
+  window_id INTEGER NOT NULL,
+  window_name TEXT NOT NULL,
+  maintenance_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  update_id TEXT,
+  message TEXT,
+  status TEXT,
+  minutes_before INTEGER,
+  sent_ms INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS checks (
   account_id TEXT NOT NULL REFERENCES accounts(id),
   id TEXT NOT NULL,
@@ -153,6 +206,8 @@ const MIGRATIONS: Readonly<Record<string, string>> = {
   "1": "ALTER TABLE incident_updates ADD COLUMN public_ms INTEGER",
   // Version 3: the status pages, whose tables the schema has added.
   "2": "",
+  // Version 4: the maintenance windows, whose tables the schema has added.
+  "3": "",
 };
 
 export type Row = Record<string, SQLInputValue>;

@@ -9,7 +9,9 @@ export {
   PutStatus,
   parseRateWindow,
 } from "./behaviour";
+export type { ClockMove, ClockReading } from "./clock";
 export type { EmulatorControl, Instant } from "./control";
+export type { MaintenanceNotice } from "./control-schemas";
 export { createEmulator, type Emulator, type EmulatorOptions } from "./create-emulator";
 export { cleanErrorMessage, errorHash } from "./error-cleaning";
 export { ConnectionResetFault, Faults, type ResolvedFaults } from "./faults";

@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { DateOrDateTime, INCIDENT_NAME_MAX, IncidentStatus, Severity } from "../api/schemas";
+import {
+  DateOrDateTime,
+  INCIDENT_NAME_MAX,
+  IncidentStatus,
+  MAINTENANCE_WINDOW_FIELDS,
+  MaintenanceUpdateRequest,
+  RepeatUnit,
+  Severity,
+} from "../api/schemas";
 import { Behaviour } from "./behaviour";
 import { DURATION_PATTERN, RELATIVE_TIME_PATTERN } from "./time";
 
@@ -108,6 +116,29 @@ export const SeedGeneratedErrorGroups = z.strictObject({
   count: z.int().min(1).max(100_000),
 });
 
+/** An update of a seeded maintenance, posted at `created_at` (default: when the seed is loaded). */
+export const SeedMaintenanceUpdate = MaintenanceUpdateRequest.extend({
+  created_at: SeedInstant.optional(),
+});
+
+/** A seeded maintenance: the updates of the window's k-th maintenance, for the k-th entry. */
+export const SeedMaintenance = z.strictObject({
+  updates: z.array(SeedMaintenanceUpdate).default([]),
+});
+
+/**
+ * A maintenance window, with the fields of the API's create (times as a seed writes them, and
+ * `repeatUnit` null by default), and the updates of its maintenances in order.
+ */
+export const SeedMaintenanceWindow = z.strictObject({
+  ...MAINTENANCE_WINDOW_FIELDS,
+  startsAt: SeedInstant,
+  endsAt: SeedInstant,
+  repeatUnit: RepeatUnit.nullable().default(null),
+  occurrences: z.array(SeedMaintenance).default([]),
+});
+export type SeedMaintenanceWindow = z.output<typeof SeedMaintenanceWindow>;
+
 export const SeedAccount = z.strictObject({
   id: Id,
   apiKeys: z.array(z.string().min(1)).min(1),
@@ -118,6 +149,8 @@ export const SeedAccount = z.strictObject({
   checks: z.array(SeedCheck).default([]),
   checkResults: z.array(SeedCheckResult).default([]),
   generatedErrorGroups: z.array(SeedGeneratedErrorGroups).default([]),
+  /** Maintenance windows, made as the API makes them (their numbers in seed order). */
+  maintenanceWindows: z.array(SeedMaintenanceWindow).default([]),
 });
 
 export const SeedFile = z.strictObject({

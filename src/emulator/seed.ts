@@ -2,9 +2,16 @@ import { readFileSync } from "node:fs";
 import { LineCounter, parseDocument } from "yaml";
 import type { IncidentStatus } from "../api/schemas";
 import { UserError } from "../user-error";
+import type { MaintenanceOccurrences } from "./behaviour";
 import { transaction } from "./database";
+import { ErrorResponse } from "./http-error";
 import { demoSeedPath } from "./package-root";
-import { crossCheckSeed, type ParsedSeedFile, SeedFile } from "./seed-schema";
+import {
+  crossCheckSeed,
+  type ParsedSeedFile,
+  SeedFile,
+  type SeedMaintenanceWindow,
+} from "./seed-schema";
 import type { Stores } from "./store";
 import { parseSeedDuration, resolveInstant } from "./time";
 
@@ -97,7 +104,12 @@ export function loadSeedFile(seed: string): ParsedSeedFile {
  * against `nowMs`. Accounts, services, status pages, incidents and checks' names are upserted by
  * id (a page's cards are replaced); updates, pings and check results are appended.
  */
-export function applySeed(stores: Stores, seed: ParsedSeedFile, nowMs: number): void {
+export function applySeed(
+  stores: Stores,
+  seed: ParsedSeedFile,
+  nowMs: number,
+  occurrences: MaintenanceOccurrences,
+): void {
   const now = new Date(nowMs);
   const at = (text: string | undefined, fallback: number) =>
     text === undefined ? fallback : (resolveInstant(text, now) ?? fallback);
@@ -168,6 +180,56 @@ export function applySeed(stores: Stores, seed: ParsedSeedFile, nowMs: number): 
       for (const generated of account.generatedErrorGroups) {
         stores.errorGroups.generate(account.id, generated.checkId, generated.count, nowMs);
       }
+      account.maintenanceWindows.forEach((window, w) => {
+        seedMaintenanceWindow(stores, account.id, window, w, now, occurrences);
+      });
+    }
+  });
+}
+
+/** A seeded window, made as the API's create makes it, and the updates of its maintenances. */
+function seedMaintenanceWindow(
+  stores: Stores,
+  accountId: string,
+  window: SeedMaintenanceWindow,
+  index: number,
+  now: Date,
+  occurrences: MaintenanceOccurrences,
+): void {
+  const where = `accounts.${accountId}.maintenanceWindows[${index}]`;
+  const instant = (text: string) => new Date(resolveInstant(text, now) ?? now.getTime());
+  const { occurrences: seeded, ...fields } = window;
+  const startsAt = instant(fields.startsAt);
+  const endsAt = instant(fields.endsAt);
+  if (endsAt <= startsAt)
+    throw new SeedError("the seed", [`${where}.endsAt: must be after startsAt`]);
+  const body = { ...fields, startsAt: startsAt.toISOString(), endsAt: endsAt.toISOString() };
+  let made: { id: number; maintenanceIds: string[] };
+  try {
+    made = stores.maintenanceWindows.seed(accountId, body, now.getTime(), occurrences);
+  } catch (error) {
+    if (error instanceof ErrorResponse)
+      throw new SeedError("the seed", [`${where}: ${error.message}`]);
+    throw error;
+  }
+  if (seeded.length > made.maintenanceIds.length) {
+    throw new SeedError("the seed", [
+      `${where}.occurrences: ${seeded.length} given, and the window has ${made.maintenanceIds.length} maintenance(s) now`,
+    ]);
+  }
+  seeded.forEach((maintenance, k) => {
+    const maintenanceId = made.maintenanceIds[k] as string;
+    for (const update of maintenance.updates) {
+      stores.maintenanceWindows.seedUpdate(
+        accountId,
+        maintenanceId,
+        {
+          status: update.status,
+          description: update.description,
+          notifySubscribers: update.notifySubscribers === true,
+        },
+        update.created_at === undefined ? now.getTime() : instant(update.created_at).getTime(),
+      );
     }
   });
 }

@@ -150,7 +150,7 @@ describe("errors", () => {
     `);
   });
 
-  it("serves an OpenAPI 3.1 document of the spec's five operations, the reference's incident, check, service and status-page operations and the control API without a key", async () => {
+  it("serves an OpenAPI 3.1 document of the spec's five operations, the reference's incident, check, service, status-page and maintenance-window operations and the control API without a key", async () => {
     emulator = demoEmulator();
     const { status, json } = await call(emulator.app, "GET", "/openapi.json", { key: null });
     expect(status).toBe(200);
@@ -194,10 +194,26 @@ describe("errors", () => {
       "updateStatusPage",
       "deleteStatusPage",
       "listStatusPageSubscriptions",
+      "listMaintenanceWindows",
+      "createMaintenanceWindow",
+      "getMaintenanceWindow",
+      "changeMaintenanceWindow",
+      "deleteMaintenanceWindow",
+      "listMaintenances",
+      "getMaintenance",
+      "moveMaintenance",
+      "deleteMaintenance",
+      "postMaintenanceUpdate",
+      "changeMaintenanceUpdate",
+      "deleteMaintenanceUpdate",
     ]);
     expect(publicOperations.every((operation) => operation.security === undefined)).toBe(true);
     const controlOperations = operations.filter(({ path }) => !path.startsWith("/v1/"));
-    expect(controlOperations.map((operation) => operation.operationId)).toContain("editIncident");
+    const controlIds = controlOperations.map((operation) => operation.operationId);
+    expect(controlIds).toContain("editIncident");
+    expect(controlIds).toEqual(
+      expect.arrayContaining(["getClock", "moveClock", "listMaintenanceNotifications"]),
+    );
     for (const operation of controlOperations) {
       expect(operation.path, operation.operationId).toMatch(/^\/_control\//);
       expect(operation.security, operation.operationId).toEqual([{ adminToken: [] }]);

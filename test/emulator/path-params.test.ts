@@ -21,6 +21,10 @@ const BODIES: Record<string, object> = {
   updateIncidentUpdate: { description: "We are looking into it.", status: "INVESTIGATING" },
   renameService: { name: "Public API" },
   updateStatusPage: { name: "Acme status", url: "acme-status", cards: [] },
+  changeMaintenanceWindow: { name: "Database upgrade" },
+  moveMaintenance: { startsAt: "2026-12-04T02:00:00Z" },
+  postMaintenanceUpdate: { status: "SCHEDULED", description: "We will upgrade the database." },
+  changeMaintenanceUpdate: { description: "We will upgrade the database." },
 };
 
 /** Ids the client refuses to send, as they arrive percent-encoded in a path. */
@@ -48,7 +52,7 @@ afterEach(() => {
 describe("path parameters of the public API", () => {
   it("are refused with 400 on every route, in the words the client uses", async () => {
     emulator = demoEmulator();
-    expect(WITH_PATH_PARAMETER).toHaveLength(22);
+    expect(WITH_PATH_PARAMETER).toHaveLength(40);
     for (const route of WITH_PATH_PARAMETER) {
       for (const encoded of REFUSED) {
         const path = route.path.replace(`{${route.name}}`, encoded).replace(/\{[^}]+\}/g, "x-1");

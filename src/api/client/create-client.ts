@@ -3,6 +3,7 @@ import { type ChecksApi, createChecksApi } from "./checks";
 import { createErrorGroupsApi, type ErrorGroupsApi } from "./error-groups";
 import { createHeartbeatsApi, type HeartbeatsApi } from "./heartbeats";
 import { createIncidentsApi, type IncidentsApi } from "./incidents";
+import { createMaintenanceWindowsApi, type MaintenanceWindowsApi } from "./maintenance-windows";
 import type { ClientOptions } from "./options";
 import { resolveOptions } from "./resolve-options";
 import { createServicesApi, type ServicesApi } from "./services";
@@ -20,6 +21,8 @@ export interface MonitoringClient {
   readonly errorGroups: ErrorGroupsApi;
   /** The account's checks: the names the reports give the checks they read. */
   readonly checks: ChecksApi;
+  /** Scheduled maintenance: windows, their maintenances (occurrences) and their updates. */
+  readonly maintenanceWindows: MaintenanceWindowsApi;
 }
 
 /**
@@ -58,6 +61,7 @@ export function createClient(options: ClientOptions): MonitoringClient {
     heartbeats: createHeartbeatsApi(transport, resolved.limits.maxPages),
     errorGroups: createErrorGroupsApi(transport, resolved.concurrency, resolved.limits.maxPages),
     checks: createChecksApi(transport, resolved.limits.maxPages),
+    maintenanceWindows: createMaintenanceWindowsApi(transport, resolved.limits.maxPages),
   };
   Object.defineProperties(client, {
     [inspect.custom]: {

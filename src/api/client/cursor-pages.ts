@@ -2,23 +2,15 @@ import { z } from "zod";
 import { PagingError } from "../errors/paging-error";
 import { CURSOR_LIST_LIMIT_MAX, type CursorListPage } from "../schemas";
 import { answeredPage } from "./answered-page";
+import { readEntries, type SkippedEntry } from "./read-entries";
 import type { Target } from "./request-checks";
+
+export type { SkippedEntry };
 
 /*
  * The lists that page with a cursor (incidents, services, status pages): each entry of a page
  * read on its own, and every page walked by following `nextId` until it is `null`.
  */
-
-/** An entry of a list page that the schema refused: left out, and said why. */
-export interface SkippedEntry {
-  /** Its place on the page, from 0. */
-  readonly index: number;
-  /** Its `id`, when it had a string one. */
-  readonly id: string | undefined;
-  /** Its `name`, when it had a string one. */
-  readonly name: string | undefined;
-  readonly problem: string;
-}
 
 /** One page of a cursor list. */
 export interface CursorPage<T> {
@@ -56,24 +48,8 @@ export function readCursorPage<S extends z.ZodType>(
   page: CursorListPage,
   schema: S,
 ): CursorPage<z.output<S>> {
-  const entries: z.output<S>[] = [];
-  const skipped: SkippedEntry[] = [];
-  page.entries.forEach((entry, index) => {
-    const parsed = schema.safeParse(entry);
-    if (parsed.success) {
-      entries.push(parsed.data);
-      return;
-    }
-    const { id, name } = (entry ?? {}) as { id?: unknown; name?: unknown };
-    skipped.push({
-      index,
-      id: typeof id === "string" ? id : undefined,
-      name: typeof name === "string" ? name : undefined,
-      problem: z.prettifyError(parsed.error).replaceAll("\n", " "),
-    });
-  });
   // An empty cursor names no page: the last one, as `null` says.
-  return { entries, skipped, nextId: page.nextId || null };
+  return { ...readEntries(page.entries, schema), nextId: page.nextId || null };
 }
 
 /**

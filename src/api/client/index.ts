@@ -16,6 +16,12 @@ export type {
   SkippedIncident,
 } from "./incidents";
 export { type Intent, type Lease, type Made, takeLease } from "./lease";
+export type {
+  ListedPage,
+  MaintenanceListOptions,
+  MaintenanceWindowId,
+  MaintenanceWindowsApi,
+} from "./maintenance-windows";
 export type { ClientOptions, RetryEvent, RetryOptions } from "./options";
 export { checkRuntimeFolder, UnsafeLedgerPath } from "./private-folder";
 export { THROTTLED_RETRIES_MAX } from "./retry-policy";

@@ -16,6 +16,18 @@ import {
   IncidentUpdate,
   IncidentUpdateList,
   IncidentUpdateRequest,
+  Maintenance,
+  MaintenanceList,
+  MaintenanceMoveRequest,
+  MaintenancesQuery,
+  MaintenanceUpdate,
+  MaintenanceUpdateChangeRequest,
+  MaintenanceUpdateRequest,
+  MaintenanceWindow,
+  MaintenanceWindowChangeRequest,
+  MaintenanceWindowCreateRequest,
+  MaintenanceWindowList,
+  MaintenanceWindowsQuery,
   Service,
   ServiceList,
   StatusPage,
@@ -44,6 +56,198 @@ const UPDATE_PARAMS = {
   ...INCIDENT_PARAM,
   incidentUpdateId: { description: "The incident update.", example: "iu-1" },
 };
+
+const WINDOW_PARAM = {
+  maintenanceWindowId: { description: "The maintenance window (a number).", example: "1" },
+};
+const MAINTENANCE_PARAMS = {
+  ...WINDOW_PARAM,
+  maintenanceId: {
+    description: "One maintenance (occurrence) of the window.",
+    example: "5bd5a3b4-8f1e-5c1e-9a43-4f0c2d5e7a10",
+  },
+};
+const MAINTENANCE_UPDATE_PARAMS = {
+  ...MAINTENANCE_PARAMS,
+  updateId: { description: "An update of the maintenance.", example: "mu-1" },
+};
+const OFFSET_QUERY_DESCRIPTIONS = (what: string, max: number) => ({
+  limit: `${what} per page, 1 to ${max}. Default 10.`,
+  page: "Page number from 1. Default 1.",
+});
+
+/** The reference's maintenance-window operations ("Scheduled maintenance on the status page"). */
+const MAINTENANCE_ROUTES = {
+  listMaintenanceWindows: {
+    ...common,
+    operationId: "listMaintenanceWindows",
+    method: "GET",
+    path: "/v1/maintenance-windows",
+    summary: "List the account's maintenance windows, a page at a time (a plain array)",
+    pathParams: {},
+    query: {
+      schema: MaintenanceWindowsQuery,
+      descriptions: OFFSET_QUERY_DESCRIPTIONS("Windows", 100),
+    },
+    success: {
+      status: 200,
+      description: "Successful",
+      body: { name: "MaintenanceWindowList", schema: MaintenanceWindowList },
+    },
+    errors: READ_ERRORS,
+  },
+  createMaintenanceWindow: {
+    ...common,
+    operationId: "createMaintenanceWindow",
+    method: "POST",
+    path: "/v1/maintenance-windows",
+    summary: "Create a maintenance window and its maintenances (not idempotent)",
+    pathParams: {},
+    body: { name: "MaintenanceWindowCreateRequest", schema: MaintenanceWindowCreateRequest },
+    success: {
+      status: 201,
+      description: "Created",
+      body: { name: "MaintenanceWindow", schema: MaintenanceWindow },
+    },
+    errors: WRITE_ERRORS,
+  },
+  getMaintenanceWindow: {
+    ...common,
+    operationId: "getMaintenanceWindow",
+    method: "GET",
+    path: "/v1/maintenance-windows/{maintenanceWindowId}",
+    summary: "Read a maintenance window",
+    pathParams: WINDOW_PARAM,
+    success: {
+      status: 200,
+      description: "Successful",
+      body: { name: "MaintenanceWindow", schema: MaintenanceWindow },
+    },
+    errors: READ_ERRORS,
+  },
+  changeMaintenanceWindow: {
+    ...common,
+    operationId: "changeMaintenanceWindow",
+    method: "PUT",
+    path: "/v1/maintenance-windows/{maintenanceWindowId}",
+    summary: "Change a maintenance window: only the fields sent change",
+    pathParams: WINDOW_PARAM,
+    body: { name: "MaintenanceWindowChangeRequest", schema: MaintenanceWindowChangeRequest },
+    success: {
+      status: 200,
+      description: "Successful",
+      body: { name: "MaintenanceWindow", schema: MaintenanceWindow },
+    },
+    errors: WRITE_ERRORS,
+  },
+  deleteMaintenanceWindow: {
+    ...common,
+    operationId: "deleteMaintenanceWindow",
+    method: "DELETE",
+    path: "/v1/maintenance-windows/{maintenanceWindowId}",
+    summary: "Remove a maintenance window, its maintenances and their updates, permanently",
+    pathParams: WINDOW_PARAM,
+    success: { status: 204, description: "Removed" },
+    errors: READ_ERRORS,
+  },
+  listMaintenances: {
+    ...common,
+    operationId: "listMaintenances",
+    method: "GET",
+    path: "/v1/maintenance-windows/{maintenanceWindowId}/maintenances",
+    summary: "List a window's maintenances (its occurrences), each with its updates",
+    pathParams: WINDOW_PARAM,
+    query: {
+      schema: MaintenancesQuery,
+      descriptions: OFFSET_QUERY_DESCRIPTIONS("Maintenances", 50),
+    },
+    success: {
+      status: 200,
+      description: "Successful",
+      body: { name: "MaintenanceList", schema: MaintenanceList },
+    },
+    errors: READ_ERRORS,
+  },
+  getMaintenance: {
+    ...common,
+    operationId: "getMaintenance",
+    method: "GET",
+    path: "/v1/maintenance-windows/{maintenanceWindowId}/maintenances/{maintenanceId}",
+    summary: "Read one maintenance with its updates",
+    pathParams: MAINTENANCE_PARAMS,
+    success: {
+      status: 200,
+      description: "Successful",
+      body: { name: "Maintenance", schema: Maintenance },
+    },
+    errors: READ_ERRORS,
+  },
+  moveMaintenance: {
+    ...common,
+    operationId: "moveMaintenance",
+    method: "PATCH",
+    path: "/v1/maintenance-windows/{maintenanceWindowId}/maintenances/{maintenanceId}",
+    summary: "Move one maintenance: its startsAt and endsAt",
+    pathParams: MAINTENANCE_PARAMS,
+    body: { name: "MaintenanceMoveRequest", schema: MaintenanceMoveRequest },
+    success: {
+      status: 200,
+      description: "Successful",
+      body: { name: "Maintenance", schema: Maintenance },
+    },
+    errors: WRITE_ERRORS,
+  },
+  deleteMaintenance: {
+    ...common,
+    operationId: "deleteMaintenance",
+    method: "DELETE",
+    path: "/v1/maintenance-windows/{maintenanceWindowId}/maintenances/{maintenanceId}",
+    summary: "Remove one maintenance and its updates",
+    pathParams: MAINTENANCE_PARAMS,
+    success: { status: 204, description: "Removed" },
+    errors: READ_ERRORS,
+  },
+  postMaintenanceUpdate: {
+    ...common,
+    operationId: "postMaintenanceUpdate",
+    method: "POST",
+    path: "/v1/maintenance-windows/{maintenanceWindowId}/maintenances/{maintenanceId}/updates",
+    summary: "Post an update of a maintenance, notifying subscribers when asked (not idempotent)",
+    pathParams: MAINTENANCE_PARAMS,
+    body: { name: "MaintenanceUpdateRequest", schema: MaintenanceUpdateRequest },
+    success: {
+      status: 201,
+      description: "Created",
+      body: { name: "MaintenanceUpdate", schema: MaintenanceUpdate },
+    },
+    errors: WRITE_ERRORS,
+  },
+  changeMaintenanceUpdate: {
+    ...common,
+    operationId: "changeMaintenanceUpdate",
+    method: "PUT",
+    path: "/v1/maintenance-windows/{maintenanceWindowId}/maintenances/{maintenanceId}/updates/{updateId}",
+    summary: "Change one update of a maintenance in place (notifies nobody again)",
+    pathParams: MAINTENANCE_UPDATE_PARAMS,
+    body: { name: "MaintenanceUpdateChangeRequest", schema: MaintenanceUpdateChangeRequest },
+    success: {
+      status: 200,
+      description: "Successful",
+      body: { name: "MaintenanceUpdate", schema: MaintenanceUpdate },
+    },
+    errors: WRITE_ERRORS,
+  },
+  deleteMaintenanceUpdate: {
+    ...common,
+    operationId: "deleteMaintenanceUpdate",
+    method: "DELETE",
+    path: "/v1/maintenance-windows/{maintenanceWindowId}/maintenances/{maintenanceId}/updates/{updateId}",
+    summary: "Remove one update of a maintenance",
+    pathParams: MAINTENANCE_UPDATE_PARAMS,
+    success: { status: 204, description: "Removed" },
+    errors: READ_ERRORS,
+  },
+} as const satisfies Record<string, Route>;
 
 /**
  * The spec's five operations and the reference's incident, check, service and status-page operations, by
@@ -349,10 +553,12 @@ export const ROUTES = {
     errors: READ_ERRORS,
   },
   ...PAGE_WRITE_ROUTES,
+  ...MAINTENANCE_ROUTES,
 } as const satisfies Record<string, Route>;
 
 /**
  * The public operations: the reference's incident operations, the spec's in its order, the
- * reference's checks, then its services and status pages, then their writes.
+ * reference's checks, then its services and status pages, their writes, then its maintenance
+ * windows.
  */
 export const PUBLIC_ROUTES: readonly Route[] = Object.values(ROUTES);

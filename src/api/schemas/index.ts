@@ -9,6 +9,7 @@ export * from "./heartbeat";
 export * from "./incident";
 export * from "./incident-update";
 export * from "./known-status";
+export * from "./maintenance";
 export * from "./params";
 export * from "./path-id";
 export * from "./service";

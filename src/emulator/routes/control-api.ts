@@ -63,6 +63,12 @@ export function controlApi(control: EmulatorControl, adminToken: string) {
   });
 
   on(routes.listNotifications, (c) => c.json(control.notifications(account(c))));
+  on(routes.listMaintenanceNotifications, (c) =>
+    c.json(control.maintenanceNotifications(account(c))),
+  );
+
+  on(routes.getClock, (c) => c.json(control.readClock()));
+  on(routes.moveClock, async (c) => c.json(control.moveClock(await body(c, routes.moveClock))));
 
   on(routes.recordCheckResult, async (c) => {
     const result = await body(c, routes.recordCheckResult);

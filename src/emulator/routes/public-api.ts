@@ -1,4 +1,4 @@
-import { type Context, Hono } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { honoPath, PUBLIC_ROUTES, ROUTES, type Route } from "../../api/routes";
 import {
   shapeCreated,
@@ -20,6 +20,8 @@ import { PUBLIC_BODY_LIMIT, pathParam, readJsonBody, readQuery } from "../reques
 import {
   CHECKS_PAGE_DEFAULT,
   INCIDENTS_PAGE_DEFAULT,
+  MAINTENANCE_WINDOWS_PAGE_DEFAULT,
+  MAINTENANCES_PAGE_DEFAULT,
   SERVICES_PAGE_DEFAULT,
   STATUS_PAGES_PAGE_DEFAULT,
 } from "../store";
@@ -244,6 +246,105 @@ export function publicApi(context: AppContext) {
 
   // After the reads: `/v1/status-pages/{statusPageId}/…` would take theirs too.
   pageWriteRoutes(on, context);
+  // The service's scheduler runs on its own; here it catches up before each maintenance call.
+  const catchUp: MiddlewareHandler = async (_c, next) => {
+    stores.maintenanceWindows.advance(nowMs(), behaviour().maintenanceOccurrences);
+    await next();
+  };
+  app.use("/v1/maintenance-windows", catchUp);
+  app.use("/v1/maintenance-windows/*", catchUp);
+  const windows = stores.maintenanceWindows;
+  // Every path parameter is checked (400) before a window id that is no number is missing (404).
+  const windowId = (c: Context<AccountEnv>, ...others: string[]) => {
+    const text = pathParam(c, "maintenanceWindowId");
+    const checked = others.map((name) => pathParam(c, name));
+    if (!/^\d{1,15}$/.test(text)) {
+      throw new ErrorResponse(404, `maintenance window ${text} not found`);
+    }
+    return [Number(text), ...checked] as const;
+  };
+  const maintenancePath = (c: Context<AccountEnv>) => {
+    const [id, maintenanceId = ""] = windowId(c, "maintenanceId");
+    return { id, maintenanceId };
+  };
+  const updatePath = (c: Context<AccountEnv>) => {
+    const [id, maintenanceId = "", updateId = ""] = windowId(c, "maintenanceId", "updateId");
+    return { id, maintenanceId, updateId };
+  };
+
+  on(ROUTES.listMaintenanceWindows, (c) => {
+    const query = readQuery(c, ROUTES.listMaintenanceWindows.query.schema);
+    const limit = query.limit ?? MAINTENANCE_WINDOWS_PAGE_DEFAULT;
+    return c.json(windows.list(account(c), limit, query.page ?? 1));
+  });
+
+  on(ROUTES.createMaintenanceWindow, async (c) => {
+    const route = ROUTES.createMaintenanceWindow;
+    const body = await readJsonBody(c, route.body.schema, PUBLIC_BODY_LIMIT);
+    const { maintenanceOccurrences } = behaviour();
+    return c.json(windows.create(account(c), body, nowMs(), maintenanceOccurrences), 201);
+  });
+
+  on(ROUTES.getMaintenanceWindow, (c) => c.json(windows.get(account(c), windowId(c)[0])));
+
+  on(ROUTES.changeMaintenanceWindow, async (c) => {
+    const [id] = windowId(c);
+    const route = ROUTES.changeMaintenanceWindow;
+    const body = await readJsonBody(c, route.body.schema, PUBLIC_BODY_LIMIT);
+    const { maintenanceOccurrences } = behaviour();
+    return c.json(windows.change(account(c), id, body, nowMs(), maintenanceOccurrences));
+  });
+
+  on(ROUTES.deleteMaintenanceWindow, (c) => {
+    windows.remove(account(c), windowId(c)[0]);
+    return c.body(null, 204);
+  });
+
+  on(ROUTES.listMaintenances, (c) => {
+    const [id] = windowId(c);
+    const query = readQuery(c, ROUTES.listMaintenances.query.schema);
+    const limit = query.limit ?? MAINTENANCES_PAGE_DEFAULT;
+    const order = behaviour().listOrder;
+    return c.json(windows.listMaintenances(account(c), id, limit, query.page ?? 1, order));
+  });
+
+  on(ROUTES.getMaintenance, (c) => {
+    const { id, maintenanceId } = maintenancePath(c);
+    return c.json(windows.getMaintenance(account(c), id, maintenanceId, behaviour().listOrder));
+  });
+
+  on(ROUTES.moveMaintenance, async (c) => {
+    const { id, maintenanceId } = maintenancePath(c);
+    const body = await readJsonBody(c, ROUTES.moveMaintenance.body.schema, PUBLIC_BODY_LIMIT);
+    const order = behaviour().listOrder;
+    return c.json(windows.move(account(c), id, maintenanceId, body, nowMs(), order));
+  });
+
+  on(ROUTES.deleteMaintenance, (c) => {
+    const { id, maintenanceId } = maintenancePath(c);
+    windows.removeMaintenance(account(c), id, maintenanceId);
+    return c.body(null, 204);
+  });
+
+  on(ROUTES.postMaintenanceUpdate, async (c) => {
+    const { id, maintenanceId } = maintenancePath(c);
+    const route = ROUTES.postMaintenanceUpdate;
+    const body = await readJsonBody(c, route.body.schema, PUBLIC_BODY_LIMIT);
+    return c.json(windows.postUpdate(account(c), id, maintenanceId, body, nowMs()), 201);
+  });
+
+  on(ROUTES.changeMaintenanceUpdate, async (c) => {
+    const { id, maintenanceId, updateId } = updatePath(c);
+    const route = ROUTES.changeMaintenanceUpdate;
+    const body = await readJsonBody(c, route.body.schema, PUBLIC_BODY_LIMIT);
+    return c.json(windows.changeUpdate(account(c), id, maintenanceId, updateId, body, nowMs()));
+  });
+
+  on(ROUTES.deleteMaintenanceUpdate, (c) => {
+    const { id, maintenanceId, updateId } = updatePath(c);
+    windows.removeUpdate(account(c), id, maintenanceId, updateId);
+    return c.body(null, 204);
+  });
 
   allowOnlyRouteMethods(app, PUBLIC_ROUTES);
   return app;

@@ -1,5 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
-import type { IncidentStatus, IncidentUpdate } from "../../api/schemas";
+import type { IncidentStatus, IncidentUpdate, MaintenanceStatus } from "../../api/schemas";
+import type { MaintenanceNotice } from "../control-schemas";
 import { statement } from "../database";
 import { toIso } from "../time";
 
@@ -12,7 +13,13 @@ export interface Notification {
   sentAt: string;
 }
 
-/** What reached the subscribers' inboxes: each sending of an update, for tests to count. */
+/** A maintenance notification as the store records it (`MaintenanceNotice` without its time). */
+export type NewMaintenanceNotice = Omit<MaintenanceNotice, "sentAt">;
+
+/**
+ * What reached the subscribers' inboxes, for tests to count: each sending of an incident
+ * update, and each maintenance reminder, start, end and update.
+ */
 export class NotificationStore {
   constructor(private readonly db: DatabaseSync) {}
 
@@ -37,6 +44,46 @@ export class NotificationStore {
         updateId: String(row.update_id),
         description: String(row.description),
         status: row.status === null ? null : (String(row.status) as IncidentStatus),
+        sentAt: toIso(Number(row.sent_ms)),
+      }));
+  }
+
+  recordMaintenance(accountId: string, notice: NewMaintenanceNotice, sentMs: number): void {
+    statement(
+      this.db,
+      `INSERT INTO maintenance_notifications (account_id, window_id, window_name, maintenance_id,
+           kind, update_id, message, status, minutes_before, sent_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      accountId,
+      notice.maintenanceWindowId,
+      notice.maintenanceWindowName,
+      notice.maintenanceId,
+      notice.kind,
+      notice.updateId,
+      notice.message,
+      notice.status,
+      notice.minutesBefore,
+      sentMs,
+    );
+  }
+
+  /** Every maintenance notification sent to the account's subscribers, in the order sent. */
+  listMaintenance(accountId: string): MaintenanceNotice[] {
+    return statement(
+      this.db,
+      `SELECT * FROM maintenance_notifications WHERE account_id = ? ORDER BY sent_ms, seq`,
+    )
+      .all(accountId)
+      .map((row) => ({
+        kind: String(row.kind) as MaintenanceNotice["kind"],
+        maintenanceWindowId: Number(row.window_id),
+        maintenanceWindowName: String(row.window_name),
+        maintenanceId: String(row.maintenance_id),
+        updateId: row.update_id === null ? null : String(row.update_id),
+        message: row.message === null ? null : String(row.message),
+        status: row.status === null ? null : (String(row.status) as MaintenanceStatus),
+        minutesBefore: row.minutes_before === null ? null : Number(row.minutes_before),
         sentAt: toIso(Number(row.sent_ms)),
       }));
   }
