@@ -76,7 +76,8 @@ describe("the route table", () => {
       updateStatusPage: {
         name: "Acme status",
         url: "acme-status",
-        cards: [{ name: "Shop", services: [{ id: "svc-web" }] }],
+        // svc-db stays on the page: the demo's maintenance window, changed later, names it.
+        cards: [{ name: "Shop", services: [{ id: "svc-web" }, { id: "svc-db" }] }],
       },
       createMaintenanceWindow: {
         name: "Database upgrade",
@@ -91,7 +92,11 @@ describe("the route table", () => {
     };
     const methodsOf = (path: string) =>
       PUBLIC_ROUTES.filter((other) => other.path === path).map((other) => other.method);
-    for (const route of PUBLIC_ROUTES) {
+    // Removals last, so that what one removes (a page) is not what a later route's body names.
+    const removalsLast = [...PUBLIC_ROUTES].sort(
+      (a, b) => Number(a.method === "DELETE") - Number(b.method === "DELETE"),
+    );
+    for (const route of removalsLast) {
       const path = buildPath(route, exampleParams(route) as PathParams<string>);
       const body = bodies[route.operationId];
       expect(route.body === undefined, route.operationId).toBe(body === undefined);
