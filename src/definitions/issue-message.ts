@@ -4,6 +4,8 @@ import { closestMatch } from "../suggest";
 import { DECLARED_UPDATE_KEYS } from "./declared-update";
 import type { TextProblem } from "./field-checks";
 import type { Message } from "./file-problems";
+import { isMaintenance } from "./kind";
+import { MAINTENANCE_KEYS } from "./maintenance-schema";
 import type { ProblemCode } from "./problem";
 import { DefinitionServiceObject, Evidence } from "./references";
 import { DEFINITION_KEYS } from "./schema";
@@ -44,6 +46,14 @@ const RULE_CODES: ReadonlySet<ProblemCode> = new Set<ProblemCode>([
   "reopen-without-flag",
   "closing-without-resolve",
   "closing-without-updates",
+  "invalid-time",
+  "invalid-timezone",
+  "end-before-start",
+  "services-and-all",
+  "needs-status-pages",
+  "until-before-start",
+  "missing-occurrence",
+  "unknown-occurrence",
 ]);
 
 /**
@@ -69,7 +79,7 @@ export function describeIssue(
   }
   switch (issue.code) {
     case "unrecognized_keys":
-      return issue.keys.map((key) => unknownKey(path, key));
+      return issue.keys.map((key) => unknownKey(path, key, input));
     case "invalid_type":
       if (path.length === 0) {
         return [
@@ -197,13 +207,13 @@ function customIssue(
 }
 
 /** One per unknown key, so a file of many keys is many problems: written only if listed. */
-function unknownKey(path: readonly PropertyKey[], key: string): IssueText {
+function unknownKey(path: readonly PropertyKey[], key: string, input: unknown): IssueText {
   return {
     code: "unknown-key",
     path,
     key,
     message: () => {
-      const allowed = allowedKeysAt(path);
+      const allowed = allowedKeysAt(path, input);
       const suggestion = closestMatch(key, allowed);
       const where = path.length === 0 ? "" : ` in ${fieldLabel(path)}`;
       return suggestion
@@ -225,7 +235,11 @@ function missingKey(path: readonly PropertyKey[]): IssueText {
   };
 }
 
-function allowedKeysAt(path: readonly PropertyKey[]): readonly string[] {
+function allowedKeysAt(path: readonly PropertyKey[], input: unknown): readonly string[] {
+  if (isMaintenance(input)) {
+    const part = MAINTENANCE_KEYS[String(path[0]) as keyof typeof MAINTENANCE_KEYS];
+    return path.length > 0 && part !== undefined ? part : MAINTENANCE_KEYS.top;
+  }
   if (path[0] === "services") return SERVICE_KEYS;
   if (path[0] === "evidence") return EVIDENCE_KEYS;
   if (path[0] === "updates") return DECLARED_UPDATE_KEYS;

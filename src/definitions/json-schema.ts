@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ServiceCatalog } from "./catalog";
+import { MaintenanceDefinition } from "./maintenance-schema";
 import { IncidentDefinition } from "./schema";
 
 /** Where the generated schema is committed, relative to the repository root. */
@@ -8,11 +9,17 @@ export const JSON_SCHEMA_PATH = "schema/incident.schema.json";
 export const CATALOG_JSON_SCHEMA_PATH = "schema/services.schema.json";
 
 /**
- * The JSON Schema of one definition, for editors (`yaml-language-server`). It describes
- * what people write, so defaults are optional and bare service ids are allowed.
+ * The JSON Schema of one definition, for editors (`yaml-language-server`): an incident, or a
+ * maintenance window (`kind: maintenance`). It describes what people write, so defaults are
+ * optional and bare service ids are allowed.
  */
 export function definitionJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(IncidentDefinition, { io: "input", target: "draft-2020-12" });
+  const definition = z.union([IncidentDefinition, MaintenanceDefinition]).meta({
+    title: "incident-sync definition",
+    description:
+      "One definition of incident-sync: a status-page incident, or a scheduled maintenance window (kind: maintenance). A YAML file may hold several, separated by `---`.",
+  });
+  return z.toJSONSchema(definition, { io: "input", target: "draft-2020-12" });
 }
 
 /** The file content: stable key order from the schema, two-space indent, final newline. */

@@ -11,6 +11,7 @@ import type {
   CatalogService,
   DefinitionIdentity,
   LoadedDefinition,
+  LoadedMaintenance,
   ParsedFile,
   SourceFile,
 } from "./parsed-file";
@@ -22,6 +23,8 @@ import { nameServices } from "./service-names";
 export interface LoadResult {
   /** Definitions that passed validation on their own, in file and document order. */
   readonly definitions: LoadedDefinition[];
+  /** Maintenance windows (`kind: maintenance`) that passed validation, in file and document order. */
+  readonly maintenance: LoadedMaintenance[];
   /** Every problem in every file, sorted by file, line and column. Empty when valid. */
   readonly problems: DefinitionProblem[];
   /** The definition files that were read, sorted. */
@@ -68,10 +71,13 @@ export async function loadDefinitions(
 ): Promise<LoadResult> {
   const shown = path.normalize(dir);
   const listed = await listDefinitionFiles(dir);
-  if ("problem" in listed) return { definitions: [], problems: [listed.problem], files: [] };
+  if ("problem" in listed) {
+    return { definitions: [], maintenance: [], problems: [listed.problem], files: [] };
+  }
   if (listed.files.length === 0) {
     return {
       definitions: [],
+      maintenance: [],
       files: [],
       problems:
         listed.problems.length > 0
@@ -105,7 +111,7 @@ export async function loadDefinitions(
     listed.problems.length === 0
       ? combined.problems
       : [...combined.problems, ...listed.problems].sort(compareProblems);
-  return { definitions: combined.definitions, problems, files };
+  return { definitions: combined.definitions, maintenance: combined.maintenance, problems, files };
 }
 
 /** Reads through the caller's reader, a few files at a time; failures become problems. */
@@ -150,12 +156,14 @@ export function loadDefinitionSources(files: readonly SourceFile[]): LoadResult 
  */
 function combine(parsed: readonly ParsedFile[]): Omit<LoadResult, "files"> {
   const loaded: LoadedDefinition[] = [];
+  const maintenance: LoadedMaintenance[] = [];
   const identities: DefinitionIdentity[] = [];
   const catalog: CatalogService[] = [];
   const problems: DefinitionProblem[] = [];
   const omitted = new Map<string, OmittedProblems>();
   for (const file of parsed) {
     for (const definition of file.definitions) loaded.push(definition);
+    for (const window of file.maintenance ?? []) maintenance.push(window);
     for (const identity of file.identities) identities.push(identity);
     for (const service of file.catalog ?? []) catalog.push(service);
     for (const problem of file.problems) {
@@ -170,6 +178,7 @@ function combine(parsed: readonly ParsedFile[]): Omit<LoadResult, "files"> {
   for (const problem of named.problems) problems.push(problem);
   return {
     definitions: named.definitions,
+    maintenance,
     problems: capPerFile(problems.sort(compareProblems), omitted),
   };
 }

@@ -4,9 +4,17 @@ import { parseCatalogFile } from "./catalog";
 import { type AliasBudget, documentValue } from "./document-value";
 import { FileProblems } from "./file-problems";
 import { describeIssue } from "./issue-message";
+import { definitionKind } from "./kind";
 import { MAX_FILE_BYTES } from "./limits";
+import { MaintenanceDefinition } from "./maintenance-schema";
 import { parseDefinitionFileFast } from "./parse-fast";
-import type { DefinitionIdentity, LoadedDefinition, ParsedFile, SourceFile } from "./parsed-file";
+import type {
+  DefinitionIdentity,
+  LoadedDefinition,
+  LoadedMaintenance,
+  ParsedFile,
+  SourceFile,
+} from "./parsed-file";
 import { PositionIndex } from "./position";
 import { IncidentDefinition } from "./schema";
 import { readYamlDocuments } from "./yaml-documents";
@@ -36,6 +44,7 @@ export function parseDefinitionFileFully(file: SourceFile): ParsedFile {
   const problems = new FileProblems(file.path, file.text);
   const { report } = problems;
   const definitions: LoadedDefinition[] = [];
+  const maintenance: LoadedMaintenance[] = [];
   const identities: DefinitionIdentity[] = [];
 
   const bytes = oversizeBytes(file.text);
@@ -56,6 +65,19 @@ export function parseDefinitionFileFully(file: SourceFile): ParsedFile {
     if (converted === undefined) continue;
     const { value } = converted;
     const locator = new Locator(document, converted.index, file.text);
+    const kind = definitionKind(value);
+    if (typeof kind === "object") {
+      report(locator.offsetOfPath(["kind"]), "unknown-kind", kind.problem);
+      continue;
+    }
+    if (kind === "maintenance") {
+      const window = parseMaintenance(file.path, value, locator, positions, report);
+      if (window.identity !== undefined) identities.push(window.identity);
+      if (window.loaded !== undefined && !warned && problems.count === before) {
+        maintenance.push({ ...window.loaded, document: number });
+      }
+      continue;
+    }
     const result = IncidentDefinition.safeParse(value);
     const issues = result.success ? [] : result.error.issues;
     for (const issue of issues) {
@@ -83,7 +105,50 @@ export function parseDefinitionFileFully(file: SourceFile): ParsedFile {
   if (count === 0 && problems.count === 0) {
     report(0, "empty-file", "the file holds no incident definition; add one or delete the file");
   }
-  return { definitions, identities, ...problems.list() };
+  return {
+    definitions,
+    ...(maintenance.length > 0 ? { maintenance } : {}),
+    identities,
+    ...problems.list(),
+  };
+}
+
+/**
+ * One `kind: maintenance` document: the window when it is valid, and the resource it claims
+ * (so that a clash with another definition is told with its other problems).
+ */
+function parseMaintenance(
+  file: string,
+  value: unknown,
+  locator: Locator,
+  positions: PositionIndex,
+  report: FileProblems["report"],
+): { loaded?: Omit<LoadedMaintenance, "document">; identity?: DefinitionIdentity } {
+  const result = MaintenanceDefinition.safeParse(value);
+  const issues = result.success ? [] : result.error.issues;
+  for (const issue of issues) {
+    for (const text of describeIssue(issue, value, (at) => locator.sourceOf(at))) {
+      report(locator.offsetOfIssue(text), text.code, text.message);
+    }
+  }
+  const resource = (value as { resource?: unknown }).resource;
+  const resourceOk =
+    typeof resource === "string" && !issues.some((issue) => issue.path[0] === "resource");
+  const resourceAt = positions.at(locator.offsetOfPath(["resource"]));
+  const identity = resourceOk
+    ? { file, id: undefined, idAt: undefined, resource, resourceAt }
+    : undefined;
+  if (!result.success) return identity === undefined ? {} : { identity };
+  return {
+    identity,
+    loaded: {
+      definition: result.data,
+      file,
+      at: positions.at(locator.offsetOfPath([])),
+      nameAt: positions.at(locator.offsetOfPath(["name"])),
+      resourceAt,
+    },
+  };
 }
 
 /** The id and resource a document claims, when its id passed the schema. */

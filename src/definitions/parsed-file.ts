@@ -1,4 +1,5 @@
 import type { OmittedProblems } from "./file-problems";
+import type { MaintenanceDefinition } from "./maintenance-schema";
 import type { Position } from "./position";
 import type { DefinitionProblem } from "./problem";
 import type { IncidentDefinition } from "./schema";
@@ -38,6 +39,20 @@ export interface LoadedDefinition {
   readonly servicesAt: readonly Position[];
 }
 
+/** A valid maintenance window and where it was written. */
+export interface LoadedMaintenance {
+  readonly definition: MaintenanceDefinition;
+  readonly file: string;
+  /** 1-based index of the YAML document in the file. */
+  readonly document: number;
+  /** Where the definition starts. */
+  readonly at: Position;
+  /** Where the `name` value is. */
+  readonly nameAt: Position;
+  /** Where `resource` is written. */
+  readonly resourceAt: Position;
+}
+
 /**
  * The id and resource name a document claims, whether or not the rest of it is valid,
  * so a clash is reported together with the document's other problems.
@@ -55,6 +70,8 @@ export interface DefinitionIdentity {
 
 export interface ParsedFile {
   readonly definitions: LoadedDefinition[];
+  /** The valid maintenance windows (`kind: maintenance`), in document order; absent when none. */
+  readonly maintenance?: LoadedMaintenance[] | undefined;
   /** The identity of every document with a valid id, valid or not otherwise. */
   readonly identities: DefinitionIdentity[];
   /** Problems in file order: at most `MAX_PROBLEMS_PER_FILE`, then one `too-many-problems`. */

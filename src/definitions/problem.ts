@@ -41,6 +41,15 @@ export type ProblemCode =
   | "reopen-without-flag"
   | "closing-without-resolve"
   | "closing-without-updates"
+  | "unknown-kind"
+  | "invalid-time"
+  | "invalid-timezone"
+  | "end-before-start"
+  | "services-and-all"
+  | "needs-status-pages"
+  | "until-before-start"
+  | "missing-occurrence"
+  | "unknown-occurrence"
   /** A `stacks` entry that names no stack of the project. */
   | "unknown-stack";
 

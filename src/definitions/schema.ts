@@ -119,6 +119,12 @@ export const IncidentDefinitionFields = z.strictObject({
     .describe(
       "Why this change is made, for the pull request's reviewers; it stays in git and is not sent to the status page. `plan` requires a new reason when the severity is lowered.",
     ),
+  kind: z
+    .literal("incident")
+    .optional()
+    .describe(
+      "An incident, as a definition without `kind` is (`kind: maintenance` declares a maintenance window).",
+    ),
 });
 
 /** Every allowed top-level key, for "did you mean" suggestions. */

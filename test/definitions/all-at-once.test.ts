@@ -50,7 +50,7 @@ describe("every problem of a document at once", () => {
       "incidents/a.yaml:1:5 duplicate-id: incident id "inc-api-errors" is also defined at incidents/b.yaml:1:5; each incident must be defined once
       incidents/a.yaml:3:11 invalid-value: severity "LOW" is not allowed; use one of CRITICAL, MAJOR, MEDIUM, MINOR
       incidents/b.yaml:1:5 duplicate-id: incident id "inc-api-errors" is also defined at incidents/a.yaml:1:5; each incident must be defined once
-      incidents/b.yaml:9:1 unknown-key: unknown field "colour"; allowed fields are resource, aliases, id, name, severity, status, services, duration, updates, evidence, stacks, onRemove, closing, reopen, reason"
+      incidents/b.yaml:9:1 unknown-key: unknown field "colour"; allowed fields are resource, aliases, id, name, severity, status, services, duration, updates, evidence, stacks, onRemove, closing, reopen, reason, kind"
     `);
   });
 

@@ -28,7 +28,7 @@ describe("the JSON Schema for editors", () => {
   });
 
   it("lets editors offer every key, the allowed values and the name limit", () => {
-    const schema = JSON.parse(definitionJsonSchemaText());
+    const [schema, window] = JSON.parse(definitionJsonSchemaText()).anyOf;
     expect(Object.keys(schema.properties)).toEqual([
       "resource",
       "aliases",
@@ -45,6 +45,7 @@ describe("the JSON Schema for editors", () => {
       "closing",
       "reopen",
       "reason",
+      "kind",
     ]);
     // Without id a definition opens a new incident (with resource and updates), and with updates
     // the status is the last entry's: rules between fields, which the loader checks.
@@ -54,6 +55,23 @@ describe("the JSON Schema for editors", () => {
     expect(schema.properties.severity.enum).toEqual(["CRITICAL", "MAJOR", "MEDIUM", "MINOR"]);
     expect(schema.properties.name.maxLength).toBe(255);
     expect(schema.properties.services.minItems).toBe(1);
+
+    // A maintenance window (issue 50): its kind, its times and its reminders' bounds.
+    expect(window.required).toEqual(["kind", "resource", "name", "startsAt", "endsAt"]);
+    expect(window.properties.kind.const).toBe("maintenance");
+    expect(window.additionalProperties).toBe(false);
+    expect(window.properties.name.maxLength).toBe(200);
+    expect(window.properties.notify.properties.remindBefore).toMatchObject({
+      maxItems: 3,
+      items: { minimum: 60, maximum: 10_080 },
+    });
+    expect(window.properties.updates.items.properties.status.enum).toEqual([
+      "SCHEDULED",
+      "IN_PROGRESS",
+      "VERIFYING",
+      "COMPLETED",
+      "CANCELLED",
+    ]);
   });
 
   it("is named by a modeline in every example file, as a path that resolves to it", () => {

@@ -100,7 +100,7 @@ describe("the limits on one file", () => {
     const result = load({ "incidents/a.yaml": `${definitionYaml()}${keys}\n` });
     expect(result.problems).toHaveLength(MAX_PROBLEMS_PER_FILE + 1);
     expect(problemLines(result.problems.slice(-2))).toMatchInlineSnapshot(`
-      "incidents/a.yaml:107:1 unknown-key: unknown field "extra99"; allowed fields are resource, aliases, id, name, severity, status, services, duration, updates, evidence, stacks, onRemove, closing, reopen, reason
+      "incidents/a.yaml:107:1 unknown-key: unknown field "extra99"; allowed fields are resource, aliases, id, name, severity, status, services, duration, updates, evidence, stacks, onRemove, closing, reopen, reason, kind
       incidents/a.yaml:108:1 too-many-problems: 19,900 more problems from here on are not listed (at most 100 are listed per file); fix the ones above and validate again"
     `);
   });

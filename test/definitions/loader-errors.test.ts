@@ -32,7 +32,7 @@ describe("the loader's problems", () => {
   it("lists the allowed keys when an unknown key resembles none of them", () => {
     const { problems } = load({ "incidents/a.yaml": `${definitionYaml()}owner: team-payments\n` });
     expect(problemLines(problems)).toMatchInlineSnapshot(
-      `"incidents/a.yaml:8:1 unknown-key: unknown field "owner"; allowed fields are resource, aliases, id, name, severity, status, services, duration, updates, evidence, stacks, onRemove, closing, reopen, reason"`,
+      `"incidents/a.yaml:8:1 unknown-key: unknown field "owner"; allowed fields are resource, aliases, id, name, severity, status, services, duration, updates, evidence, stacks, onRemove, closing, reopen, reason, kind"`,
     );
   });
 

@@ -89,8 +89,8 @@ describe("the services catalog", () => {
       <dir>/team/services.yaml:1:1 missing-key: missing required field "services" (a list of service ids)
       <dir>/team/services.yaml:1:1 missing-key: missing required field "severity" (one of CRITICAL, MAJOR, MEDIUM, MINOR)
       <dir>/team/services.yaml:1:1 missing-key: missing required field "status" (one of INVESTIGATING, IDENTIFIED, MONITORING, RESOLVED), or "updates" whose last entry gives it
-      <dir>/team/services.yaml:1:1 unknown-key: unknown field "svc-api"; allowed fields are resource, aliases, id, name, severity, status, services, duration, updates, evidence, stacks, onRemove, closing, reopen, reason
-      <dir>/team/services.yaml:2:1 unknown-key: unknown field "svc-web"; allowed fields are resource, aliases, id, name, severity, status, services, duration, updates, evidence, stacks, onRemove, closing, reopen, reason"
+      <dir>/team/services.yaml:1:1 unknown-key: unknown field "svc-api"; allowed fields are resource, aliases, id, name, severity, status, services, duration, updates, evidence, stacks, onRemove, closing, reopen, reason, kind
+      <dir>/team/services.yaml:2:1 unknown-key: unknown field "svc-web"; allowed fields are resource, aliases, id, name, severity, status, services, duration, updates, evidence, stacks, onRemove, closing, reopen, reason, kind"
     `);
   });
 

@@ -49,6 +49,10 @@ export class DefinitionsDir {
     const result = await loadDefinitions(this.absolute);
     return {
       definitions: result.definitions.map((loaded) => this.definition(loaded)),
+      maintenance: result.maintenance.map((loaded) => ({
+        ...loaded,
+        file: this.show(loaded.file),
+      })),
       problems: result.problems.map((problem) => this.problem(problem)),
       files: result.files.map((file) => this.show(file)),
     };

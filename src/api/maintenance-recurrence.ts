@@ -1,0 +1,113 @@
+import { DateTime, IANAZone } from "luxon";
+
+/*
+ * When a maintenance window runs: its occurrences, each a maintenance of its own on the service
+ * (../shared/service-contract.md, "Scheduled maintenance on the status page"). A recurring
+ * window repeats in the wall time of its timezone (UTC when it has none), so a weekly 02:00
+ * window stays at 02:00 across a daylight-saving change; each occurrence lasts as long as the
+ * first. Definitions, plan and the emulator all read occurrences from here.
+ */
+
+/** How a window repeats: `every` units (DAY, WEEK or MONTH), until a calendar date, inclusive. */
+export interface Repeat {
+  readonly unit: "DAY" | "WEEK" | "MONTH";
+  readonly every: number;
+  /** `YYYY-MM-DD` in the window's timezone: the last day an occurrence may start. */
+  readonly until?: string | undefined;
+}
+
+/** A window's times as the service takes them. */
+export interface WindowTimes {
+  /** ISO 8601 with an offset or `Z`. */
+  readonly startsAt: string;
+  readonly endsAt: string;
+  /** An IANA name; absent or null is UTC. */
+  readonly timezone?: string | null | undefined;
+  readonly repeat?: Repeat | null | undefined;
+}
+
+/** One run of a window. */
+export interface Occurrence {
+  /** Its start and end, in UTC (ISO 8601 with `Z`). */
+  readonly startsAt: string;
+  readonly endsAt: string;
+  /** The calendar day it starts on in the window's timezone: how a definition names it. */
+  readonly date: string;
+}
+
+/** The most occurrences read when looking for one by date: a daily window over 100 years. */
+const MAX_SCANNED = 36_600;
+
+/** Whether `name` is an IANA timezone this machine knows (an offset such as +05:00 is not). */
+export function isIanaZone(name: string): boolean {
+  return !/^[+-]|^UTC[+-]|^GMT[+-]/i.test(name) && IANAZone.isValidZone(name);
+}
+
+/** The IANA timezones this machine knows, for suggestions. */
+export function ianaZones(): readonly string[] {
+  return Intl.supportedValuesOf("timeZone");
+}
+
+function zoneOf(window: WindowTimes): string {
+  return window.timezone ?? "UTC";
+}
+
+/** The k-th occurrence (0 is the first), or undefined when the times cannot be read. */
+function occurrenceAt(window: WindowTimes, k: number): Occurrence | undefined {
+  const zone = zoneOf(window);
+  const first = DateTime.fromISO(window.startsAt, { setZone: true }).setZone(zone);
+  const end = DateTime.fromISO(window.endsAt, { setZone: true });
+  if (!first.isValid || !end.isValid) return undefined;
+  const length = end.toMillis() - first.toMillis();
+  const repeat = window.repeat;
+  const start =
+    k === 0 || !repeat
+      ? first
+      : first.plus(
+          repeat.unit === "DAY"
+            ? { days: k * repeat.every }
+            : repeat.unit === "WEEK"
+              ? { weeks: k * repeat.every }
+              : { months: k * repeat.every },
+        );
+  const iso = (time: DateTime) => time.toUTC().toISO({ suppressMilliseconds: true }) ?? "";
+  return {
+    startsAt: iso(start),
+    endsAt: iso(start.plus({ milliseconds: length })),
+    date: start.toISODate() ?? "",
+  };
+}
+
+/**
+ * The window's occurrences in order, from the first, at most `limit` of them; those that
+ * end before `after` (an ISO time) are skipped. A one-off window has one.
+ */
+export function occurrencesOf(
+  window: WindowTimes,
+  options: { readonly limit: number; readonly after?: string | undefined },
+): Occurrence[] {
+  const found: Occurrence[] = [];
+  const after = options.after === undefined ? undefined : Date.parse(options.after);
+  const last = window.repeat ? MAX_SCANNED : 1;
+  for (let k = 0; k < last && found.length < options.limit; k++) {
+    const occurrence = occurrenceAt(window, k);
+    if (occurrence === undefined) break;
+    const until = window.repeat?.until;
+    if (k > 0 && until !== undefined && occurrence.date > until) break;
+    if (after === undefined || Date.parse(occurrence.endsAt) > after) found.push(occurrence);
+  }
+  return found;
+}
+
+/** The occurrence that starts on `date` (`YYYY-MM-DD` in the window's timezone), if any. */
+export function occurrenceOn(window: WindowTimes, date: string): Occurrence | undefined {
+  const last = window.repeat ? MAX_SCANNED : 1;
+  for (let k = 0; k < last; k++) {
+    const occurrence = occurrenceAt(window, k);
+    if (occurrence === undefined || occurrence.date > date) return undefined;
+    const until = window.repeat?.until;
+    if (k > 0 && until !== undefined && occurrence.date > until) return undefined;
+    if (occurrence.date === date) return occurrence;
+  }
+  return undefined;
+}
