@@ -1,4 +1,5 @@
-import { DateTime, IANAZone } from "luxon";
+import { DateTime } from "luxon";
+import type { RepeatUnit } from "./schemas";
 
 /*
  * When a maintenance window runs: its occurrences, each a maintenance of its own on the service
@@ -10,7 +11,7 @@ import { DateTime, IANAZone } from "luxon";
 
 /** How a window repeats: `every` units (DAY, WEEK or MONTH), until a calendar date, inclusive. */
 export interface Repeat {
-  readonly unit: "DAY" | "WEEK" | "MONTH";
+  readonly unit: RepeatUnit;
   readonly every: number;
   /** `YYYY-MM-DD` in the window's timezone: the last day an occurrence may start. */
   readonly until?: string | undefined;
@@ -37,11 +38,6 @@ export interface Occurrence {
 
 /** The most occurrences read when looking for one by date: a daily window over 100 years. */
 const MAX_SCANNED = 36_600;
-
-/** Whether `name` is an IANA timezone this machine knows (an offset such as +05:00 is not). */
-export function isIanaZone(name: string): boolean {
-  return !/^[+-]|^UTC[+-]|^GMT[+-]/i.test(name) && IANAZone.isValidZone(name);
-}
 
 /** The IANA timezones this machine knows, for suggestions. */
 export function ianaZones(): readonly string[] {

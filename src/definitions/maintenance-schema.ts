@@ -1,12 +1,22 @@
 import { z } from "zod";
 import {
   ianaZones,
-  isIanaZone,
   occurrenceOn,
   occurrencesOf,
   type WindowTimes,
 } from "../api/maintenance-recurrence";
-import { MaintenanceStatus, Severity } from "../api/schemas";
+import {
+  isIanaTimeZone,
+  MAINTENANCE_NAME_MAX,
+  MAINTENANCE_UPDATE_MAX,
+  MaintenanceStatus,
+  REMINDER_MINUTES_MAX,
+  REMINDER_MINUTES_MIN,
+  REMINDERS_MAX,
+  REPEAT_INTERVAL_MAX,
+  RepeatUnit,
+  Severity,
+} from "../api/schemas";
 import { closestMatch } from "../suggest";
 import { DeclaredUpdateFields } from "./declared-update";
 import {
@@ -25,13 +35,6 @@ import { StackName } from "./references";
  * the status page shows of it, who is told and when, and the updates posted to its
  * occurrences (../shared/service-contract.md, "Scheduled maintenance on the status page").
  */
-
-/** The service's limits on a window's reminders. */
-export const REMINDERS = { most: 3, minMinutes: 60, maxMinutes: 10_080 } as const;
-
-/** The longest name and update message the service takes. */
-const NAME_MAX = 200;
-const MESSAGE_MAX = 2_000;
 
 /** A time as the service takes it: ISO 8601 with a date, a time and an offset or `Z`. */
 const WindowTime = (what: string) =>
@@ -64,7 +67,7 @@ const Timezone = z
   .string()
   .check((payload) => {
     const name = payload.value;
-    if (isIanaZone(name)) return;
+    if (isIanaTimeZone(name)) return;
     const offset = /^(UTC|GMT)?[+-]\d{1,2}(:?\d{2})?$/i.test(name);
     const suggestion = offset ? undefined : closestMatch(name, ianaZones());
     payload.issues.push({
@@ -82,13 +85,13 @@ const Timezone = z
 
 export const Repeat = z
   .strictObject({
-    unit: z.enum(["DAY", "WEEK", "MONTH"]).describe("DAY, WEEK or MONTH."),
+    unit: RepeatUnit.describe("DAY, WEEK or MONTH."),
     every: z
       .int()
       .min(1)
-      .max(365)
+      .max(REPEAT_INTERVAL_MAX)
       .default(1)
-      .describe("Every how many units, 1 to 365. Default 1."),
+      .describe(`Every how many units, 1 to ${REPEAT_INTERVAL_MAX}. Default 1.`),
     until: CalendarDate.optional().describe(
       "The last day an occurrence may start (YYYY-MM-DD, in the window's timezone). Left out, it repeats with no end.",
     ),
@@ -108,12 +111,12 @@ export const MaintenanceNotify = z
       .default(false)
       .describe("true e-mails every subscriber when an occurrence ends on its own. Default false."),
     remindBefore: z
-      .array(z.int().min(REMINDERS.minMinutes).max(REMINDERS.maxMinutes))
-      .max(REMINDERS.most)
+      .array(z.int().min(REMINDER_MINUTES_MIN).max(REMINDER_MINUTES_MAX))
+      .max(REMINDERS_MAX)
       .superRefine(noRepeats("reminder"), { when: always })
       .default([])
       .describe(
-        `Reminders e-mailed to every subscriber before each occurrence, in minutes before its start: at most ${REMINDERS.most}, each ${REMINDERS.minMinutes} to ${REMINDERS.maxMinutes} (a week).`,
+        `Reminders e-mailed to every subscriber before each occurrence, in minutes before its start: at most ${REMINDERS_MAX}, each ${REMINDER_MINUTES_MIN} to ${REMINDER_MINUTES_MAX} (a week).`,
       ),
   })
   .describe(
@@ -140,7 +143,7 @@ export const MaintenanceUpdate = z.strictObject({
   status: MaintenanceStatus.describe(
     "The status the occurrence moves to: SCHEDULED, IN_PROGRESS, VERIFYING, COMPLETED or CANCELLED.",
   ),
-  message: DeclaredUpdateFields.shape.message.max(MESSAGE_MAX),
+  message: DeclaredUpdateFields.shape.message.max(MAINTENANCE_UPDATE_MAX),
   notify: DeclaredUpdateFields.shape.notify,
   occurrence: CalendarDate.optional().describe(
     "The occurrence it is posted to, by the day it starts (YYYY-MM-DD in the window's timezone). Required for a recurring window; a one-off window's only occurrence by default.",
@@ -165,10 +168,10 @@ export const MaintenanceDefinitionFields = z.strictObject({
   name: z
     .string()
     .min(1)
-    .max(NAME_MAX)
+    .max(MAINTENANCE_NAME_MAX)
     .check(notBlank)
     .check(visibleName)
-    .describe(`The window's title on the status page, at most ${NAME_MAX} characters.`),
+    .describe(`The window's title on the status page, at most ${MAINTENANCE_NAME_MAX} characters.`),
   description: z
     .string()
     .min(1)

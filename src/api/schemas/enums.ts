@@ -8,19 +8,6 @@ export type Severity = z.infer<typeof Severity>;
 export const IncidentStatus = z.enum(["INVESTIGATING", "IDENTIFIED", "MONITORING", "RESOLVED"]);
 export type IncidentStatus = z.infer<typeof IncidentStatus>;
 
-/**
- * A maintenance's status (one occurrence of a window), as an update to it sets it
- * (../shared/service-contract.md, "Scheduled maintenance on the status page").
- */
-export const MaintenanceStatus = z.enum([
-  "SCHEDULED",
-  "IN_PROGRESS",
-  "VERIFYING",
-  "COMPLETED",
-  "CANCELLED",
-]);
-export type MaintenanceStatus = z.infer<typeof MaintenanceStatus>;
-
 /** Severities from most to least severe; a move to a higher index is a downgrade. */
 export const SEVERITY_ORDER: readonly Severity[] = Severity.options;
 
