@@ -16,6 +16,13 @@ export {
   JSON_SCHEMA_PATH,
   jsonSchemaFiles,
 } from "./json-schema";
+export {
+  definitionKind,
+  KINDS,
+  type Kind,
+  MAINTENANCE_NOT_APPLIED,
+  unappliedMaintenance,
+} from "./kind";
 export { unknownServiceMessage, unknownServices } from "./known-services";
 export {
   isDefinitionFile,
@@ -24,8 +31,18 @@ export {
   loadDefinitionSources,
   loadDefinitions,
 } from "./load";
+export {
+  MaintenanceDefinition,
+  MaintenanceUpdate,
+} from "./maintenance-schema";
 export { parseDefinitionFile } from "./parse-file";
-export type { CatalogService, LoadedDefinition, ParsedFile, SourceFile } from "./parsed-file";
+export type {
+  CatalogService,
+  LoadedDefinition,
+  LoadedMaintenance,
+  ParsedFile,
+  SourceFile,
+} from "./parsed-file";
 export type { Position } from "./position";
 export {
   compareProblems,

@@ -1,5 +1,7 @@
 import { quoteText } from "../api/schemas";
 import { closestMatch } from "../suggest";
+import type { Position } from "./position";
+import type { DefinitionProblem } from "./problem";
 
 /*
  * What a YAML document declares: its `kind`. A document without one is an incident, as every
@@ -25,4 +27,25 @@ export function definitionKind(value: unknown): Kind | { readonly problem: strin
 /** Whether a document declares a maintenance window. */
 export function isMaintenance(value: unknown): boolean {
   return definitionKind(value) === "maintenance";
+}
+
+/**
+ * Maintenance windows are checked, but no run applies them yet (issue 50): a run that would
+ * leave one out refuses to start, at each window's file and line, so that nothing a
+ * definition declares is skipped unseen. `validate` and `plan` show the same sentence.
+ */
+export const MAINTENANCE_NOT_APPLIED =
+  "maintenance windows (kind: maintenance) are checked by validate, but up and preview do not apply them yet: keep this file out of the definitions directory until they do";
+
+/** One problem per maintenance window, for the runs that cannot apply them yet. */
+export function unappliedMaintenance(
+  maintenance: readonly { readonly file: string; readonly at: Position }[],
+): DefinitionProblem[] {
+  return maintenance.map((window) => ({
+    file: window.file,
+    line: window.at.line,
+    column: window.at.column,
+    code: "maintenance-not-applied",
+    message: MAINTENANCE_NOT_APPLIED,
+  }));
 }

@@ -42,6 +42,7 @@ export type ProblemCode =
   | "closing-without-resolve"
   | "closing-without-updates"
   | "unknown-kind"
+  | "maintenance-not-applied"
   | "invalid-time"
   | "invalid-timezone"
   | "end-before-start"

@@ -11,6 +11,7 @@ import {
   SELF_MANAGED_ORGANIZATION,
   stackFilesOf,
   standInStack,
+  unappliedMaintenance,
   unknownStackEntries,
 } from "../definitions";
 import { API_KEY_SETTING, configKey, type OnPageChange, readStackSetting } from "../settings";
@@ -109,13 +110,9 @@ export async function runOperation(options: OperationOptions): Promise<Operation
       readStackSetting("definitionsDir", (name) => stackConfig[configKey(name)]),
     );
     const loaded = await loadDefinitions(dir);
-    if (loaded.problems.length > 0) {
-      return {
-        kind: "invalid-definitions",
-        operation: options.operation,
-        dir,
-        problems: loaded.problems,
-      };
+    const problems = [...loaded.problems, ...unappliedMaintenance(loaded.maintenance)];
+    if (problems.length > 0) {
+      return { kind: "invalid-definitions", operation: options.operation, dir, problems };
     }
     // Every definition is checked; the stack declares those of its own (`stacks`), as the
     // program chooses them, and only those are claimed and reported.

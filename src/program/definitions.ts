@@ -6,6 +6,7 @@ import {
   type LoadedDefinition,
   loadDefinitions,
   type StackRef,
+  unappliedMaintenance,
 } from "../definitions";
 import { runningStack } from "./running-stack";
 
@@ -18,7 +19,9 @@ export async function loadProgramDefinitions(
   projectDir: string = process.cwd(),
   stack: string | StackRef = runningStack(),
 ): Promise<LoadedDefinition[]> {
-  const { definitions, problems } = await loadDefinitions(dir);
+  const loaded = await loadDefinitions(dir);
+  const { definitions } = loaded;
+  const problems = [...loaded.problems, ...unappliedMaintenance(loaded.maintenance)];
   if (problems.length > 0) {
     const shown = (file: string) => relative(projectDir, file) || file;
     const invalid = new InvalidDefinitionsError(

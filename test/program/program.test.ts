@@ -438,6 +438,25 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
         rmSync(file);
       }
     });
+
+    it("refuses a maintenance window it cannot apply yet, at its file and line, before anything is sent (issue 50)", async () => {
+      const file = join(project, "incidents", "window.yaml");
+      writeFileSync(
+        file,
+        "kind: maintenance\nresource: db-upgrade\nname: Database upgrade\nstartsAt: 2026-12-04T02:00:00Z\nendsAt: 2026-12-04T04:00:00Z\n",
+      );
+      control().resetStats();
+      try {
+        const run = await up();
+        expect(run.error).toContain(
+          "incidents/window.yaml:1:1: maintenance windows (kind: maintenance) are checked by validate, but up and preview do not apply them yet",
+        );
+        expect(run.steps).toEqual([]);
+        expect(control().stats().total).toBe(0);
+      } finally {
+        rmSync(file);
+      }
+    });
   },
 );
 

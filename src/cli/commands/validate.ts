@@ -8,11 +8,12 @@ import {
   formatProblem,
   isCatalogFile,
   type LoadResult,
+  MAINTENANCE_NOT_APPLIED,
   unknownStackEntries,
 } from "../../definitions";
 import { githubAnnotation } from "../../github-annotation";
 import { plural } from "../../plural";
-import { safeLine } from "../../safe-text";
+import { safeText } from "../../safe-text";
 import { ExitCode } from "../exit-codes";
 import { jsonOutput } from "../formats";
 import type { CommandIo } from "../io";
@@ -105,6 +106,13 @@ function validateJson(options: ValidateOptions, result: LoadResult, live: LiveCh
       ...(loaded.definition.stacks === undefined ? {} : { stacks: loaded.definition.stacks }),
       ...(stack === undefined ? {} : { inStack: belongsToStack(loaded.definition, stack) }),
     })),
+    maintenance: result.maintenance.map((loaded) => ({
+      resource: loaded.definition.resource,
+      file: loaded.file,
+      line: loaded.at.line,
+      column: loaded.at.column,
+      applied: false,
+    })),
     problems: result.problems,
     // Kept for the tools that read it: a stacks entry that names no stack is a problem now.
     warnings: [],
@@ -125,7 +133,7 @@ export function validateText(
   if (lines.length > 0) lines.push("");
   lines.push(
     result.problems.length === 0
-      ? safeLine(summary(dir, result, stack, live))
+      ? safeText(summary(dir, result, stack, live))
       : `${problemsSummary(result.problems)}.`,
   );
   return `${lines.join("\n")}\n`;
@@ -137,7 +145,7 @@ function githubText(
   live: LiveCheck | undefined,
 ): string {
   if (result.problems.length === 0) {
-    return `${safeLine(summary(options.dir, result, options.stack, live))}\n`;
+    return `${safeText(summary(options.dir, result, options.stack, live))}\n`;
   }
   const lines = result.problems.map((problem) =>
     githubAnnotation({
@@ -167,10 +175,13 @@ function summary(
     live === undefined
       ? ""
       : `, every service they list among the account's ${plural(live.services, "service")}`;
-  const all = `${dir}: ${plural(result.definitions.length, "definition")} in ${files}${catalog}, all valid${checked}`;
-  if (stack === undefined) return `${all}.`;
+  const windows = result.maintenance.length;
+  const counted = `${plural(result.definitions.length, "definition")}${windows > 0 ? ` and ${plural(windows, "maintenance window")}` : ""}`;
+  const all = `${dir}: ${counted} in ${files}${catalog}, all valid${checked}`;
+  const note = windows > 0 ? `\nNote: ${MAINTENANCE_NOT_APPLIED}.` : "";
+  if (stack === undefined) return `${all}.${note}`;
   const declared = result.definitions.filter((loaded) => belongsToStack(loaded.definition, stack));
-  return `${all}; stack ${stack} declares ${declared.length} of them.`;
+  return `${all}; stack ${stack} declares ${declared.length} of them.${note}`;
 }
 
 function problemsSummary(problems: readonly DefinitionProblem[]): string {
