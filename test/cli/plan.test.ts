@@ -287,6 +287,28 @@ describe("incident-sync plan against a real git repository", () => {
     `);
   });
 
+  it("exits 1 on a maintenance window, which up would refuse, at its file and line (issue 50)", async () => {
+    await writeIncidents({
+      "api.yaml": definition(),
+      "checkout.yaml": checkout,
+      "window.yaml": [
+        "kind: maintenance",
+        "resource: db-upgrade",
+        "name: Database upgrade",
+        "startsAt: 2026-12-04T02:00:00Z",
+        "endsAt: 2026-12-04T04:00:00Z",
+        "",
+      ].join("\n"),
+    });
+    const text = await runCli(["plan", "--base", "v1"], repo);
+    expect(text.exitCode).toBe(1);
+    expect(text.stderr).toMatchInlineSnapshot(`
+      "incident-sync plan: the definitions in incidents are not valid (1 problem); fix them first:
+        incidents/window.yaml:1:1: maintenance windows (kind: maintenance) are checked by validate, but up and preview do not apply them yet: keep this file out of the definitions directory until they do [maintenance-not-applied]
+      "
+    `);
+  });
+
   it("exits 1 with advice when the base ref does not exist", async () => {
     await writeIncidents({ "api.yaml": definition(), "checkout.yaml": checkout });
     const run = await runCli(["plan", "--base", "origin/main"], repo);

@@ -5,6 +5,7 @@ import {
   type KnownStacks,
   loadDefinitionSources,
   readDefinitionsAtRef,
+  unappliedMaintenance,
   unknownStackEntries,
 } from "../../definitions";
 import { InvalidDefinitionsError } from "../../definitions/invalid-definitions-error";
@@ -44,7 +45,9 @@ const VERDICT_EXIT: Record<Plan["verdict"], ExitCode> = {
 export async function runPlan(options: PlanOptions, io: CommandIo): Promise<ExitCode> {
   const dir = new DefinitionsDir(io, options.dir);
   const head = await dir.load();
-  if (head.problems.length > 0) throw new InvalidDefinitionsError(options.dir, head.problems);
+  // A maintenance window would stop `up`, so it stops the plan of what `up` does.
+  const problems = [...head.problems, ...unappliedMaintenance(head.maintenance)];
+  if (problems.length > 0) throw new InvalidDefinitionsError(options.dir, problems);
   const atBase = await readDefinitionsAtRef(dir.absolute, options.base);
   const base = loadDefinitionSources(
     atBase.files.map((file) => ({ ...file, path: dir.show(path.resolve(file.path)) })),
