@@ -42,15 +42,16 @@ describe("import's read of the service", () => {
       expect(read.incidents).toHaveLength(LIVE_INCIDENTS.length - 1);
       expect(read.notes).toEqual([
         expect.stringMatching(
-          /^A service the services list shows is not one the contract allows \(no id\): /,
+          /^A service the services list shows is not one the contract allows \(42\): /,
         ),
         expect.stringMatching(
-          /^A status page the list shows is not one the contract allows \(no id\): /,
+          /^A status page the list shows is not one the contract allows \(42\): /,
         ),
       ]);
       expect(read.unreadable).toEqual([
         {
-          incidentId: `(entry ${LIVE_INCIDENTS.length} of page 1)`,
+          // An id of the wrong type still names the entry (a maintenance window's is a number).
+          incidentId: "42",
           name: expect.any(String),
           reason: expect.stringMatching(
             /^the incident list shows it in a shape the contract does not allow: /,
