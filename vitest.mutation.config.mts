@@ -15,6 +15,7 @@ export default defineConfig({
       "test/incident/rules.test.ts",
       "test/incident/held-writes.test.ts",
       "test/incident/openings.test.ts",
+      "test/incident/entry-rules.test.ts",
       "test/mutation/**/*.test.ts",
     ],
     testTimeout: 30_000,
