@@ -16,6 +16,7 @@ export default defineConfig({
       "test/incident/held-writes.test.ts",
       "test/incident/openings.test.ts",
       "test/incident/entry-rules.test.ts",
+      "test/incident/machine-entries.test.ts",
       "test/mutation/**/*.test.ts",
     ],
     testTimeout: 30_000,
