@@ -375,5 +375,18 @@ describe("the step machine taking the incident it opened", () => {
       kind: "done",
       result: { record: { updateIds: ["u0", "u1"], appliedUpdates: [{ id: "u0" }, { id: "u1" }] } },
     });
+    // Its own first entry, not one found on the status page: nothing to say.
+    expect(step.kind === "done" && step.notes).toEqual([]);
+  });
+
+  it("reads the incident it opened under its lease, never taking the run's list, read before it existed", () => {
+    const made = incident("inc-new", [u0]);
+    const inputs = entriesInputs({ observed: observe(made.incidentUpdates, made) });
+    const opening: State = { op: "apply", inputs, olds: undefined, context };
+    const withoutIds = incident("inc-new", [update(undefined, first.message, T0, "INVESTIGATING")]);
+    expect(drive(opening, [leased, listed([]), read(withoutIds), took]).step).toEqual({
+      kind: "get",
+      incidentId: "inc-new",
+    });
   });
 });
