@@ -17,6 +17,7 @@ export default defineConfig({
       "test/incident/openings.test.ts",
       "test/incident/entry-rules.test.ts",
       "test/incident/machine-entries.test.ts",
+      "test/incident/machine-removal.test.ts",
       "test/mutation/**/*.test.ts",
     ],
     testTimeout: 30_000,
