@@ -18,6 +18,7 @@ export default defineConfig({
       "test/incident/entry-rules.test.ts",
       "test/incident/machine-entries.test.ts",
       "test/incident/machine-removal.test.ts",
+      "test/incident/machine-reads.test.ts",
       "test/mutation/**/*.test.ts",
     ],
     testTimeout: 30_000,
