@@ -19,6 +19,7 @@ export default defineConfig({
       "test/incident/machine-entries.test.ts",
       "test/incident/machine-removal.test.ts",
       "test/incident/machine-reads.test.ts",
+      "test/incident/machine-opening.test.ts",
       "test/mutation/**/*.test.ts",
     ],
     testTimeout: 30_000,
