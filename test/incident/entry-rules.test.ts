@@ -81,13 +81,24 @@ describe("a change of posted entries", () => {
 
 describe("when an update was posted", () => {
   it("is its creation, else its public date, else 0, and 0 for a date it cannot read", () => {
-    expect(postedAt({ description: "x", created_at: NOON })).toBe(NOON_MS);
-    expect(postedAt({ description: "x", publicIncidentUpdateDate: NOON })).toBe(NOON_MS);
+    expect(postedAt({ description: "x", notifySubscribers: false, created_at: NOON })).toBe(
+      NOON_MS,
+    );
     expect(
-      postedAt({ description: "x", created_at: NOON, publicIncidentUpdateDate: iso(NOON_MS + 1) }),
+      postedAt({ description: "x", notifySubscribers: false, publicIncidentUpdateDate: NOON }),
     ).toBe(NOON_MS);
-    expect(postedAt({ description: "x" })).toBe(0);
-    expect(postedAt({ description: "x", created_at: "yesterday" })).toBe(0);
+    expect(
+      postedAt({
+        description: "x",
+        notifySubscribers: false,
+        created_at: NOON,
+        publicIncidentUpdateDate: iso(NOON_MS + 1),
+      }),
+    ).toBe(NOON_MS);
+    expect(postedAt({ description: "x", notifySubscribers: false })).toBe(0);
+    expect(postedAt({ description: "x", notifySubscribers: false, created_at: "yesterday" })).toBe(
+      0,
+    );
   });
 
   it("orders updates oldest first, keeping the service's order of ties, and knows every update of the oldest time", () => {
@@ -200,7 +211,12 @@ describe("the plan of an apply's entries, at its edges", () => {
     const updates = [
       posting("u1", open, NOON),
       posting("u2", fixed, iso(NOON_MS + 60_000)),
-      { id: "u3", description: "A note.", created_at: iso(NOON_MS + 120_000) },
+      {
+        id: "u3",
+        description: "A note.",
+        notifySubscribers: false,
+        created_at: iso(NOON_MS + 120_000),
+      },
     ];
     const plan = planEntries([{ ...open, message: "Card payments fail." }, fixed], {
       recorded: { entries: [open, fixed], ids: ["u1", "u2"] },
