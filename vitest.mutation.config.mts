@@ -20,6 +20,7 @@ export default defineConfig({
       "test/incident/machine-removal.test.ts",
       "test/incident/machine-reads.test.ts",
       "test/incident/machine-opening.test.ts",
+      "test/incident/machine-failures.test.ts",
       "test/mutation/**/*.test.ts",
     ],
     testTimeout: 30_000,
