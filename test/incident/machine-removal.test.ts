@@ -252,4 +252,65 @@ describe("the step machine resolving a removed incident with a last update", () 
     };
     expect(drive(lastUpdate, [heldLong, read(shownNew)]).step).toMatchObject({ kind: "post" });
   });
+
+  it("says the incident is missing, in the words of a read, when a read or the post and the service's own read both find nothing", () => {
+    const notFound = () => failed(FAILURES["not-found"]());
+    const missing =
+      'Incident "inc-new" does not exist in account "acct-1". Fix the id in its definition, or leave "id" out (with "resource" and "updates") to open a new incident.';
+    expect(drive(lastUpdate, [leased, notFound(), notFound()]).step).toEqual({
+      kind: "refuse",
+      message: missing,
+      notes: [],
+    });
+    expect(drive(lastUpdate, [...posting, notFound(), notFound()]).step).toEqual({
+      kind: "refuse",
+      message: missing,
+      notes: [],
+    });
+  });
+
+  it("reads back every post answered 429, not only the first", () => {
+    const again = [
+      ...posting,
+      failed(FAILURES["rate-limited"]()),
+      read(shownNew),
+      failed(FAILURES["rate-limited"]()),
+    ];
+    expect(drive(lastUpdate, again).step).toEqual({ kind: "get", incidentId: "inc-new" });
+  });
+
+  it("records the resolving update's intent with no resource when the state names none", () => {
+    const unnamed = removing({ incidentId: "inc-new", resource: undefined }, withUpdates);
+    expect(drive(unnamed, posting).step).toMatchObject({
+      kind: "post",
+      intent: { lease: "incident:inc-new", entry: RESOLVING_ENTRY, resource: "" },
+    });
+  });
+});
+
+describe("the step machine removing an incident claimed and never recorded", () => {
+  const claimed = removing(
+    { incidentId: "", claimed: true, intentAt: iso(T0 - 60_000) },
+    withUpdates,
+  );
+  const list = (entries: ReturnType<typeof incident>[]): Reply => ({
+    kind: "listed",
+    incidents: { entries, skipped: [] },
+    readAt: T0,
+    inRun: new Set(),
+  });
+
+  it("resolves the incident its claim opened since the intent, and lets go of an older namesake", () => {
+    const opened = { ...shownNew, created_at: iso(T0 - 30_000) };
+    expect(drive(claimed, [list([opened])]).step).toEqual({
+      kind: "lease",
+      key: "incident:inc-new",
+    });
+    const older = { ...shownNew, id: "inc-old", created_at: iso(T0 - 86_400_000) };
+    expect(drive(claimed, [list([older])]).step).toEqual({
+      kind: "done",
+      result: { op: "remove", outcome: "released" },
+      notes: [],
+    });
+  });
 });
