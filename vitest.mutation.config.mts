@@ -21,6 +21,7 @@ export default defineConfig({
       "test/incident/machine-reads.test.ts",
       "test/incident/machine-opening.test.ts",
       "test/incident/machine-failures.test.ts",
+      "test/incident/machine-search.test.ts",
       "test/mutation/**/*.test.ts",
     ],
     testTimeout: 30_000,

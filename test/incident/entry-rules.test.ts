@@ -55,6 +55,14 @@ describe("a change of posted entries", () => {
         "updates[0] was posted without notifying, and subscribers are notified only when an update is posted: remove its "notify: true", and add a new entry with "notify: true" to tell them.",
       ]
     `);
+    expect(changes.violations.map((violation) => violation.rule)).toEqual([
+      "posted-update-status-changed",
+      "posted-update-notify",
+    ]);
+    expect(entryChanges([open, found], [found, open]).violations.map((v) => v.rule)).toEqual([
+      "posted-updates-reordered",
+      "posted-updates-reordered",
+    ]);
     expect(changes.edited).toEqual([]);
     // Posted notifying, declared without: nothing is sent again, so nothing to refuse.
     expect(entryChanges([{ ...open, notify: true }], [open])).toEqual({
@@ -123,6 +131,15 @@ describe("an entry found posted without its id recorded", () => {
     expect([...at(undefined, NOON)]).toEqual([]);
     expect([...at("u1", "2026-11-26")]).toEqual([[0, "u1"]]);
     expect([...at("u1", "2026-11-25")]).toEqual([]);
+    // A date alone ends at its last millisecond: the day before a midnight is all before it.
+    const midnight = Date.parse("2026-11-26T00:00:00.000Z");
+    const dated = posting("u1", open, "2026-11-25");
+    expect([...foundPosted([open], [0], [dated], { known: new Set(), since: midnight })]).toEqual(
+      [],
+    );
+    expect([
+      ...foundPosted([open], [0], [dated], { known: new Set(), since: midnight - 1 }),
+    ]).toEqual([[0, "u1"]]);
     // No date the rule can read: not ruled out by it.
     expect([...at("u1", "soon")]).toEqual([[0, "u1"]]);
   });
