@@ -121,6 +121,20 @@ describe("the step machine posting on a known incident", () => {
       message: "incident inc-new: updates[2] was not posted: 400 Bad Request",
       keep: { id: "inc-new", record: { incidentId: "inc-new", updateIds: ["u0", "u1"] } },
     });
+    // A 404 probed first keeps them too, once the probe says the incident is missing.
+    const notFound = () => failed(FAILURES["not-found"]());
+    const probed = drive(applying(three), [
+      leased,
+      took,
+      read(),
+      posted(),
+      notFound(),
+      notFound(),
+    ]).step;
+    expect(probed).toMatchObject({
+      kind: "refuse",
+      keep: { id: "inc-new", record: { updateIds: ["u0", "u1"] } },
+    });
   });
 
   it("takes a post read back after it got no answer by the id of its own update, whatever the service lists first", () => {

@@ -132,6 +132,11 @@ describe("a failed read in each phase of the step machine", () => {
       result: { outcome: "released" },
     });
     const bare = { ...shown, incidentUpdates: undefined } as never;
+    const opened = { ...shown, created_at: iso(T0) };
+    expect(drive(removing, [listed([bare]), { kind: "incident", incident: opened }]).step).toEqual({
+      kind: "lease",
+      key: "incident:inc-new",
+    });
     expect(drive(removing, [listed([bare]), down()]).step).toMatchObject({
       kind: "done",
       result: { outcome: "released" },

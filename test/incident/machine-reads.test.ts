@@ -221,3 +221,64 @@ describe("the step machine applying a status", () => {
     });
   });
 });
+
+describe("the step machine ending a read-only operation", () => {
+  it("says nothing when a refresh, a claim or a diff ends", () => {
+    const olds = record(entriesInputs(), { incidentId: "inc-1" });
+    const updates: Reply = { kind: "updates", updates: shown.incidentUpdates };
+    const refresh: State = {
+      op: "refresh",
+      id: "inc-1",
+      record: record(statusInputs(), { incidentId: "inc-1" }),
+      context,
+    };
+    expect(drive(refresh, [updates]).step).toMatchObject({ kind: "done", notes: [] });
+    const nothing: State = {
+      op: "refresh",
+      id: "inc-1",
+      record: { ...olds, incidentId: "", claimed: true },
+      context,
+    };
+    expect(drive(nothing, []).step).toMatchObject({ kind: "done", notes: [] });
+    const claim: State = { op: "claim", inputs: entriesInputs(), context };
+    expect(drive(claim, []).step).toMatchObject({ kind: "done", notes: [] });
+    const claimOnly: State = {
+      op: "diff",
+      olds,
+      news: { ...entriesInputs({ name: "Renamed" }), claimOnly: true },
+      enforce: "observed",
+      context,
+    };
+    expect(drive(claimOnly, []).step).toEqual({
+      kind: "done",
+      result: { op: "diff", changes: false, replace: false },
+      notes: [],
+    });
+  });
+
+  it("decides a diff on the incident it read: a rename on the status page is a change, which git alone does not show", () => {
+    const olds = record(entriesInputs(), {
+      incidentId: "inc-1",
+      updates: entriesInputs().updates,
+      updateIds: ["u0", "u1"],
+    });
+    const diff: State = {
+      op: "diff",
+      olds,
+      news: { ...entriesInputs(), incidentId: undefined },
+      enforce: "observed",
+      context,
+    };
+    expect(drive(diff, []).step).toEqual({ kind: "get", incidentId: "inc-1" });
+    // Renamed on the status page: the read shows what git alone would not.
+    const renamed = { ...shown, name: "Renamed on the page" };
+    expect(drive(diff, [{ kind: "incident", incident: renamed }]).step).toEqual({
+      kind: "done",
+      result: { op: "diff", changes: true, replace: false },
+      notes: [],
+    });
+    expect(drive(diff, [failed(FAILURES["server-error"]())]).step).toMatchObject({
+      result: { op: "diff", changes: false },
+    });
+  });
+});
