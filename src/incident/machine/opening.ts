@@ -77,6 +77,7 @@ export function beginEntries(
 ): Moved {
   const known = inputs.incidentId ?? (olds?.incidentId || undefined);
   if (known === undefined) {
+    // Stryker disable next-line ConditionalExpression: only reached when olds records no incident id, so the test always holds
     const recorded = olds && !olds.incidentId ? olds : undefined;
     const [key = openingLease(inputs), ...leasing] = openingLeases(inputs, recorded);
     return {
@@ -97,6 +98,7 @@ function labelOf(state: Entries): string {
 
 /** What the state recorded before a create was sent: a claim, or a create never answered. */
 function intent(state: Entries): IncidentRecord | undefined {
+  // Stryker disable next-line ConditionalExpression: an opening's olds never record an incident id, so the test always holds
   return state.olds && !state.olds.incidentId ? state.olds : undefined;
 }
 
@@ -104,10 +106,12 @@ export function stepOpening(state: Opening, answer: Answer): Moved {
   const failure = failed(answer);
   switch (state.phase) {
     case "open-lease": {
+      // Stryker disable next-line ConditionalExpression: next() lets only a leased answer reach open-lease
       if (answer.kind !== "leased") return unexpected(state, answer);
       const heldBack = latest(state.heldBack, answer.unanswered);
       const made = answer.made?.incidentId ?? state.made;
       const releasedAt = Math.max(answer.releasedAt ?? 0, state.releasedAt ?? 0) || undefined;
+      // Stryker disable next-line ArrayDeclaration: beginEntries always sets leasing
       const [key, ...leasing] = state.leasing ?? [];
       const leased = { ...state, releasedAt, heldBack, made, leasing };
       if (key !== undefined) return { state: leased, step: { kind: "lease", key } };
@@ -119,9 +123,11 @@ export function stepOpening(state: Opening, answer: Answer): Moved {
         const { sentAt = state.throttledAt, throttledClock } = state;
         const sentClock = state.sentAt === undefined ? throttledClock : state.sentClock;
         const why = failure.absent ? lacksOperationMessage(failure) : failure.text;
+        // Stryker disable next-line ConditionalExpression: spreading an undefined sentAt leaves refuseOpening where it was
         const sent = sentAt === undefined ? {} : { sentAt, sentClock };
         return refuseOpening({ ...state, ...sent }, why);
       }
+      // Stryker disable next-line ConditionalExpression: next() lets only a list or a failure reach open-list
       if (answer.kind !== "listed") return unexpected(state, answer);
       // Another run let go of the lease after this run's list was read: it may have opened it.
       if (state.releasedAt !== undefined && answer.readAt <= state.releasedAt) {
@@ -132,11 +138,14 @@ export function stepOpening(state: Opening, answer: Answer): Moved {
       return searching({ ...state, search, listed }, answer);
     }
     case "open-read":
+      // Stryker disable next-line ConditionalExpression: open-read is entered with its search only
       if (state.search === undefined) return unexpected(state, answer);
       return searching({ ...state, search: afterRead(state.search, answer) }, answer);
     case "open-take": {
       const incident = state.found;
+      // Stryker disable next-line ConditionalExpression: an adoption always sets the incident found
       if (answer.kind !== "took" || incident === undefined) {
+        // Stryker disable next-line OptionalChaining,StringLiteral: an adoption always sets the incident found
         return refuseOpening(state, takenTwiceMessage(labelOf(state), incident?.id ?? ""));
       }
       const recorded = recordedEntriesOf(state.olds);
@@ -161,20 +170,26 @@ export function stepOpening(state: Opening, answer: Answer): Moved {
       if (failure) {
         return refuse(state, failure.absent ? lacksOperationMessage(failure) : failure.text);
       }
+      // Stryker disable next-line ConditionalExpression: next() lets only an incident or a failure reach opening
       if (answer.kind !== "incident") return unexpected(state, answer);
       return answered(state, answer.incident, answer);
     case "open-confirm": {
       const sent = { at: state.sentAt ?? answer.at, clock: state.sentClock };
       const { found } = state;
+      // Stryker disable next-line ConditionalExpression: open-confirm is entered with the incident found only
       if (answer.kind !== "incident" || found === undefined) return unknownOutcome(state, sent);
       const { sentAt: _at, sentClock: _clock, ...rest } = state;
       const same = answer.incident.id === found.id && isOpeningSent(state, answer.incident);
+      // Stryker disable next-line StringLiteral: opened() moves the state on to known-take whatever its phase
       if (same) return opened({ ...rest, phase: "opening" }, answer.incident);
       return unknownOutcome(notAsSent(state, answer.incident), sent);
     }
     case "open-services": {
+      // Stryker disable next-line ConditionalExpression: open-services is entered with its 404 only
       if (state.notFound === undefined) return unexpected(state, answer);
+      // Stryker disable next-line ConditionalExpression: next() lets only the services or a failure reach open-services
       if (answer.kind !== "services" && !failure) return unexpected(state, answer);
+      // Stryker disable next-line OptionalChaining,StringLiteral: only a failure gets here
       const known = answer.kind === "services" ? answer.ids : { unread: failure?.text ?? "" };
       return refuse(
         state,
@@ -195,6 +210,7 @@ export function stepOpening(state: Opening, answer: Answer): Moved {
  */
 function refuseOpening(state: Opening, why?: string, now?: Moment): Moved {
   const { sentAt } = state;
+  // Stryker disable next-line StringLiteral: every refusal without a create sent says why
   if (sentAt === undefined) return refuse(state, why ?? "");
   const unanswered = unansweredAt(0, { at: sentAt, clock: state.sentClock });
   const claim = claimedRecord(state.inputs, new Date(intent(state)?.intentAt ?? unanswered.at));
@@ -280,8 +296,10 @@ function searching(state: Opening & { search: Search }, now: Moment): Moved {
   const held = state.heldBack?.entry === 0 ? state.heldBack : undefined;
   const unanswered = latest(intent(state)?.unanswered, held);
   // The list must have been read once the window had passed, by every clock, to show nothing.
+  // Stryker disable next-line ObjectLiteral: a search is always made on a list, which sets listed
   const { readAt, answered } = state.listed ?? { readAt: now.at, answered: now };
   const early = inWindow(unanswered, answered) || inWindow(unanswered, { at: readAt });
+  // Stryker disable next-line ConditionalExpression: early implies a write held; the test narrows the type
   if (early && unanswered !== undefined) {
     return refuse(
       state,

