@@ -179,6 +179,33 @@ describe("maintenance windows in the emulator", () => {
     expect(last.at(-1)?.startsAt).toBe(hoursFromNow(2 + 99 * 24));
   });
 
+  it("makes the next maintenance when the start of one cancelled or completed beforehand passes", async () => {
+    const { app } = started();
+    const daily = await create(app, {
+      name: "Nightly reindex",
+      startsAt: hoursFromNow(2),
+      endsAt: hoursFromNow(3),
+      repeatUnit: "DAY",
+    });
+    const cancel = async (status: "CANCELLED" | "COMPLETED") => {
+      const waiting = (await maintenances(app, daily.id)).at(-1);
+      const path = `${WINDOWS}/${daily.id}/maintenances/${waiting?.id}/updates`;
+      const posted = await call(app, "POST", path, {
+        body: { status, description: "Not needed." },
+      });
+      expect(posted.status).toBe(201);
+    };
+    await cancel("CANCELLED");
+    await moveClock(app, { advanceMinutes: 150 });
+    await cancel("COMPLETED");
+    await moveClock(app, { advanceMinutes: 24 * 60 });
+    expect((await maintenances(app, daily.id)).map((m) => [m.startsAt, m.status])).toEqual([
+      [hoursFromNow(2), "CANCELLED"],
+      [hoursFromNow(26), "COMPLETED"],
+      [hoursFromNow(50), "SCHEDULED"],
+    ]);
+  });
+
   it("moves a window through its reminders, start and end as the clock moves, each notified once", async () => {
     const { app } = started();
     const window = await create(app, oneOff(48));
