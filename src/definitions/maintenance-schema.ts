@@ -59,18 +59,22 @@ const WindowTime = (what: string) =>
           : `${what} "${text}" is not an ISO 8601 time with an offset, such as 2026-12-04T02:00:00Z`,
       });
     })
+    .meta({ format: "date-time" })
     .describe(`${what}: an ISO 8601 time with an offset or Z, such as 2026-12-04T02:00:00Z.`);
 
 /** A calendar day, `YYYY-MM-DD`, as the API's `RequestDay` takes it. */
-const CalendarDate = z.string().check((payload) => {
-  if (RequestDay.safeParse(payload.value).success) return;
-  payload.issues.push({
-    code: "custom",
-    input: payload.value,
-    params: { rule: "invalid-time" },
-    message: `"${payload.value}" is not a calendar day such as 2026-12-04`,
-  });
-});
+const CalendarDate = z
+  .string()
+  .check((payload) => {
+    if (RequestDay.safeParse(payload.value).success) return;
+    payload.issues.push({
+      code: "custom",
+      input: payload.value,
+      params: { rule: "invalid-time" },
+      message: `"${payload.value}" is not a calendar day such as 2026-12-04`,
+    });
+  })
+  .meta({ format: "date" });
 
 /** An IANA timezone name; an offset is refused, with a suggestion for a misspelt name. */
 const Timezone = z
