@@ -6,7 +6,7 @@
 // A build starts from an empty dist/ (scripts/clean-dist.mjs), so that a module deleted or
 // renamed in the sources is not left behind to load, run in tests and ship. It is skipped
 // when dist/ is exactly what the last build of the same inputs wrote: the digest of every
-// file tsc reads (tsconfig.json's "include", tsconfig.json, package-lock.json) and of every
+// file tsc reads (tsconfig.json's "include", tsconfig.json, package.json, package-lock.json) and of every
 // file it wrote, kept in dist/.build-digest.json. Anything else (a source edited, a file of
 // dist/ changed or deleted, another TypeScript) builds again. `npm start` and `npm test`
 // call this, so a second run does not spend a compile on what is already compiled.
@@ -48,7 +48,8 @@ function filesUnder(dir, keep) {
  */
 function inputs() {
   const config = JSON.parse(readFileSync(path.join(root, "tsconfig.json"), "utf8"));
-  const files = ["tsconfig.json", "package-lock.json"];
+  // package.json too: its "type" and "imports" decide what tsc writes under nodenext.
+  const files = ["tsconfig.json", "package.json", "package-lock.json"];
   for (const pattern of config.include ?? []) {
     const tree = /^([\w./-]+)\/\*\*\/\*(\.\w+)$/.exec(pattern);
     if (tree) files.push(...filesUnder(tree[1], (file) => file.endsWith(tree[2])));

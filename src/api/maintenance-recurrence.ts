@@ -48,7 +48,10 @@ function zoneOf(window: WindowTimes): string {
   return window.timezone ?? "UTC";
 }
 
-/** The k-th occurrence (0 is the first), or undefined when the times cannot be read. */
+/**
+ * The k-th occurrence (0 is the first), or undefined when the times cannot be read or it would
+ * end after the year 9999.
+ */
 function occurrenceAt(window: WindowTimes, k: number): Occurrence | undefined {
   const zone = zoneOf(window);
   const first = DateTime.fromISO(window.startsAt, { setZone: true }).setZone(zone);
@@ -66,10 +69,13 @@ function occurrenceAt(window: WindowTimes, k: number): Occurrence | undefined {
               ? { weeks: k * repeat.every }
               : { months: k * repeat.every },
         );
+  // Past the years ISO 8601 writes in four digits, there is no time to give: the end of them.
+  const last = start.plus({ milliseconds: length });
+  if (!start.isValid || !last.isValid || last.toUTC().year > 9999) return undefined;
   const iso = (time: DateTime) => time.toUTC().toISO({ suppressMilliseconds: true }) ?? "";
   return {
     startsAt: iso(start),
-    endsAt: iso(start.plus({ milliseconds: length })),
+    endsAt: iso(last),
     date: start.toISODate() ?? "",
   };
 }

@@ -35,7 +35,7 @@ export function isMaintenance(value: unknown): boolean {
  * definition declares is skipped unseen. `validate` and `plan` show the same sentence.
  */
 export const MAINTENANCE_NOT_APPLIED =
-  "maintenance windows (kind: maintenance) are checked by validate, but up and preview do not apply them yet: keep this file out of the definitions directory until they do";
+  "maintenance windows (kind: maintenance) are checked by validate, but up, preview, refresh and plan do not take them yet: keep this file out of the definitions directory until they do";
 
 /** One problem per maintenance window, for the runs that cannot apply them yet. */
 export function unappliedMaintenance(

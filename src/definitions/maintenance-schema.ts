@@ -1,3 +1,4 @@
+import { DateTime } from "luxon";
 import { z } from "zod";
 import {
   ianaZones,
@@ -15,6 +16,8 @@ import {
   REMINDERS_MAX,
   REPEAT_INTERVAL_MAX,
   RepeatUnit,
+  RequestDay,
+  RequestInstant,
   Severity,
 } from "../api/schemas";
 import { closestMatch } from "../suggest";
@@ -36,14 +39,16 @@ import { StackName } from "./references";
  * occurrences (../shared/service-contract.md, "Scheduled maintenance on the status page").
  */
 
-/** A time as the service takes it: ISO 8601 with a date, a time and an offset or `Z`. */
+/**
+ * A time as the service takes it (the API's `RequestInstant`: ISO 8601 with an offset or `Z`),
+ * with words for what people get wrong: a time without an offset, or one that is no real time.
+ */
 const WindowTime = (what: string) =>
   z
     .string()
     .check((payload) => {
       const text = payload.value;
-      const shaped = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
-      if (shaped.test(text) && !Number.isNaN(Date.parse(text))) return;
+      if (RequestInstant.safeParse(text).success && DateTime.fromISO(text).isValid) return;
       const withoutOffset = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text);
       payload.issues.push({
         code: "custom",
@@ -54,13 +59,22 @@ const WindowTime = (what: string) =>
           : `${what} "${text}" is not an ISO 8601 time with an offset, such as 2026-12-04T02:00:00Z`,
       });
     })
+    .meta({ format: "date-time" })
     .describe(`${what}: an ISO 8601 time with an offset or Z, such as 2026-12-04T02:00:00Z.`);
 
-/** A calendar date, `YYYY-MM-DD`. */
+/** A calendar day, `YYYY-MM-DD`, as the API's `RequestDay` takes it. */
 const CalendarDate = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a calendar date such as 2026-12-04")
-  .refine((text) => !Number.isNaN(Date.parse(`${text}T00:00:00Z`)), "is not a real date");
+  .check((payload) => {
+    if (RequestDay.safeParse(payload.value).success) return;
+    payload.issues.push({
+      code: "custom",
+      input: payload.value,
+      params: { rule: "invalid-time" },
+      message: `"${payload.value}" is not a calendar day such as 2026-12-04`,
+    });
+  })
+  .meta({ format: "date" });
 
 /** An IANA timezone name; an offset is refused, with a suggestion for a misspelt name. */
 const Timezone = z

@@ -26,8 +26,15 @@ export interface Slot {
   readonly endsMs: number;
 }
 
-/** The schedule's occurrences in order, at most `max`, each as long as the first. */
-export function occurrenceSlots(schedule: Schedule, max = MAINTENANCES_MADE_MAX): Slot[] {
+/**
+ * The schedule's occurrences in order, each as long as the first: at most `max` of those that
+ * end after `afterMs` (all of them without it).
+ */
+export function occurrenceSlots(
+  schedule: Schedule,
+  afterMs?: number,
+  max = MAINTENANCES_MADE_MAX,
+): Slot[] {
   const iso = (ms: number) => new Date(ms).toISOString();
   const repeat =
     schedule.repeatUnit === null
@@ -43,7 +50,10 @@ export function occurrenceSlots(schedule: Schedule, max = MAINTENANCES_MADE_MAX)
     timezone: schedule.timezone,
     repeat,
   };
-  return occurrencesOf(window, { limit: max }).map((occurrence) => ({
+  return occurrencesOf(window, {
+    limit: max,
+    after: afterMs === undefined ? undefined : iso(afterMs),
+  }).map((occurrence) => ({
     startsMs: Date.parse(occurrence.startsAt),
     endsMs: Date.parse(occurrence.endsAt),
   }));

@@ -140,3 +140,55 @@ describe.each([
     expect(refused).toBeInstanceOf(ResponseTooLargeError);
   });
 });
+
+describe("createHttpFetch's bodies", () => {
+  const fetch = createHttpFetch();
+
+  test("a body cancelled before it is read lets its socket go", async () => {
+    let closed = false;
+    const server = await start((_request, response) => {
+      response.on("close", () => {
+        closed = true;
+      });
+      response.writeHead(200, { "content-type": "application/json", "content-length": "999999" });
+      response.write("[");
+    });
+    const answer = await fetch(`${server.url}/big`);
+    await answer.body?.cancel();
+    await expect.poll(() => closed, { timeout: 2_000 }).toBe(true);
+  });
+
+  test("an answer over the size limit is refused unread, and its socket let go", async () => {
+    let closed = false;
+    const server = await start((_request, response) => {
+      response.on("close", () => {
+        closed = true;
+      });
+      response.writeHead(200, { "content-type": "application/json", "content-length": "999999" });
+      response.write("[");
+    });
+    const client = createClient({
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      accountId: "acct_1",
+      fetch,
+      limits: { maxBodyBytes: 1_000 },
+      retry: fast,
+    });
+    expect(await caught(client.errorGroups.listForCheck("chk_1"))).toBeInstanceOf(
+      ResponseTooLargeError,
+    );
+    await expect.poll(() => closed, { timeout: 2_000 }).toBe(true);
+  });
+
+  test("a gzipped body that breaks before it is read fails that read, and nothing else", async () => {
+    const server = await start((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+      response.end(Buffer.from("not gzip at all"));
+    });
+    const answer = await fetch(`${server.url}/broken`);
+    // The decoder fails while nobody reads: with no listener, the process would end here.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await caught(answer.text())).toMatchObject({ name: "TypeError", message: "terminated" });
+  });
+});

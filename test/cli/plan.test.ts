@@ -304,7 +304,7 @@ describe("incident-sync plan against a real git repository", () => {
     expect(text.exitCode).toBe(1);
     expect(text.stderr).toMatchInlineSnapshot(`
       "incident-sync plan: the definitions in incidents are not valid (1 problem); fix them first:
-        incidents/window.yaml:1:1: maintenance windows (kind: maintenance) are checked by validate, but up and preview do not apply them yet: keep this file out of the definitions directory until they do [maintenance-not-applied]
+        incidents/window.yaml:1:1: maintenance windows (kind: maintenance) are checked by validate, but up, preview, refresh and plan do not take them yet: keep this file out of the definitions directory until they do [maintenance-not-applied]
       "
     `);
   });

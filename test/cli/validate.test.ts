@@ -108,7 +108,7 @@ describe("incident-sync validate", () => {
     const text = await runCli(["validate", "windows"], root);
     expect(text.exitCode).toBe(0);
     expect(text.stdout).toBe(
-      "windows: 1 definition and 2 maintenance windows in 2 files, all valid.\nNote: maintenance windows (kind: maintenance) are checked by validate, but up and preview do not apply them yet: keep this file out of the definitions directory until they do.\n",
+      "windows: 1 definition and 2 maintenance windows in 2 files, all valid.\nNote: maintenance windows (kind: maintenance) are checked by validate, but up, preview, refresh and plan do not take them yet: keep this file out of the definitions directory until they do.\n",
     );
     const json = ValidateJson.parse(
       JSON.parse((await runCli(["validate", "windows", "--format", "json"], root)).stdout),

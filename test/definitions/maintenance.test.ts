@@ -94,6 +94,21 @@ describe("maintenance windows in definitions (kind: maintenance, issue 50)", () 
     `);
   });
 
+  it("refuses a day or time that is no real one, as the service's schema does", () => {
+    const { problems } = load({
+      "incidents/db.yaml": windowYaml({
+        startsAt: "startsAt: 2026-02-30T02:00:00Z",
+        endsAt: "endsAt: 2026-12-04t04:00:00z",
+        repeat: "repeat: { unit: WEEK, until: 2027-02-29 }",
+      }),
+    });
+    expect(problemLines(problems)).toMatchInlineSnapshot(`
+      "incidents/db.yaml:5:11 invalid-time: startsAt "2026-02-30T02:00:00Z" is not an ISO 8601 time with an offset, such as 2026-12-04T02:00:00Z
+      incidents/db.yaml:6:9 invalid-time: endsAt "2026-12-04t04:00:00z" is not an ISO 8601 time with an offset, such as 2026-12-04T02:00:00Z
+      incidents/db.yaml:8:30 invalid-time: "2027-02-29" is not a calendar day such as 2026-12-04"
+    `);
+  });
+
   it("holds the rules between fields once the fields are well formed", () => {
     const { problems } = load({
       "incidents/db.yaml": windowYaml({
@@ -174,6 +189,19 @@ describe("a window's occurrences", () => {
     expect(occurrenceOn({ ...once, timezone: "America/New_York" }, "2026-12-04")).toMatchObject({
       startsAt: "2026-12-05T04:30:00Z",
     });
+  });
+
+  it("end before the year 10000, which ISO 8601 cannot write in four digits", () => {
+    const yearly = {
+      startsAt: "9997-06-01T00:00:00Z",
+      endsAt: "9997-06-01T01:00:00Z",
+      repeat: { unit: "MONTH" as const, every: 12 },
+    };
+    expect(occurrencesOf(yearly, { limit: 10 }).map((occurrence) => occurrence.date)).toEqual([
+      "9997-06-01",
+      "9998-06-01",
+      "9999-06-01",
+    ]);
   });
 
   it("repeat monthly from the first day, never drifting after a short month", () => {

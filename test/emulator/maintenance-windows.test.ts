@@ -145,6 +145,67 @@ describe("maintenance windows in the emulator", () => {
     expect(second).toMatchObject({ startsAt: hoursFromNow(26), status: "SCHEDULED" });
   });
 
+  it("plans from now: a window begun 300 days ago gets its next maintenance, and a daily one keeps making them past its hundredth day", async () => {
+    const daily = (startHours: number) => ({
+      name: "Nightly reindex",
+      startsAt: hoursFromNow(startHours),
+      endsAt: hoursFromNow(startHours + 1),
+      repeatUnit: "DAY",
+    });
+    const { app, control } = started();
+    const old = await create(app, daily(2 - 300 * 24));
+    expect((await maintenances(app, old.id)).map((m) => m.startsAt)).toEqual([hoursFromNow(2)]);
+    const fresh = await create(app, daily(2));
+    for (let day = 0; day < 102; day++) control.moveClock({ advanceMinutes: 1440 });
+    const made = await maintenances(app, fresh.id, "?limit=1&page=103");
+    expect(made.map((m) => [m.startsAt, m.status])).toEqual([
+      [hoursFromNow(2 + 102 * 24), "SCHEDULED"],
+    ]);
+
+    emulator?.close();
+    const all = started({ maintenanceOccurrences: "all" });
+    const planned = await create(all.app, daily(2 - 300 * 24));
+    const starts = [
+      ...(await maintenances(all.app, planned.id, "?limit=50&page=1")),
+      ...(await maintenances(all.app, planned.id, "?limit=50&page=3")),
+    ].map((m) => m.startsAt);
+    // 100 made, the first the next to start: page 3 is empty.
+    expect([starts.length, starts[0], starts[49]]).toEqual([
+      50,
+      hoursFromNow(2),
+      hoursFromNow(2 + 49 * 24),
+    ]);
+    const last = await maintenances(all.app, planned.id, "?limit=50&page=2");
+    expect(last.at(-1)?.startsAt).toBe(hoursFromNow(2 + 99 * 24));
+  });
+
+  it("makes the next maintenance when the start of one cancelled or completed beforehand passes", async () => {
+    const { app } = started();
+    const daily = await create(app, {
+      name: "Nightly reindex",
+      startsAt: hoursFromNow(2),
+      endsAt: hoursFromNow(3),
+      repeatUnit: "DAY",
+    });
+    const cancel = async (status: "CANCELLED" | "COMPLETED") => {
+      const waiting = (await maintenances(app, daily.id)).at(-1);
+      const path = `${WINDOWS}/${daily.id}/maintenances/${waiting?.id}/updates`;
+      const posted = await call(app, "POST", path, {
+        body: { status, description: "Not needed." },
+      });
+      expect(posted.status).toBe(201);
+    };
+    await cancel("CANCELLED");
+    await moveClock(app, { advanceMinutes: 150 });
+    await cancel("COMPLETED");
+    await moveClock(app, { advanceMinutes: 24 * 60 });
+    expect((await maintenances(app, daily.id)).map((m) => [m.startsAt, m.status])).toEqual([
+      [hoursFromNow(2), "CANCELLED"],
+      [hoursFromNow(26), "COMPLETED"],
+      [hoursFromNow(50), "SCHEDULED"],
+    ]);
+  });
+
   it("moves a window through its reminders, start and end as the clock moves, each notified once", async () => {
     const { app } = started();
     const window = await create(app, oneOff(48));

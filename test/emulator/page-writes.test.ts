@@ -92,7 +92,7 @@ describe("writing services", () => {
     expect(refused.json).toMatchInlineSnapshot(`
       {
         "error": "Conflict",
-        "message": "service svc-db is still named by incident inc-db-maintenance, card Platform of status page sp-acme: take it out of them first",
+        "message": "service svc-db is still named by incident inc-db-maintenance, card Platform of status page sp-acme, maintenance window 1: take it out of them first",
         "statusCode": 409,
       }
     `);
@@ -103,6 +103,56 @@ describe("writing services", () => {
     expect((await call(running.app, "DELETE", `/v1/status-pages/services/${unused}`)).status).toBe(
       204,
     );
+  });
+
+  it("refuses to remove a page a maintenance window names with serviceInUse refused, else the window drops the page and its services, and stays writable", async () => {
+    const running = started();
+    const { app } = running;
+    running.control.setBehaviour({ serviceInUse: "refused" });
+    const refused = await call(app, "DELETE", "/v1/status-pages/sp-acme");
+    expect(refused.status).toBe(409);
+    expect((refused.json as { message: string }).message).toMatchInlineSnapshot(
+      `"status page sp-acme is still named by maintenance window 1: take it out of them first"`,
+    );
+    running.control.setBehaviour({ serviceInUse: "removed" });
+    const other = await call(app, "POST", "/v1/status-pages", {
+      body: {
+        name: "Web",
+        url: "web-status",
+        cards: [{ name: "Web", services: [{ id: "svc-web" }] }],
+      },
+    });
+    const otherId = StatusPage.parse(other.json).id;
+    const visibility = (pageIds: string[], serviceIds: string[]) => ({
+      statusPageVisibility: { enabled: true, statusPageIds: pageIds, serviceIds },
+    });
+    const window = await call(app, "POST", "/v1/maintenance-windows", {
+      body: {
+        name: "Shop upgrade",
+        startsAt: "2026-12-01T02:00:00Z",
+        endsAt: "2026-12-01T03:00:00Z",
+        repeatUnit: null,
+        ...visibility(["sp-acme", otherId], ["svc-web", "svc-checkout"]),
+      },
+    });
+    expect(window.status, JSON.stringify(window.json)).toBe(201);
+
+    expect((await call(app, "DELETE", "/v1/status-pages/services/svc-db")).status).toBe(204);
+    expect((await call(app, "DELETE", "/v1/status-pages/sp-acme")).status).toBe(204);
+    const shown = async (id: number) =>
+      (
+        (await call(app, "GET", `/v1/maintenance-windows/${id}`)).json as ReturnType<
+          typeof visibility
+        >
+      ).statusPageVisibility;
+    expect(await shown(1)).toMatchObject(visibility([], []).statusPageVisibility);
+    expect(await shown(2)).toMatchObject(visibility([otherId], ["svc-web"]).statusPageVisibility);
+    for (const id of [1, 2]) {
+      const renamed = await call(app, "PUT", `/v1/maintenance-windows/${id}`, {
+        body: { name: "Renamed" },
+      });
+      expect(renamed.status, JSON.stringify(renamed.json)).toBe(200);
+    }
   });
 
   it("lets services share a name, or refuses a name taken with serviceNames unique, as duplicateAnswer says", async () => {

@@ -449,7 +449,7 @@ describe.each<PutStatus>(["posts-update", "sets-field"])(
       try {
         const run = await up();
         expect(run.error).toContain(
-          "incidents/window.yaml:1:1: maintenance windows (kind: maintenance) are checked by validate, but up and preview do not apply them yet",
+          "incidents/window.yaml:1:1: maintenance windows (kind: maintenance) are checked by validate, but up, preview, refresh and plan do not take them yet",
         );
         expect(run.steps).toEqual([]);
         expect(control().stats().total).toBe(0);

@@ -77,7 +77,34 @@ function responseOf(incoming: http.IncomingMessage, method: string, signal: Abor
   const decoder = DECODERS[encoding];
   const source = decoder === undefined ? incoming : incoming.pipe(decoder());
   if (decoder !== undefined) incoming.on("error", (error) => (source as Readable).destroy(error));
-  return new Response(ReadableStream.from(chunksOf(source as Readable, signal)), init);
+  return new Response(bodyOf(incoming, source as Readable, signal), init);
+}
+
+/**
+ * The answer's body as `fetch` gives it. A failure before the first read waits for that read
+ * (a decoder's error with no listener would end the process), and a body cancelled, read or
+ * not (an answer over the size limit is never read), lets its socket go at once rather than
+ * keep it busy in the keep-alive pool.
+ */
+function bodyOf(
+  incoming: http.IncomingMessage,
+  source: Readable,
+  signal: AbortSignal,
+): ReadableStream<Uint8Array> {
+  source.on("error", () => undefined);
+  const chunks = chunksOf(source, signal);
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    cancel() {
+      source.destroy();
+      incoming.destroy();
+      chunks.return(undefined).catch(() => undefined);
+    },
+  });
 }
 
 /** The body's chunks, a failure reading them said as `fetch` says it. */

@@ -56,7 +56,10 @@ export function isIanaTimeZone(name: string): boolean {
 const IANA_ZONE = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/;
 
 /** An instant of a request: an RFC 3339 date-time with an offset or `Z`. */
-const RequestInstant = z.iso.datetime({ offset: true });
+export const RequestInstant = z.iso.datetime({ offset: true });
+
+/** A calendar day of a request, `YYYY-MM-DD` (a window's `repeatEndsAt`). */
+export const RequestDay = z.iso.date();
 
 /** A time zone of a request: an IANA name; an offset such as `+05:00` is refused. */
 export const TimeZoneName = z
@@ -103,7 +106,7 @@ export const MAINTENANCE_WINDOW_FIELDS = {
   endsAt: RequestInstant,
   repeatUnit: RepeatUnit.nullable(),
   repeatInterval: z.int().min(1).max(REPEAT_INTERVAL_MAX).optional(),
-  repeatEndsAt: z.iso.date().nullable().optional(),
+  repeatEndsAt: RequestDay.nullable().optional(),
   timezone: TimeZoneName.nullable().optional(),
   description: z.string().optional(),
   tags: z.array(z.string().min(1)).optional(),
@@ -241,7 +244,7 @@ export const Maintenance = z.object({
   maintenanceWindowId: z.number().nullish(),
   startsAt: ResponseDate,
   endsAt: ResponseDate,
-  status: ResponseMaintenanceStatus,
+  status: ResponseMaintenanceStatus.nullish(),
   updates: z.array(MaintenanceUpdate).optional(),
   created_at: ResponseDate.nullish(),
   updated_at: ResponseDate.nullish(),

@@ -13,7 +13,7 @@ import {
 } from "../../definitions";
 import { githubAnnotation } from "../../github-annotation";
 import { plural } from "../../plural";
-import { safeText } from "../../safe-text";
+import { safeLine } from "../../safe-text";
 import { ExitCode } from "../exit-codes";
 import { jsonOutput } from "../formats";
 import type { CommandIo } from "../io";
@@ -133,7 +133,7 @@ export function validateText(
   if (lines.length > 0) lines.push("");
   lines.push(
     result.problems.length === 0
-      ? safeText(summary(dir, result, stack, live))
+      ? summary(dir, result, stack, live)
       : `${problemsSummary(result.problems)}.`,
   );
   return `${lines.join("\n")}\n`;
@@ -145,7 +145,7 @@ function githubText(
   live: LiveCheck | undefined,
 ): string {
   if (result.problems.length === 0) {
-    return `${safeText(summary(options.dir, result, options.stack, live))}\n`;
+    return `${summary(options.dir, result, options.stack, live)}\n`;
   }
   const lines = result.problems.map((problem) =>
     githubAnnotation({
@@ -179,9 +179,9 @@ function summary(
   const counted = `${plural(result.definitions.length, "definition")}${windows > 0 ? ` and ${plural(windows, "maintenance window")}` : ""}`;
   const all = `${dir}: ${counted} in ${files}${catalog}, all valid${checked}`;
   const note = windows > 0 ? `\nNote: ${MAINTENANCE_NOT_APPLIED}.` : "";
-  if (stack === undefined) return `${all}.${note}`;
+  if (stack === undefined) return `${safeLine(all)}.${note}`;
   const declared = result.definitions.filter((loaded) => belongsToStack(loaded.definition, stack));
-  return `${all}; stack ${stack} declares ${declared.length} of them.${note}`;
+  return `${safeLine(all)}; stack ${safeLine(stack)} declares ${declared.length} of them.${note}`;
 }
 
 function problemsSummary(problems: readonly DefinitionProblem[]): string {

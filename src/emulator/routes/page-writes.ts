@@ -60,7 +60,7 @@ export function pageWriteRoutes(on: RegisterRoute, { stores, control, now }: App
   });
 
   on(ROUTES.deleteStatusPage, (c) => {
-    stores.statusPages.remove(account(c), statusPageId(c));
+    stores.statusPages.remove(account(c), statusPageId(c), behaviour().serviceInUse);
     return c.body(null, 204);
   });
 

@@ -1,3 +1,4 @@
+import type { DatabaseSync } from "node:sqlite";
 import type {
   MaintenanceUpdate,
   MaintenanceWindow,
@@ -5,6 +6,7 @@ import type {
   RepeatUnit,
   Severity,
 } from "../../api/schemas";
+import { statement } from "../database";
 import type { Schedule } from "../recurrence";
 import { toIso } from "../time";
 
@@ -123,4 +125,46 @@ export function renderUpdate(row: Record<string, unknown>, windowId: number): Ma
     previousStartsAt: instant(row.previous_starts_ms),
     previousEndsAt: instant(row.previous_ends_ms),
   };
+}
+
+/** A window whose `statusPageVisibility` names something, as removing that thing reads it. */
+export interface NamingWindow {
+  id: number;
+  stored: StoredWindow;
+}
+
+/** The account's windows whose visibility names `id` in `field`, oldest first. */
+export function windowsNaming(
+  db: DatabaseSync,
+  accountId: string,
+  field: "statusPageIds" | "serviceIds",
+  id: string,
+): NamingWindow[] {
+  return statement(
+    db,
+    "SELECT id, window_json FROM maintenance_windows WHERE account_id = ? ORDER BY id",
+  )
+    .all(accountId)
+    .map((row) => ({
+      id: Number(row.id),
+      stored: JSON.parse(String(row.window_json)) as StoredWindow,
+    }))
+    .filter((window) => window.stored.statusPageVisibility[field].includes(id));
+}
+
+/** Keeps a window's visibility as changed by a removal (the window's updated time stays, as a card's). */
+export function rewriteVisibility(
+  db: DatabaseSync,
+  accountId: string,
+  window: NamingWindow,
+  visibility: Pick<Visibility, "statusPageIds" | "serviceIds">,
+): void {
+  const stored = {
+    ...window.stored,
+    statusPageVisibility: { ...window.stored.statusPageVisibility, ...visibility },
+  };
+  statement(
+    db,
+    "UPDATE maintenance_windows SET window_json = ? WHERE account_id = ? AND id = ?",
+  ).run(JSON.stringify(stored), accountId, window.id);
 }

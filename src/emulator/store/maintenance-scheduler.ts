@@ -35,7 +35,7 @@ export interface SchedulerActions {
     update?: MaintenanceUpdate,
     minutesBefore?: number,
   ): void;
-  /** With `next`, makes the window's next maintenance once one has begun. */
+  /** With `next`, makes the window's next maintenance once one's start passes, whatever its status. */
   planNext(accountId: string, windowId: number, stored: StoredWindow, atMs: number): void;
 }
 
@@ -60,7 +60,8 @@ interface Due {
   minutesBefore?: number;
 }
 
-const ACTIVE = "('SCHEDULED', 'IN_PROGRESS', 'VERIFYING')";
+const ACTIVE_STATUSES = ["SCHEDULED", "IN_PROGRESS", "VERIFYING"];
+const ACTIVE = `(${ACTIVE_STATUSES.map((status) => `'${status}'`).join(", ")})`;
 const LONGEST_REMINDER_MS = REMINDER_MINUTES_MAX * 60_000;
 
 /**
@@ -77,8 +78,9 @@ export function advanceMaintenances(
     db,
     `SELECT m.*, w.window_json FROM maintenances m
        JOIN maintenance_windows w ON w.id = m.window_id
-       WHERE m.status IN ${ACTIVE} AND m.starts_ms - ? <= ?`,
-  ).all(LONGEST_REMINDER_MS, nowMs);
+       WHERE m.starts_ms - ? <= ? AND (m.status IN ${ACTIVE} OR (? = 'next' AND NOT EXISTS
+         (SELECT 1 FROM maintenance_events e WHERE e.maintenance_id = m.id AND e.kind = 'start')))`,
+  ).all(LONGEST_REMINDER_MS, nowMs, occurrences);
   if (candidates.length === 0) return;
   transaction(db, () => {
     const due: Due[] = [];
@@ -100,8 +102,10 @@ export function advanceMaintenances(
       const add = (event: Omit<Due, "maintenance">) => {
         if (event.at <= nowMs && !done.has(event.kind)) due.push({ ...event, maintenance });
       };
+      // One cancelled or completed before its start still makes the next one then (`next`).
+      const ended = !ACTIVE_STATUSES.includes(String(row.status));
       const { statusPageVisibility: shown } = maintenance.window;
-      if (shown.enabled) {
+      if (shown.enabled && !ended) {
         for (const minutes of new Set(shown.reminderMinutesBefore)) {
           const at = maintenance.startsMs - minutes * 60_000;
           // A reminder whose time had passed when the maintenance was planned is not sent.
@@ -112,7 +116,9 @@ export function advanceMaintenances(
       }
       // One made after its time has passed starts (or ends) when it was made.
       add({ at: Math.max(maintenance.startsMs, maintenance.armedMs), rank: 1, kind: "start" });
-      add({ at: Math.max(maintenance.endsMs, maintenance.armedMs), rank: 2, kind: "end" });
+      if (!ended) {
+        add({ at: Math.max(maintenance.endsMs, maintenance.armedMs), rank: 2, kind: "end" });
+      }
     }
     due.sort((x, y) => x.at - y.at || x.rank - y.rank);
     for (const event of due) carryOut(db, event, occurrences, actions);

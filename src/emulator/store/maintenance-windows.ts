@@ -373,12 +373,14 @@ export class MaintenanceWindowStore {
     occurrences: MaintenanceOccurrences,
     addOnly = false,
   ): void {
-    const all = occurrenceSlots(scheduleOf(stored));
     const rows = this.maintenanceRows(accountId, windowId);
     const begun = rows.filter((row) => row.startsMs <= nowMs || row.status !== "SCHEDULED");
     const waiting = rows.filter((row) => !begun.includes(row));
     const latestBegun = Math.max(Number.NEGATIVE_INFINITY, ...begun.map((row) => row.startsMs));
-    let slots: Slot[] = all.filter((slot) => slot.endsMs > nowMs && slot.startsMs > latestBegun);
+    // Counted from now, so a window begun long ago (or running for years) still makes its own.
+    let slots: Slot[] = occurrenceSlots(scheduleOf(stored), nowMs).filter(
+      (slot) => slot.startsMs > latestBegun,
+    );
     if (occurrences === "next") {
       const next = slots.findIndex((slot) => slot.startsMs > nowMs);
       slots = next === -1 ? slots : slots.slice(0, next + 1);

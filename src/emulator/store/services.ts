@@ -6,6 +6,7 @@ import { statement, transaction } from "../database";
 import { ErrorResponse, notFound } from "../http-error";
 import { toIso } from "../time";
 import { type ListedRows, listPage } from "./list-cursor";
+import { rewriteVisibility, windowsNaming } from "./maintenance-rows";
 
 /** The services list's page size when the request gives none (the public reference). */
 export const SERVICES_PAGE_DEFAULT = 20;
@@ -91,7 +92,8 @@ export class ServiceStore {
 
   /**
    * `DELETE /v1/status-pages/services/{serviceId}`. One still named is refused (409) or removed
-   * (`serviceInUse`): then cards drop it and incidents show its id alone.
+   * (`serviceInUse`): then cards and maintenance windows drop it and incidents show its id
+   * alone (a window left naming it would refuse every later PUT).
    */
   remove(accountId: string, serviceId: string, rules: ServiceWriteRules): void {
     transaction(this.db, () => {
@@ -102,6 +104,11 @@ export class ServiceStore {
           409,
           `service ${serviceId} is still named by ${users.join(", ")}: take it out of them first`,
         );
+      }
+      for (const window of windowsNaming(this.db, accountId, "serviceIds", serviceId)) {
+        const { statusPageIds, serviceIds } = window.stored.statusPageVisibility;
+        const kept = serviceIds.filter((id) => id !== serviceId);
+        rewriteVisibility(this.db, accountId, window, { statusPageIds, serviceIds: kept });
       }
       statement(
         this.db,
@@ -114,7 +121,10 @@ export class ServiceStore {
     });
   }
 
-  /** What names the service: `incident <id>` and `card <name> of status page <id>`, sorted. */
+  /**
+   * What names the service: `incident <id>`, `card <name> of status page <id>` and
+   * `maintenance window <id>`, sorted.
+   */
   private users(accountId: string, serviceId: string): string[] {
     const incidents = statement(
       this.db,
@@ -130,7 +140,10 @@ export class ServiceStore {
     )
       .all(accountId, serviceId)
       .map((row) => `card ${String(row.name)} of status page ${String(row.status_page_id)}`);
-    return [...incidents.sort(), ...cards.sort()];
+    const windows = windowsNaming(this.db, accountId, "serviceIds", serviceId).map(
+      (window) => `maintenance window ${window.id}`,
+    );
+    return [...incidents.sort(), ...cards.sort(), ...windows];
   }
 
   private refuseTakenName(

@@ -7,12 +7,13 @@ import {
   type StatusPageSubscription,
   statusPageUrlKey,
 } from "../../api/schemas";
-import type { DuplicateAnswer } from "../behaviour";
+import type { DuplicateAnswer, ServiceInUse } from "../behaviour";
 import { statement, transaction } from "../database";
 import { ErrorResponse, notFound } from "../http-error";
 import { nameUuid } from "../name-uuid";
 import { toIso } from "../time";
 import { type ListedRows, listPage } from "./list-cursor";
+import { rewriteVisibility, windowsNaming } from "./maintenance-rows";
 import { duplicateRefusal, type ServiceStore } from "./services";
 import { listSubscriptions, setSubscribers } from "./subscriptions";
 
@@ -171,10 +172,33 @@ export class StatusPageStore {
     });
   }
 
-  /** `DELETE /v1/status-pages/{statusPageId}`: the page, its cards and its subscriptions. */
-  remove(accountId: string, statusPageId: string): void {
+  /**
+   * `DELETE /v1/status-pages/{statusPageId}`: the page, its cards and its subscriptions. One a
+   * maintenance window names is refused (409) or removed (`serviceInUse`): then the window
+   * drops it, and the services it named that no other of its pages shows, as cards drop a service.
+   */
+  remove(accountId: string, statusPageId: string, inUse: ServiceInUse): void {
     transaction(this.db, () => {
       this.get(accountId, statusPageId);
+      const windows = windowsNaming(this.db, accountId, "statusPageIds", statusPageId);
+      if (windows.length > 0 && inUse === "refused") {
+        const names = windows.map((window) => `maintenance window ${window.id}`).join(", ");
+        throw new ErrorResponse(
+          409,
+          `status page ${statusPageId} is still named by ${names}: take it out of them first`,
+        );
+      }
+      for (const window of windows) {
+        const { statusPageIds, serviceIds } = window.stored.statusPageVisibility;
+        const pages = statusPageIds.filter((id) => id !== statusPageId);
+        const shown = new Set(
+          pages.flatMap((id) =>
+            this.get(accountId, id).cards.flatMap((card) => card.services.map((s) => s.id)),
+          ),
+        );
+        const kept = serviceIds.filter((id) => shown.has(id));
+        rewriteVisibility(this.db, accountId, window, { statusPageIds: pages, serviceIds: kept });
+      }
       this.writeCards(accountId, statusPageId, []);
       setSubscribers(this.db, accountId, statusPageId, 0, 0);
       statement(
