@@ -81,6 +81,21 @@ function occurrenceAt(window: WindowTimes, k: number): Occurrence | undefined {
 }
 
 /**
+ * Every occurrence in order, from the first: up to the window's `until`, the year 9999, or
+ * MAX_SCANNED of them. A one-off window has one.
+ */
+function* occurrences(window: WindowTimes): Generator<Occurrence> {
+  const last = window.repeat ? MAX_SCANNED : 1;
+  const until = window.repeat?.until;
+  for (let k = 0; k < last; k++) {
+    const occurrence = occurrenceAt(window, k);
+    if (occurrence === undefined) return;
+    if (k > 0 && until !== undefined && occurrence.date > until) return;
+    yield occurrence;
+  }
+}
+
+/**
  * The window's occurrences in order, from the first, at most `limit` of them; those that
  * end before `after` (an ISO time) are skipped. A one-off window has one.
  */
@@ -90,12 +105,8 @@ export function occurrencesOf(
 ): Occurrence[] {
   const found: Occurrence[] = [];
   const after = options.after === undefined ? undefined : Date.parse(options.after);
-  const last = window.repeat ? MAX_SCANNED : 1;
-  for (let k = 0; k < last && found.length < options.limit; k++) {
-    const occurrence = occurrenceAt(window, k);
-    if (occurrence === undefined) break;
-    const until = window.repeat?.until;
-    if (k > 0 && until !== undefined && occurrence.date > until) break;
+  for (const occurrence of occurrences(window)) {
+    if (found.length >= options.limit) break;
     if (after === undefined || Date.parse(occurrence.endsAt) > after) found.push(occurrence);
   }
   return found;
@@ -103,12 +114,8 @@ export function occurrencesOf(
 
 /** The occurrence that starts on `date` (`YYYY-MM-DD` in the window's timezone), if any. */
 export function occurrenceOn(window: WindowTimes, date: string): Occurrence | undefined {
-  const last = window.repeat ? MAX_SCANNED : 1;
-  for (let k = 0; k < last; k++) {
-    const occurrence = occurrenceAt(window, k);
-    if (occurrence === undefined || occurrence.date > date) return undefined;
-    const until = window.repeat?.until;
-    if (k > 0 && until !== undefined && occurrence.date > until) return undefined;
+  for (const occurrence of occurrences(window)) {
+    if (occurrence.date > date) return undefined;
     if (occurrence.date === date) return occurrence;
   }
   return undefined;
